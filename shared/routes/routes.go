@@ -1,0 +1,218 @@
+// Package routes is the single source of truth for every HTTP route of the API:
+// method, path, the function group (Lambda) that serves it, the permissions it
+// requires (any one of them suffices), its rate-limit class and whether it is
+// public. The SAM template, the local gateway, the permission checks and the
+// function muxes are all derived from this table.
+package routes
+
+import (
+	"sort"
+	"strings"
+)
+
+// RateClass names the limiter that applies to a route.
+type RateClass string
+
+// Rate-limit classes (SPEC.md "Limits": named limiters).
+const (
+	RateGeneral RateClass = "general"
+	RateLogin   RateClass = "login"
+	RateReports RateClass = "reports"
+)
+
+// DefaultRoute is the API Gateway catch-all route key; it is served by the
+// ops group so that unknown paths get the same Spanish error envelope.
+const DefaultRoute = "$default"
+
+// Route is one entry of the route table.
+type Route struct {
+	// Name identifies the handler inside its group, e.g. "usuarios.index".
+	Name string
+	// Method is an HTTP method, or "ANY" for the catch-all.
+	Method string
+	// Path uses API Gateway syntax ("/api/usuarios/{id}"), which is also the
+	// Go 1.22 ServeMux syntax for single-segment wildcards.
+	Path string
+	// Group is the function (Lambda) that serves the route.
+	Group string
+	// Permissions lists permission slugs; holding any one of them suffices.
+	// Empty means any authenticated user of the tenant.
+	Permissions []string
+	// Rate is the limiter class.
+	Rate RateClass
+	// Public routes have no authorizer and need no token.
+	Public bool
+	// NoETag excludes the route from ETag/304 handling (health, metrics).
+	NoETag bool
+	// Summary is a short Spanish description, used in generated documents.
+	Summary string
+}
+
+// Key returns the API Gateway route key, e.g. "GET /api/usuarios/{id}".
+func (r Route) Key() string {
+	if r.Path == DefaultRoute {
+		return DefaultRoute
+	}
+	return r.Method + " " + r.Path
+}
+
+// Pattern returns the Go ServeMux pattern for the route ("" for $default).
+func (r Route) Pattern() string {
+	if r.Path == DefaultRoute {
+		return ""
+	}
+	return r.Method + " " + r.Path
+}
+
+func crud(group, resource, module string) []Route {
+	base := "/api/" + resource
+	item := base + "/{id}"
+	return []Route{
+		{Name: resource + ".index", Method: "GET", Path: base, Group: group, Permissions: []string{module + ".leer"}, Summary: "Listar " + resource},
+		{Name: resource + ".store", Method: "POST", Path: base, Group: group, Permissions: []string{module + ".crear"}, Summary: "Crear en " + resource},
+		{Name: resource + ".show", Method: "GET", Path: item, Group: group, Permissions: []string{module + ".leer"}, Summary: "Ver un registro de " + resource},
+		{Name: resource + ".update", Method: "PUT", Path: item, Group: group, Permissions: []string{module + ".actualizar"}, Summary: "Actualizar un registro de " + resource},
+		{Name: resource + ".patch", Method: "PATCH", Path: item, Group: group, Permissions: []string{module + ".actualizar"}, Summary: "Actualizar parcialmente un registro de " + resource},
+		{Name: resource + ".destroy", Method: "DELETE", Path: item, Group: group, Permissions: []string{module + ".eliminar"}, Summary: "Eliminar (lógicamente) un registro de " + resource},
+	}
+}
+
+var table = build()
+
+func build() []Route {
+	var t []Route
+	t = append(t,
+		Route{Name: "auth.login", Method: "POST", Path: "/api/login", Group: "auth", Public: true, Rate: RateLogin, Summary: "Iniciar sesión"},
+		Route{Name: "auth.register", Method: "POST", Path: "/api/register", Group: "auth", Public: true, Rate: RateLogin, Summary: "Registro público (deshabilitado)"},
+		Route{Name: "auth.logout", Method: "POST", Path: "/api/logout", Group: "auth", Summary: "Cerrar sesión (revoca el token usado)"},
+		Route{Name: "auth.me", Method: "GET", Path: "/api/me", Group: "auth", Summary: "Usuario autenticado con permisos"},
+		Route{Name: "auth.user", Method: "GET", Path: "/api/user", Group: "auth", Summary: "Usuario autenticado"},
+	)
+	t = append(t, crud("usuarios", "usuarios", "usuarios")...)
+	t = append(t, crud("usuarios", "roles", "roles")...)
+	t = append(t,
+		Route{Name: "permisos.index", Method: "GET", Path: "/api/permisos", Group: "usuarios", Permissions: []string{"roles.leer", "usuarios.leer"}, Summary: "Catálogo de permisos"},
+		Route{Name: "ops.health", Method: "GET", Path: "/api/health", Group: "ops", Public: true, NoETag: true, Summary: "Estado del servicio"},
+		Route{Name: "ops.not_found", Method: "ANY", Path: DefaultRoute, Group: "ops", Public: true, NoETag: true, Summary: "Ruta inexistente"},
+	)
+	for i := range t {
+		if t[i].Rate == "" {
+			t[i].Rate = RateGeneral
+		}
+	}
+	return t
+}
+
+// All returns a copy of the whole route table.
+func All() []Route {
+	out := make([]Route, len(table))
+	copy(out, table)
+	return out
+}
+
+// ByGroup returns the routes served by one function group.
+func ByGroup(group string) []Route {
+	var out []Route
+	for _, r := range table {
+		if r.Group == group {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Groups returns the sorted names of the HTTP function groups.
+func Groups() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range table {
+		if !seen[r.Group] {
+			seen[r.Group] = true
+			out = append(out, r.Group)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FunctionKind tells how a function is triggered.
+type FunctionKind string
+
+// Function kinds.
+const (
+	KindHTTP       FunctionKind = "http"
+	KindAuthorizer FunctionKind = "authorizer"
+	KindTask       FunctionKind = "task" // invoked directly (deploy-time tasks)
+)
+
+// Function is one deployable Lambda.
+type Function struct {
+	Name string
+	Kind FunctionKind
+}
+
+// Functions lists every deployable function: the HTTP groups of the route
+// table plus the ones without routes (authorizer, migrate).
+func Functions() []Function {
+	out := []Function{{Name: "authorizer", Kind: KindAuthorizer}, {Name: "migrate", Kind: KindTask}}
+	for _, g := range Groups() {
+		out = append(out, Function{Name: g, Kind: KindHTTP})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Match finds the route for a method and a concrete path, using API Gateway's
+// precedence: exact paths beat paths with variables; $default catches the rest.
+// It returns the route and the path parameters.
+func Match(method, path string) (Route, map[string]string, bool) {
+	var best *Route
+	var bestParams map[string]string
+	bestVars := -1
+	for i := range table {
+		r := &table[i]
+		if r.Path == DefaultRoute || (r.Method != method && r.Method != "ANY") {
+			continue
+		}
+		params, vars, ok := matchPath(r.Path, path)
+		if !ok {
+			continue
+		}
+		if best == nil || vars < bestVars {
+			best, bestParams, bestVars = r, params, vars
+		}
+	}
+	if best != nil {
+		return *best, bestParams, true
+	}
+	for _, r := range table {
+		if r.Path == DefaultRoute {
+			return r, nil, true
+		}
+	}
+	return Route{}, nil, false
+}
+
+func matchPath(pattern, path string) (map[string]string, int, bool) {
+	ps := strings.Split(strings.Trim(pattern, "/"), "/")
+	xs := strings.Split(strings.Trim(path, "/"), "/")
+	if len(ps) != len(xs) {
+		return nil, 0, false
+	}
+	params := map[string]string{}
+	vars := 0
+	for i, p := range ps {
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			if xs[i] == "" {
+				return nil, 0, false
+			}
+			params[p[1:len(p)-1]] = xs[i]
+			vars++
+			continue
+		}
+		if p != xs[i] {
+			return nil, 0, false
+		}
+	}
+	return params, vars, true
+}
