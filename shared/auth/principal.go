@@ -1,0 +1,52 @@
+package auth
+
+import "context"
+
+// Error classes the authorizer attaches instead of denying (API Gateway's
+// own denial is a bare English 403 we cannot word; DESIGN.md section 2).
+const (
+	ErrMissingToken   = "missing_token"
+	ErrInvalidToken   = "invalid_token"
+	ErrInactiveUser   = "inactive_user"
+	ErrInvalidTenant  = "invalid_tenant"
+	ErrUnknownTenant  = "unknown_tenant"
+	ErrForeignTenant  = "foreign_tenant"
+	ErrInactiveTenant = "inactive_tenant"
+)
+
+// Principal is the authenticated caller acting in one company.
+type Principal struct {
+	UsuarioID int64
+	EmpresaID int64
+	TokenID   int64
+	Permisos  []string
+}
+
+// Can reports whether the principal holds any of the permissions (OR).
+// An empty list means "any authenticated user".
+func (p Principal) Can(perms ...string) bool {
+	if len(perms) == 0 {
+		return true
+	}
+	for _, want := range perms {
+		for _, have := range p.Permisos {
+			if have == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+type principalKey struct{}
+
+// WithPrincipal stores p in ctx.
+func WithPrincipal(ctx context.Context, p Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// FromContext returns the principal of the request, if authenticated.
+func FromContext(ctx context.Context) (Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(Principal)
+	return p, ok
+}

@@ -1,0 +1,212 @@
+// Package db owns the PostgreSQL access of the service: a Lambda-friendly pgx
+// pool, transactions bound to the active tenant (row-level security), and the
+// embedded SQL migrations.
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// AppRole is the PostgreSQL role the API connects as. It owns no table and
+// has no BYPASSRLS, so row-level security always applies to it.
+const AppRole = "erp_app"
+
+// Options configure the pool.
+type Options struct {
+	URL      string
+	MaxConns int32
+	// ExecMode is pgx's default_query_exec_mode: cache_statement (default),
+	// cache_describe, describe_exec, exec (RDS Proxy friendly) or
+	// simple_protocol.
+	ExecMode string
+	// Tracer, when set, observes every query (tests count round trips).
+	Tracer pgx.QueryTracer
+}
+
+// Querier is what both a pool and a transaction offer; store functions take it
+// so they can run inside or outside a transaction.
+type Querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// DB is the process-wide pool, created once per process (per Lambda
+// container) outside the handler.
+type DB struct {
+	Pool *pgxpool.Pool
+}
+
+// Open creates the pool. It does not connect eagerly (MinConns 0), which
+// keeps Lambda cold starts cheap and lets RDS Proxy multiplex.
+func Open(ctx context.Context, o Options) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(o.URL)
+	if err != nil {
+		return nil, fmt.Errorf("db: parse url: %w", err)
+	}
+	if o.MaxConns > 0 {
+		cfg.MaxConns = o.MaxConns
+	}
+	cfg.MinConns = 0
+	cfg.MaxConnIdleTime = 5 * time.Minute
+	mode, err := execMode(o.ExecMode)
+	if err != nil {
+		return nil, err
+	}
+	cfg.ConnConfig.DefaultQueryExecMode = mode
+	if o.Tracer != nil {
+		cfg.ConnConfig.Tracer = o.Tracer
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("db: new pool: %w", err)
+	}
+	return &DB{Pool: pool}, nil
+}
+
+func execMode(s string) (pgx.QueryExecMode, error) {
+	switch s {
+	case "", "cache_statement":
+		return pgx.QueryExecModeCacheStatement, nil
+	case "cache_describe":
+		return pgx.QueryExecModeCacheDescribe, nil
+	case "describe_exec":
+		return pgx.QueryExecModeDescribeExec, nil
+	case "exec":
+		return pgx.QueryExecModeExec, nil
+	case "simple_protocol":
+		return pgx.QueryExecModeSimpleProtocol, nil
+	}
+	return 0, fmt.Errorf("db: unknown exec mode %q", s)
+}
+
+// Close releases the pool.
+func (d *DB) Close() {
+	if d != nil && d.Pool != nil {
+		d.Pool.Close()
+	}
+}
+
+// Scope is who a transaction acts for: the tenant (empresa) and the user.
+// Zero values mean "not set": with no tenant, row-level security hides every
+// tenant row.
+type Scope struct {
+	EmpresaID int64
+	UsuarioID int64
+}
+
+// Tx is a transaction bound to a Scope. It implements Querier.
+type Tx struct {
+	conn *pgxpool.Conn
+	done bool
+}
+
+// Exec runs a statement in the transaction.
+func (t *Tx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return t.conn.Exec(ctx, sql, args...)
+}
+
+// Query runs a query in the transaction.
+func (t *Tx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return t.conn.Query(ctx, sql, args...)
+}
+
+// QueryRow runs a single-row query in the transaction.
+func (t *Tx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return t.conn.QueryRow(ctx, sql, args...)
+}
+
+// SendBatch pipelines several statements in one round trip.
+func (t *Tx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	return t.conn.SendBatch(ctx, b)
+}
+
+const setScope = `select set_config('app.empresa_id', $1, true), set_config('app.usuario_id', $2, true)`
+
+// WithTx runs fn in one transaction scoped to s. BEGIN and the tenant
+// settings travel in a single round trip (a pipelined batch), the settings
+// are transaction-local (safe behind RDS Proxy), and the transaction is
+// committed when fn returns nil and rolled back otherwise.
+func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err error) {
+	conn, err := d.Pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("db: acquire: %w", err)
+	}
+	defer conn.Release()
+	b := &pgx.Batch{}
+	b.Queue("begin")
+	b.Queue(setScope, idText(s.EmpresaID), idText(s.UsuarioID))
+	if err := conn.SendBatch(ctx, b).Close(); err != nil {
+		// The connection state is unknown; make sure it is not reused mid-transaction.
+		_ = conn.Conn().Close(ctx)
+		return fmt.Errorf("db: begin: %w", err)
+	}
+	tx := &Tx{conn: conn}
+	defer func() {
+		if tx.done {
+			return
+		}
+		if p := recover(); p != nil {
+			_, _ = conn.Exec(context.WithoutCancel(ctx), "rollback")
+			panic(p)
+		}
+		if err != nil {
+			if _, rbErr := conn.Exec(context.WithoutCancel(ctx), "rollback"); rbErr != nil {
+				_ = conn.Conn().Close(ctx)
+			}
+			return
+		}
+		if _, cErr := conn.Exec(ctx, "commit"); cErr != nil {
+			err = fmt.Errorf("db: commit: %w", cErr)
+			_ = conn.Conn().Close(ctx)
+		}
+	}()
+	return fn(tx)
+}
+
+func idText(id int64) string {
+	if id <= 0 {
+		return ""
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+// IsUniqueViolation reports whether err is a unique-constraint violation and
+// returns the constraint name.
+func IsUniqueViolation(err error) (string, bool) {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "23505" {
+		return pg.ConstraintName, true
+	}
+	return "", false
+}
+
+// IsForeignKeyViolation reports whether err is a foreign-key violation.
+func IsForeignKeyViolation(err error) (string, bool) {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "23503" {
+		return pg.ConstraintName, true
+	}
+	return "", false
+}
+
+// AppURL derives the application role's URL from an owner URL: same host,
+// port, database and options, other user and password.
+func AppURL(adminURL, password string) (string, error) {
+	u, err := url.Parse(adminURL)
+	if err != nil {
+		return "", fmt.Errorf("db: parse admin url: %w", err)
+	}
+	u.User = url.UserPassword(AppRole, password)
+	return u.String(), nil
+}

@@ -1,0 +1,265 @@
+// Package gateway is the local stand-in for API Gateway (HTTP API, payload
+// 2.0). It turns each HTTP request into a real API Gateway v2 event, runs the
+// authorizer's Lambda handler on it as API Gateway would (REQUEST authorizer,
+// simple responses), puts the authorizer's context into the event, and
+// invokes the route group's Lambda handler through the aws-lambda-go handler
+// machinery (JSON in, JSON out) — the same code path as production, with no
+// Docker. make run and the end-to-end tests use it.
+package gateway
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/erpcr/erp/shared/routes"
+)
+
+// maxPayload is API Gateway's request payload limit (10 MB).
+const maxPayload = 10 << 20
+
+// Gateway routes requests to Lambda handlers by the route table.
+type Gateway struct {
+	Authorizer lambda.Handler
+	Groups     map[string]lambda.Handler
+	Log        *slog.Logger
+	// Stage is the stage name put in events ("$default").
+	Stage string
+}
+
+// New builds a gateway from typed handlers (any signature lambda.NewHandler
+// accepts).
+func New(authorizer any, groups map[string]any, log *slog.Logger) *Gateway {
+	g := &Gateway{Authorizer: lambda.NewHandler(authorizer), Groups: map[string]lambda.Handler{}, Log: log, Stage: "$default"}
+	for name, h := range groups {
+		g.Groups[name] = lambda.NewHandler(h)
+	}
+	return g
+}
+
+func (g *Gateway) log() *slog.Logger {
+	if g.Log != nil {
+		return g.Log
+	}
+	return slog.Default()
+}
+
+// plain writes a gateway-level answer; API Gateway's own bodies are English
+// {"message": ...}, and so are these, because they are its and not ours.
+func plain(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = fmt.Fprintf(w, `{"message":%q}`, msg)
+}
+
+// ServeHTTP handles one request as API Gateway would.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxPayload+1))
+	if err != nil {
+		plain(w, http.StatusBadRequest, "Bad Request")
+		return
+	}
+	if len(body) > maxPayload {
+		plain(w, http.StatusRequestEntityTooLarge, "Request Entity Too Large")
+		return
+	}
+	route, params, ok := routes.Match(r.Method, r.URL.Path)
+	if !ok {
+		plain(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	handler, ok := g.Groups[route.Group]
+	if !ok {
+		plain(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	ev := g.event(r, route, params, body, start)
+	if !route.Public {
+		authCtx, status := g.authorize(r.Context(), ev)
+		if status != 0 {
+			if status == http.StatusForbidden {
+				plain(w, status, "Forbidden")
+			} else {
+				plain(w, status, "Internal Server Error")
+			}
+			return
+		}
+		ev.RequestContext.Authorizer = &events.APIGatewayV2HTTPRequestContextAuthorizerDescription{Lambda: authCtx}
+	}
+	payload, err := json.Marshal(ev)
+	if err != nil {
+		plain(w, http.StatusInternalServerError, "Internal Server Error")
+		return
+	}
+	out, err := handler.Invoke(r.Context(), payload)
+	if err != nil {
+		g.log().Error("gateway: function error", "group", route.Group, "error", err.Error())
+		plain(w, http.StatusInternalServerError, "Internal Server Error")
+		return
+	}
+	var resp events.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(out, &resp); err != nil {
+		plain(w, http.StatusBadGateway, "Bad Gateway")
+		return
+	}
+	writeResponse(w, resp)
+}
+
+// authorize runs the authorizer as API Gateway does: an error or a denial
+// ends the request; otherwise its context goes into the event.
+func (g *Gateway) authorize(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (map[string]any, int) {
+	req := events.APIGatewayV2CustomAuthorizerV2Request{
+		Version:               "2.0",
+		Type:                  "REQUEST",
+		RouteArn:              "arn:aws:execute-api:local:000000000000:local/" + g.Stage + "/" + ev.RequestContext.HTTP.Method + ev.RawPath,
+		RouteKey:              ev.RouteKey,
+		RawPath:               ev.RawPath,
+		RawQueryString:        ev.RawQueryString,
+		Cookies:               ev.Cookies,
+		Headers:               ev.Headers,
+		QueryStringParameters: ev.QueryStringParameters,
+		RequestContext:        ev.RequestContext,
+		PathParameters:        ev.PathParameters,
+		StageVariables:        ev.StageVariables,
+	}
+	payload, err := json.Marshal(req)
+	if err != nil {
+		return nil, http.StatusInternalServerError
+	}
+	out, err := g.Authorizer.Invoke(ctx, payload)
+	if err != nil {
+		g.log().Error("gateway: authorizer error", "error", err.Error())
+		return nil, http.StatusInternalServerError
+	}
+	var resp events.APIGatewayV2CustomAuthorizerSimpleResponse
+	if err := json.Unmarshal(out, &resp); err != nil {
+		return nil, http.StatusInternalServerError
+	}
+	if !resp.IsAuthorized {
+		return nil, http.StatusForbidden
+	}
+	return resp.Context, 0
+}
+
+// event builds the API Gateway v2 request event for r.
+func (g *Gateway) event(r *http.Request, route routes.Route, params map[string]string, body []byte, now time.Time) events.APIGatewayV2HTTPRequest {
+	headers := map[string]string{}
+	keys := make([]string, 0, len(r.Header))
+	for k := range r.Header {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var cookies []string
+	for _, k := range keys {
+		lk := strings.ToLower(k)
+		if lk == "cookie" {
+			for _, c := range r.Header.Values(k) {
+				for _, part := range strings.Split(c, ";") {
+					if p := strings.TrimSpace(part); p != "" {
+						cookies = append(cookies, p)
+					}
+				}
+			}
+			continue
+		}
+		headers[lk] = strings.Join(r.Header.Values(k), ",")
+	}
+	if r.Host != "" {
+		headers["host"] = r.Host
+	}
+	var query map[string]string
+	if r.URL.RawQuery != "" {
+		query = map[string]string{}
+		for k, vs := range r.URL.Query() {
+			query[k] = strings.Join(vs, ",")
+		}
+	}
+	ip := r.RemoteAddr
+	if h, _, err := net.SplitHostPort(ip); err == nil {
+		ip = h
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	ev := events.APIGatewayV2HTTPRequest{
+		Version:               "2.0",
+		RouteKey:              route.Key(),
+		RawPath:               r.URL.EscapedPath(),
+		RawQueryString:        r.URL.RawQuery,
+		Cookies:               cookies,
+		Headers:               headers,
+		QueryStringParameters: query,
+		PathParameters:        params,
+		RequestContext: events.APIGatewayV2HTTPRequestContext{
+			AccountID:    "000000000000",
+			APIID:        "local",
+			DomainName:   host,
+			DomainPrefix: strings.Split(host, ".")[0],
+			RequestID:    fmt.Sprintf("local-%d", now.UnixNano()),
+			RouteKey:     route.Key(),
+			Stage:        g.Stage,
+			Time:         now.UTC().Format("02/Jan/2006:15:04:05 -0700"),
+			TimeEpoch:    now.UnixMilli(),
+			HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{
+				Method:    r.Method,
+				Path:      r.URL.Path,
+				Protocol:  r.Proto,
+				SourceIP:  ip,
+				UserAgent: r.UserAgent(),
+			},
+		},
+	}
+	if len(body) > 0 {
+		if utf8.Valid(body) {
+			ev.Body = string(body)
+		} else {
+			ev.Body = base64.StdEncoding.EncodeToString(body)
+			ev.IsBase64Encoded = true
+		}
+	}
+	return ev
+}
+
+func writeResponse(w http.ResponseWriter, resp events.APIGatewayV2HTTPResponse) {
+	h := w.Header()
+	for k, v := range resp.Headers {
+		h.Set(k, v)
+	}
+	for k, vs := range resp.MultiValueHeaders {
+		h.Del(k)
+		for _, v := range vs {
+			h.Add(k, v)
+		}
+	}
+	for _, c := range resp.Cookies {
+		h.Add("Set-Cookie", c)
+	}
+	status := resp.StatusCode
+	if status == 0 {
+		status = http.StatusOK
+	}
+	body := []byte(resp.Body)
+	if resp.IsBase64Encoded {
+		if b, err := base64.StdEncoding.DecodeString(resp.Body); err == nil {
+			body = b
+		}
+	}
+	w.WriteHeader(status)
+	if status != http.StatusNotModified && status != http.StatusNoContent {
+		_, _ = w.Write(body)
+	}
+}

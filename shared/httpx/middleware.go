@@ -1,0 +1,208 @@
+package httpx
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// HandlerFunc is a handler that returns its error instead of writing it.
+type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// Options configure the conventions.
+type Options struct {
+	Log   *slog.Logger
+	Debug bool
+}
+
+type ctxKey int
+
+const (
+	traceKey ctxKey = iota
+	loggerKey
+	debugKey
+)
+
+// TraceID returns the request's trace id.
+func TraceID(ctx context.Context) string {
+	s, _ := ctx.Value(traceKey).(string)
+	return s
+}
+
+// Logger returns the request-scoped logger (carries the trace id).
+func Logger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
+
+func debugFrom(ctx context.Context) bool {
+	b, _ := ctx.Value(debugKey).(bool)
+	return b
+}
+
+var traceRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// timingWriter stamps X-Response-Time when the status line is written and
+// remembers the status for the access log.
+type timingWriter struct {
+	http.ResponseWriter
+	start  time.Time
+	status int
+	size   int
+}
+
+func (t *timingWriter) WriteHeader(code int) {
+	if t.status != 0 {
+		return
+	}
+	t.status = code
+	t.Header().Set("X-Response-Time", fmt.Sprintf("%.3fms", float64(time.Since(t.start).Microseconds())/1000))
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *timingWriter) Write(b []byte) (int, error) {
+	if t.status == 0 {
+		t.WriteHeader(http.StatusOK)
+	}
+	n, err := t.ResponseWriter.Write(b)
+	t.size += n
+	return n, err
+}
+
+// Observe is the outermost middleware: trace headers (accepted or
+// generated, always returned), X-Response-Time, the body limit, panic
+// recovery (masked 500) and one structured access-log line per request.
+func Observe(o Options, next http.Handler) http.Handler {
+	base := o.Log
+	if base == nil {
+		base = slog.Default()
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tw := &timingWriter{ResponseWriter: w, start: time.Now()}
+		trace := r.Header.Get("X-Trace-Id")
+		if !traceRe.MatchString(trace) {
+			trace = randomHex(16)
+		}
+		parent := r.Header.Get("X-Span-Id")
+		if !traceRe.MatchString(parent) {
+			parent = ""
+		}
+		span := randomHex(8)
+		h := w.Header()
+		h.Set("X-Trace-Id", trace)
+		h.Set("X-Span-Id", span)
+		if parent != "" {
+			h.Set("X-Parent-Span-Id", parent)
+		}
+		log := base.With("trace_id", trace, "span_id", span)
+		ctx := context.WithValue(r.Context(), traceKey, trace)
+		ctx = context.WithValue(ctx, loggerKey, log)
+		ctx = context.WithValue(ctx, debugKey, o.Debug)
+		r = r.WithContext(ctx)
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(tw, r.Body, MaxBodyBytes)
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				log.Error("panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				if tw.status == 0 {
+					WriteError(tw, r, fmt.Errorf("panic: %v", p))
+				}
+			}
+			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", tw.status,
+				"bytes", tw.size, "duration_ms", float64(time.Since(tw.start).Microseconds())/1000)
+		}()
+		next.ServeHTTP(tw, r)
+	})
+}
+
+// Adapt turns a HandlerFunc into an http.Handler that writes returned errors
+// in the envelope.
+func Adapt(h HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			WriteError(w, r, err)
+		}
+	})
+}
+
+// bufferWriter holds a response so that its ETag can be computed.
+type bufferWriter struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferWriter) Header() http.Header { return b.header }
+func (b *bufferWriter) WriteHeader(code int) {
+	if b.status == 0 {
+		b.status = code
+	}
+}
+func (b *bufferWriter) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.body.Write(p)
+}
+
+// ETag buffers successful GET responses, tags them with a strong hash of the
+// body and answers 304 when If-None-Match matches.
+func ETag(h HandlerFunc) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			return h(w, r)
+		}
+		buf := &bufferWriter{header: http.Header{}}
+		if err := h(buf, r); err != nil {
+			return err
+		}
+		for k, v := range buf.header {
+			w.Header()[k] = v
+		}
+		if buf.status != http.StatusOK {
+			w.WriteHeader(buf.status)
+			_, _ = w.Write(buf.body.Bytes())
+			return nil
+		}
+		sum := sha256.Sum256(buf.body.Bytes())
+		tag := `"` + hex.EncodeToString(sum[:16]) + `"`
+		w.Header().Set("ETag", tag)
+		w.Header().Set("Cache-Control", "private, no-cache")
+		if etagMatches(r.Header.Get("If-None-Match"), tag) {
+			w.Header().Del("Content-Type")
+			w.WriteHeader(http.StatusNotModified)
+			return nil
+		}
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(buf.body.Bytes())
+		return nil
+	}
+}
+
+func etagMatches(header, tag string) bool {
+	for _, part := range strings.Split(header, ",") {
+		part = strings.TrimPrefix(strings.TrimSpace(part), "W/")
+		if part == "*" || part == tag {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,120 @@
+// Package lambdahttp hosts a function group's handlers: it builds the
+// group's mux from the route table, reads the authorizer context that API
+// Gateway (or the local gateway) put into the event, enforces the route's
+// permissions, and adapts API Gateway v2 events to http.Handler.
+package lambdahttp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/awslabs/aws-lambda-go-api-proxy/core"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/routes"
+)
+
+// Handlers maps route names of one group to their handlers.
+type Handlers map[string]httpx.HandlerFunc
+
+// Mux builds the http.Handler of a group. Every route of the group in the
+// route table must have a handler and every handler a route, so the table
+// and the code cannot drift apart.
+func Mux(group string, hs Handlers, o httpx.Options) (http.Handler, error) {
+	mux := http.NewServeMux()
+	seen := map[string]bool{}
+	hasDefault := false
+	for _, rt := range routes.ByGroup(group) {
+		h, ok := hs[rt.Name]
+		if !ok {
+			return nil, fmt.Errorf("lambdahttp: group %s: no handler for route %s (%s)", group, rt.Name, rt.Key())
+		}
+		seen[rt.Name] = true
+		handler := httpx.Adapt(guard(rt, h))
+		if rt.Path == routes.DefaultRoute {
+			mux.Handle("/", handler)
+			hasDefault = true
+			continue
+		}
+		mux.Handle(rt.Pattern(), handler)
+	}
+	var extra []string
+	for name := range hs {
+		if !seen[name] {
+			extra = append(extra, name)
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return nil, fmt.Errorf("lambdahttp: group %s: handlers without route: %v", group, extra)
+	}
+	if !hasDefault {
+		mux.Handle("/", httpx.Adapt(NotFound))
+	}
+	return httpx.Observe(o, mux), nil
+}
+
+// NotFound answers a path no route serves.
+func NotFound(w http.ResponseWriter, r *http.Request) error {
+	return httpx.NotFound("La ruta solicitada no existe.")
+}
+
+// guard applies authentication, permissions and ETag as the route declares.
+func guard(rt routes.Route, h httpx.HandlerFunc) httpx.HandlerFunc {
+	if !rt.NoETag {
+		h = httpx.ETag(h)
+	}
+	if rt.Public {
+		return h
+	}
+	perms := rt.Permissions
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := Principal(r)
+		if err != nil {
+			return err
+		}
+		if !p.Can(perms...) {
+			return httpx.Forbidden("No tiene permiso para realizar esta acción.")
+		}
+		return h(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
+	}
+}
+
+// Principal reads the authorizer's verdict from the API Gateway request
+// context and turns a refusal into the specified 401/403/404 error.
+func Principal(r *http.Request) (auth.Principal, error) {
+	var m map[string]any
+	if rc, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && rc.Authorizer != nil {
+		m = rc.Authorizer.Lambda
+	}
+	p, class := auth.DecodeContext(m)
+	switch class {
+	case "":
+		return p, nil
+	case auth.ErrMissingToken:
+		return p, httpx.Unauthenticated("No autenticado. Envíe el encabezado Authorization: Bearer <token>.")
+	case auth.ErrInactiveUser:
+		return p, httpx.Forbidden("El usuario está inactivo.")
+	case auth.ErrInvalidTenant:
+		return p, httpx.BadRequest("El encabezado X-Empresa-Id debe ser un número entero positivo o X-Empresa-Subdominio un subdominio válido.")
+	case auth.ErrUnknownTenant:
+		return p, httpx.NotFound("La empresa indicada no existe.")
+	case auth.ErrForeignTenant:
+		return p, httpx.Forbidden("No pertenece a la empresa indicada.")
+	case auth.ErrInactiveTenant:
+		return p, httpx.Forbidden("La empresa indicada está inactiva.")
+	default:
+		return p, httpx.Unauthenticated("El token de acceso no es válido, expiró o fue revocado.")
+	}
+}
+
+// Lambda adapts an http.Handler to the API Gateway v2 (payload 2.0) Lambda
+// handler signature.
+func Lambda(h http.Handler) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+	return httpadapter.NewV2(h).ProxyWithContext
+}

@@ -1,0 +1,65 @@
+// Package secrets reads the database credentials from AWS Secrets Manager
+// (RDS secret format) when an ARN is configured.
+package secrets
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+)
+
+// rdsSecret is the JSON shape RDS and Aurora keep in Secrets Manager.
+type rdsSecret struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+	Host     string `json:"host"`
+	Port     any    `json:"port"`
+	DBName   string `json:"dbname"`
+}
+
+// DatabaseURL fetches the secret and builds a PostgreSQL URL from it.
+func DatabaseURL(ctx context.Context, arn string) (string, error) {
+	cfg, err := awsconfig.LoadDefaultConfig(ctx)
+	if err != nil {
+		return "", fmt.Errorf("secrets: aws config: %w", err)
+	}
+	out, err := secretsmanager.NewFromConfig(cfg).GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: &arn})
+	if err != nil {
+		return "", fmt.Errorf("secrets: get %s: %w", arn, err)
+	}
+	if out.SecretString == nil {
+		return "", fmt.Errorf("secrets: %s has no string value", arn)
+	}
+	return FromRDSSecret(*out.SecretString)
+}
+
+// FromRDSSecret builds a URL from an RDS secret document.
+func FromRDSSecret(doc string) (string, error) {
+	var s rdsSecret
+	if err := json.Unmarshal([]byte(doc), &s); err != nil {
+		return "", fmt.Errorf("secrets: decode: %w", err)
+	}
+	port := "5432"
+	switch p := s.Port.(type) {
+	case float64:
+		port = strconv.Itoa(int(p))
+	case string:
+		if p != "" {
+			port = p
+		}
+	}
+	if s.Host == "" || s.Username == "" {
+		return "", fmt.Errorf("secrets: host and username are required")
+	}
+	db := s.DBName
+	if db == "" {
+		db = "postgres"
+	}
+	u := url.URL{Scheme: "postgres", User: url.UserPassword(s.Username, s.Password), Host: s.Host + ":" + port, Path: "/" + db, RawQuery: "sslmode=require"}
+	return u.String(), nil
+}

@@ -1,0 +1,177 @@
+// Package sesiones serves the authentication group: login, logout, the
+// authenticated user (/api/me, /api/user) and the disabled registration.
+package sesiones
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/ratelimit"
+	"github.com/erpcr/erp/shared/usuarios"
+)
+
+// Service serves the auth group.
+type Service struct {
+	DB       *db.DB
+	TokenTTL time.Duration
+	Login    *ratelimit.Limiter
+}
+
+// Handlers returns the group's handlers keyed by route name.
+func (s *Service) Handlers() lambdahttp.Handlers {
+	return lambdahttp.Handlers{
+		"auth.login":    s.login,
+		"auth.logout":   s.logout,
+		"auth.me":       s.me,
+		"auth.user":     s.me,
+		"auth.register": s.register,
+	}
+}
+
+const msgCredenciales = "Las credenciales proporcionadas son incorrectas."
+
+// LoginData is the data of a successful login.
+type LoginData struct {
+	Usuario   usuarios.Usuario `json:"usuario"`
+	Token     string           `json:"token"`
+	TokenType string           `json:"token_type"`
+	ExpiraEn  time.Time        `json:"expira_en"`
+	Permisos  []string         `json:"permisos"`
+}
+
+func clientIP(r *http.Request) string {
+	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return h
+	}
+	return r.RemoteAddr
+}
+
+func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
+	in, err := httpx.ReadInput(r)
+	if err != nil {
+		return err
+	}
+	email, _ := in.String("email", httpx.Str{Required: true, Max: 255, Email: true})
+	password, _ := in.String("password", httpx.Str{Required: true, Min: 6, Max: 255, NoTrim: true})
+	nombre, _ := in.String("dispositivo", httpx.Str{Max: 255})
+	if err := in.Err(); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if s.Login != nil {
+		ok, retry, err := s.Login.Hit(ctx, strings.ToLower(email)+"|"+clientIP(r))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return httpx.TooManyRequests("Demasiados intentos de inicio de sesión. Intente de nuevo en unos minutos.", retry)
+		}
+	}
+	var (
+		id, empresaID int64
+		hash          string
+		activo        bool
+	)
+	err = s.DB.Pool.QueryRow(ctx, `select id, empresa_id, password_hash, activo from auth_buscar_login($1)`, email).
+		Scan(&id, &empresaID, &hash, &activo)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("login: lookup: %w", err)
+	}
+	// CheckPassword spends a bcrypt comparison even for unknown e-mails.
+	if !auth.CheckPassword(hash, password) {
+		return &httpx.Error{Status: http.StatusUnauthorized, Message: msgCredenciales,
+			Fields: map[string][]string{"email": {msgCredenciales}}}
+	}
+	if !activo {
+		return httpx.Forbidden("El usuario está inactivo. Contacte al administrador de su empresa.")
+	}
+	if nombre == "" {
+		nombre = "api"
+	}
+	secret := auth.NewSecret()
+	expira := time.Now().Add(s.TokenTTL).UTC().Truncate(time.Second)
+	var data LoginData
+	err = s.DB.WithTx(ctx, db.Scope{EmpresaID: empresaID, UsuarioID: id}, func(tx *db.Tx) error {
+		var tokenID int64
+		if err := tx.QueryRow(ctx, `select auth_crear_token($1, $2, $3, $4)`, id, auth.HashSecret(secret), expira, nombre).Scan(&tokenID); err != nil {
+			return fmt.Errorf("login: token: %w", err)
+		}
+		u, found, err := usuarios.Find(ctx, tx, empresaID, id)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return httpx.Forbidden("El usuario no tiene acceso a su empresa.")
+		}
+		perms, err := usuarios.PermisosDe(ctx, tx, empresaID, id)
+		if err != nil {
+			return err
+		}
+		u.Permisos = perms
+		data = LoginData{Usuario: u, Token: auth.FormatToken(tokenID, secret), TokenType: "Bearer", ExpiraEn: expira, Permisos: perms}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "Inicio de sesión exitoso.", data)
+}
+
+func (s *Service) logout(w http.ResponseWriter, r *http.Request) error {
+	p, _ := auth.FromContext(r.Context())
+	if _, err := s.DB.Pool.Exec(r.Context(), `select auth_revocar_token($1, $2)`, p.TokenID, p.UsuarioID); err != nil {
+		return fmt.Errorf("logout: %w", err)
+	}
+	return httpx.OKMessage(w, "Sesión cerrada correctamente.")
+}
+
+// Me is the authenticated user object: the user with the company it acts
+// in, its position, its roles and permissions in that company.
+type Me struct {
+	usuarios.Usuario
+	EmpresaActual *usuarios.EmpresaRef `json:"empresa_actual"`
+}
+
+func (s *Service) me(w http.ResponseWriter, r *http.Request) error {
+	p, _ := auth.FromContext(r.Context())
+	var out Me
+	err := s.DB.WithTx(r.Context(), db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}, func(tx *db.Tx) error {
+		u, found, err := usuarios.Find(r.Context(), tx, p.EmpresaID, p.UsuarioID)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return httpx.Unauthenticated("El token de acceso no es válido, expiró o fue revocado.")
+		}
+		u.Permisos = p.Permisos
+		if u.Permisos == nil {
+			u.Permisos = []string{}
+		}
+		out.Usuario = u
+		var e usuarios.EmpresaRef
+		if err := tx.QueryRow(r.Context(), `select id, nombre, razon_social, nit_ruc, subdominio from empresas where id = $1`, p.EmpresaID).
+			Scan(&e.ID, &e.Nombre, &e.RazonSocial, &e.NitRuc, &e.Subdominio); err == nil {
+			out.EmpresaActual = &e
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
+	return httpx.NotFound("El registro público no existe. Solicite una cuenta al administrador de su empresa.")
+}
