@@ -272,3 +272,17 @@ func Len(v any, path string) int {
 	}
 	return len(a)
 }
+
+// FieldErrors returns the validation messages of one field; keys may contain
+// dots ("detalles.0.producto_id").
+func (r Resp) FieldErrors(field string) []string {
+	errs, _ := r.JSON["errors"].(map[string]any)
+	list, _ := errs[field].([]any)
+	out := make([]string, 0, len(list))
+	for _, v := range list {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
