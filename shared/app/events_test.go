@@ -1,0 +1,154 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/erpcr/erp/shared/app"
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/routes"
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
+
+// sampleToken is the bearer token the sample events carry; the test stores
+// its hash for the demo administrator of company 1.
+const sampleToken = "900001|MuestraDeEventoSoloParaPruebasLocales0001"
+
+func invoke(t *testing.T, handler any, file string) []byte {
+	t.Helper()
+	payload, err := os.ReadFile(filepath.Join("..", "..", "events", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := lambda.NewHandler(handler).Invoke(context.Background(), payload)
+	if err != nil {
+		t.Fatalf("%s: handler error: %v", file, err)
+	}
+	return out
+}
+
+func TestEverySampleEventRunsThroughItsFunctionsLambdaHandler(t *testing.T) {
+	e := testenv.New(t)
+	_, secret, _ := auth.ParseToken(sampleToken)
+	e.Exec(`insert into tokens_acceso (id, usuario_id, token_hash, expira_en) values (900001, 1, $1, now() + interval '1 hour')`, auth.HashSecret(secret))
+
+	httpCases := []struct {
+		file, group string
+		status      int
+		check       func(t *testing.T, body map[string]any)
+	}{
+		{"auth/login.json", "auth", 200, func(t *testing.T, b map[string]any) {
+			if testenv.Str(b, "data.usuario.email") != "admin@demo.cr" || testenv.Str(b, "data.token") == "" {
+				t.Errorf("login body: %v", b)
+			}
+		}},
+		{"auth/me.json", "auth", 200, func(t *testing.T, b map[string]any) {
+			if testenv.Str(b, "email") != "admin@demo.cr" {
+				t.Errorf("me body: %v", b)
+			}
+		}},
+		{"usuarios/index.json", "usuarios", 200, func(t *testing.T, b map[string]any) {
+			if testenv.Num(b, "per_page") != 5 || testenv.Str(b, "data.0.email") != "admin@demo.cr" {
+				t.Errorf("index body: %v", b)
+			}
+		}},
+		{"usuarios/show.json", "usuarios", 200, func(t *testing.T, b map[string]any) {
+			if testenv.Num(b, "data.id") != 1 {
+				t.Errorf("show body: %v", b)
+			}
+		}},
+		{"usuarios/refused-token.json", "usuarios", 401, nil},
+		{"ops/health.json", "ops", 200, func(t *testing.T, b map[string]any) {
+			if testenv.Str(b, "estado") != "ok" {
+				t.Errorf("health body: %v", b)
+			}
+		}},
+		{"ops/not-found.json", "ops", 404, nil},
+	}
+	for _, c := range httpCases {
+		t.Run(c.file, func(t *testing.T) {
+			h, err := e.Deps.LambdaHandler(c.group)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var resp events.APIGatewayV2HTTPResponse
+			if err := json.Unmarshal(invoke(t, h, c.file), &resp); err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != c.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, c.status, resp.Body)
+			}
+			if resp.Headers["X-Trace-Id"] != "muestra0000000000000000000000001" || resp.Headers["X-Response-Time"] == "" {
+				t.Errorf("headers: %v", resp.Headers)
+			}
+			var body map[string]any
+			if err := json.Unmarshal([]byte(resp.Body), &body); err != nil {
+				t.Fatalf("body is not JSON: %s", resp.Body)
+			}
+			if c.check != nil {
+				c.check(t, body)
+			}
+		})
+	}
+
+	t.Run("authorizer/request.json", func(t *testing.T) {
+		var resp events.APIGatewayV2CustomAuthorizerSimpleResponse
+		if err := json.Unmarshal(invoke(t, e.Deps.Authorizer(), "authorizer/request.json"), &resp); err != nil {
+			t.Fatal(err)
+		}
+		if !resp.IsAuthorized || resp.Context["usuario_id"] != "1" || resp.Context["empresa_id"] != "1" ||
+			!strings.Contains(resp.Context["permisos"].(string), "usuarios.leer") {
+			t.Fatalf("authorizer answer: %+v", resp)
+		}
+	})
+
+	t.Run("migrate/deploy.json", func(t *testing.T) {
+		var res app.MigrateResult
+		if err := json.Unmarshal(invoke(t, app.MigrateHandler(e.Cfg), "migrate/deploy.json"), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Applied == nil || len(res.Applied) != 0 {
+			t.Fatalf("an already migrated database applied %v", res.Applied)
+		}
+	})
+}
+
+func TestEveryFunctionHasAMainAndSampleEvents(t *testing.T) {
+	for _, fn := range routes.Functions() {
+		if _, err := os.Stat(filepath.Join("..", "..", "functions", fn.Name, "main.go")); err != nil {
+			t.Errorf("function %s has no main.go: %v", fn.Name, err)
+		}
+		samples, _ := filepath.Glob(filepath.Join("..", "..", "events", fn.Name, "*.json"))
+		if len(samples) == 0 {
+			t.Errorf("function %s has no sample event under events/%s/", fn.Name, fn.Name)
+		}
+	}
+	dirs, _ := os.ReadDir(filepath.Join("..", "..", "functions"))
+	known := map[string]bool{}
+	for _, fn := range routes.Functions() {
+		known[fn.Name] = true
+	}
+	for _, d := range dirs {
+		if d.IsDir() && !known[d.Name()] {
+			t.Errorf("functions/%s is not in the route table's function list", d.Name())
+		}
+	}
+}
+
+func TestEveryHTTPGroupHasHandlersForExactlyItsRoutes(t *testing.T) {
+	e := testenv.New(t)
+	for _, g := range routes.Groups() {
+		if _, err := e.Deps.HTTPHandler(g); err != nil {
+			t.Errorf("group %s: %v", g, err)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package app_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+// tenantTables lists the tables that carry empresa_id (plus empresas itself).
+func tenantTables(t *testing.T, conn *pgx.Conn) []string {
+	rows, err := conn.Query(context.Background(), `select table_name from information_schema.columns
+		where table_schema = 'public' and column_name = 'empresa_id' order by table_name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(tables, "empresas")
+}
+
+func ownerCol(table string) string {
+	if table == "empresas" {
+		return "id"
+	}
+	return "empresa_id"
+}
+
+func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T) {
+	e := testenv.New(t)
+	// Make sure company 2 has rows in every tenant table, so the test can fail.
+	admin2 := e.Admin(2)
+	e.Do(testenv.Req{Method: "POST", Path: "/api/roles", Token: admin2, Body: map[string]any{"nombre": "Solo Dos", "permisos": []string{"ventas.leer"}}})
+	e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin2, Body: map[string]any{
+		"nombre": "Dos", "email": "dos@demo2.cr", "password": "Segura123!", "roles": []string{"solo-dos"}}})
+
+	ctx := context.Background()
+	owner, err := pgx.Connect(ctx, e.AdminURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close(ctx)
+	tables := tenantTables(t, owner)
+	if len(tables) < 7 {
+		t.Fatalf("expected the tenant tables, got %v", tables)
+	}
+	for _, table := range tables {
+		var n int
+		if err := owner.QueryRow(ctx, `select count(*) from `+pgx.Identifier{table}.Sanitize()+` where `+ownerCol(table)+` = 2`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			t.Fatalf("fixture: table %s has no row of company 2", table)
+		}
+	}
+
+	// The application role: not the owner of anything, no BYPASSRLS, no superuser.
+	var super, bypass bool
+	var owned int
+	if err := owner.QueryRow(ctx, `select rolsuper, rolbypassrls, (select count(*) from pg_tables where tableowner = $1)
+		from pg_roles where rolname = $1`, db.AppRole).Scan(&super, &bypass, &owned); err != nil {
+		t.Fatal(err)
+	}
+	if super || bypass || owned != 0 {
+		t.Fatalf("erp_app: superuser=%v bypassrls=%v owns %d tables", super, bypass, owned)
+	}
+
+	pool, err := db.Open(ctx, db.Options{URL: e.AppURL, MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	for _, table := range tables {
+		t.Run(table, func(t *testing.T) {
+			err := pool.WithTx(ctx, db.Scope{EmpresaID: 1}, func(tx *db.Tx) error {
+				rows, err := tx.Query(ctx, `select * from `+pgx.Identifier{table}.Sanitize())
+				if err != nil {
+					return err
+				}
+				defer rows.Close()
+				col := -1
+				for i, f := range rows.FieldDescriptions() {
+					if f.Name == ownerCol(table) {
+						col = i
+					}
+				}
+				seen := 0
+				for rows.Next() {
+					vals, err := rows.Values()
+					if err != nil {
+						return err
+					}
+					seen++
+					if id, _ := vals[col].(int64); id != 1 {
+						t.Errorf("tenant 1 sees a row of company %v in %s: %v", vals[col], table, vals)
+					}
+				}
+				if seen == 0 {
+					t.Errorf("tenant 1 sees no row at all in %s (fixture)", table)
+				}
+				return rows.Err()
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// With no tenant set, nothing at all is visible.
+			err = pool.WithTx(ctx, db.Scope{}, func(tx *db.Tx) error {
+				var n int
+				if err := tx.QueryRow(ctx, `select count(*) from `+pgx.Identifier{table}.Sanitize()).Scan(&n); err != nil {
+					return err
+				}
+				if n != 0 {
+					t.Errorf("without a tenant %d rows of %s are visible", n, table)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+
+	// Writing a row of another company is refused by the policy itself.
+	err = pool.WithTx(ctx, db.Scope{EmpresaID: 1}, func(tx *db.Tx) error {
+		_, err := tx.Exec(ctx, `insert into roles (empresa_id, nombre, slug) values (2, 'Intruso', 'intruso')`)
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "row-level security") {
+		t.Fatalf("insert into company 2 as tenant 1: %v", err)
+	}
+	// And the application role cannot read tokens at all.
+	err = pool.WithTx(ctx, db.Scope{EmpresaID: 1}, func(tx *db.Tx) error {
+		_, err := tx.Exec(ctx, `select * from tokens_acceso`)
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "permission denied") {
+		t.Fatalf("erp_app reading tokens_acceso: %v", err)
+	}
+}
