@@ -1,0 +1,76 @@
+package routes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/erpcr/erp/shared/auth"
+)
+
+func TestRouteTableIsConsistent(t *testing.T) {
+	names, keys := map[string]bool{}, map[string]bool{}
+	for _, r := range All() {
+		if names[r.Name] {
+			t.Errorf("duplicate route name %s", r.Name)
+		}
+		if keys[r.Key()] {
+			t.Errorf("duplicate route %s", r.Key())
+		}
+		names[r.Name], keys[r.Key()] = true, true
+		if r.Group == "" || r.Rate == "" {
+			t.Errorf("%s: group %q rate %q", r.Name, r.Group, r.Rate)
+		}
+		if r.Path != DefaultRoute && !strings.HasPrefix(r.Path, "/api/") {
+			t.Errorf("%s: path %s outside /api", r.Name, r.Path)
+		}
+		for _, p := range r.Permissions {
+			if slug, ok := auth.Canonical(p); !ok || slug != p {
+				t.Errorf("%s: permission %q is not a canonical catalog slug", r.Name, p)
+			}
+		}
+		if !r.Public && r.Path == DefaultRoute {
+			t.Errorf("the catch-all must be public so unknown paths get our 404")
+		}
+	}
+}
+
+func TestMatchPrefersExactPathsAndFallsBackToDefault(t *testing.T) {
+	cases := []struct {
+		method, path, name string
+		params             map[string]string
+	}{
+		{"GET", "/api/usuarios", "usuarios.index", nil},
+		{"GET", "/api/usuarios/7", "usuarios.show", map[string]string{"id": "7"}},
+		{"PATCH", "/api/roles/3", "roles.patch", map[string]string{"id": "3"}},
+		{"POST", "/api/login", "auth.login", nil},
+		{"DELETE", "/api/login", "ops.not_found", nil},
+		{"GET", "/api/usuarios/7/extra", "ops.not_found", nil},
+		{"GET", "/api/usuarios/", "usuarios.index", nil},
+	}
+	for _, c := range cases {
+		r, params, ok := Match(c.method, c.path)
+		if !ok || r.Name != c.name {
+			t.Errorf("%s %s -> %s, want %s", c.method, c.path, r.Name, c.name)
+		}
+		for k, v := range c.params {
+			if params[k] != v {
+				t.Errorf("%s %s: param %s = %q", c.method, c.path, k, params[k])
+			}
+		}
+	}
+}
+
+func TestFunctionsIncludeAuthorizerMigrateAndEveryGroup(t *testing.T) {
+	fns := map[string]FunctionKind{}
+	for _, f := range Functions() {
+		fns[f.Name] = f.Kind
+	}
+	if fns["authorizer"] != KindAuthorizer || fns["migrate"] != KindTask {
+		t.Errorf("functions: %v", fns)
+	}
+	for _, g := range Groups() {
+		if fns[g] != KindHTTP {
+			t.Errorf("group %s missing from functions", g)
+		}
+	}
+}
