@@ -111,36 +111,21 @@ func (s *Service) rolesIndex(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	activos, err := boolFilter(r, "activos")
+	activos, err := httpx.BoolQuery(r, "activos")
 	if err != nil {
 		return err
 	}
-	order, err := sortClause(r, rolSorts, "r.id")
+	order, err := httpx.SortQuery(r, rolSorts, "r.id")
 	if err != nil {
 		return err
 	}
-	var search *string
-	if v := strings.TrimSpace(r.URL.Query().Get("search")); v != "" {
-		pat := likePattern(v)
-		search = &pat
-	}
-	const from = ` from roles r where r.empresa_id = $1 and not r.eliminado
+	const from = `from roles r where r.empresa_id = $1 and not r.eliminado
 		and ($2::text is null or r.nombre ilike $2 or r.slug ilike $2)
 		and ($3::boolean is null or r.activo = $3)`
 	var out httpx.Page[Rol]
 	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
-		b := &pgx.Batch{}
-		b.Queue(`select count(*)`+from, p.EmpresaID, search, activos)
-		b.Queue(`select `+rolCols+from+` order by `+order+`, r.id limit $4 offset $5`, p.EmpresaID, search, activos, page.PerPage, page.Offset())
-		br := tx.SendBatch(r.Context(), b)
-		var total int
-		if err := br.QueryRow().Scan(&total); err != nil {
-			br.Close()
-			return fmt.Errorf("roles: count: %w", err)
-		}
-		rows, _ := br.Query()
-		rs, err := pgx.CollectRows(rows, scanRol)
-		br.Close()
+		rs, total, err := db.Page(r.Context(), tx, rolCols, from, order+", r.id",
+			[]any{p.EmpresaID, httpx.SearchQuery(r), activos}, page.PerPage, page.Offset(), scanRol)
 		if err != nil {
 			return fmt.Errorf("roles: list: %w", err)
 		}
@@ -159,7 +144,7 @@ func (s *Service) rolesIndex(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) rolesShow(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r)
-	id, err := pathID(r)
+	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
@@ -300,7 +285,7 @@ func (s *Service) rolesStore(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) rolesUpdate(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r)
-	id, err := pathID(r)
+	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
@@ -360,7 +345,7 @@ func (s *Service) rolesUpdate(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) rolesDestroy(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r)
-	id, err := pathID(r)
+	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
@@ -404,18 +389,9 @@ func (s *Service) permisosIndex(w http.ResponseWriter, r *http.Request) error {
 	}
 	var out httpx.Page[auth.Permission]
 	err = s.DB.WithTx(r.Context(), scope(principal(r)), func(tx *db.Tx) error {
-		b := &pgx.Batch{}
-		b.Queue(`select count(*) from permisos where $1::text is null or modulo = $1`, modulo)
-		b.Queue(`select slug, modulo, accion, descripcion from permisos where $1::text is null or modulo = $1
-			order by slug limit $2 offset $3`, modulo, page.PerPage, page.Offset())
-		br := tx.SendBatch(r.Context(), b)
-		defer br.Close()
-		var total int
-		if err := br.QueryRow().Scan(&total); err != nil {
-			return fmt.Errorf("permisos: count: %w", err)
-		}
-		rows, _ := br.Query()
-		ps, err := pgx.CollectRows(rows, pgx.RowToStructByPos[auth.Permission])
+		ps, total, err := db.Page(r.Context(), tx, "slug, modulo, accion, descripcion",
+			"from permisos where $1::text is null or modulo = $1", "slug",
+			[]any{modulo}, page.PerPage, page.Offset(), pgx.RowToStructByPos[auth.Permission])
 		if err != nil {
 			return fmt.Errorf("permisos: list: %w", err)
 		}

@@ -50,59 +50,6 @@ func scope(p auth.Principal) db.Scope {
 	return db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}
 }
 
-// pathID reads {id}; anything that is not a positive integer is simply not found.
-func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, httpx.NotFound("Registro no encontrado.")
-	}
-	return id, nil
-}
-
-// likePattern escapes LIKE wildcards in user input.
-func likePattern(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(s) + "%"
-}
-
-// boolFilter reads a boolean query parameter (activos=1/true/0/false).
-func boolFilter(r *http.Request, name string) (*bool, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return nil, nil
-	}
-	switch strings.ToLower(v) {
-	case "1", "true", "si", "sí":
-		b := true
-		return &b, nil
-	case "0", "false", "no":
-		b := false
-		return &b, nil
-	}
-	return nil, httpx.InvalidField(name, "El campo "+name+" debe ser verdadero o falso.")
-}
-
-// sortClause maps sort/order to a whitelisted ORDER BY.
-func sortClause(r *http.Request, allowed map[string]string, def string) (string, error) {
-	col := r.URL.Query().Get("sort")
-	dir := strings.ToLower(r.URL.Query().Get("order"))
-	expr := def
-	if col != "" {
-		e, ok := allowed[col]
-		if !ok {
-			return "", httpx.InvalidField("sort", "El campo sort no admite el valor "+col+".")
-		}
-		expr = e
-	}
-	switch dir {
-	case "", "asc":
-		return expr + " asc", nil
-	case "desc":
-		return expr + " desc", nil
-	}
-	return "", httpx.InvalidField("order", "El campo order debe ser asc o desc.")
-}
-
 var usuarioSorts = map[string]string{"id": "u.id", "nombre": "u.nombre", "email": "u.email", "creado_en": "u.creado_en"}
 
 func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
@@ -111,39 +58,23 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	activos, err := boolFilter(r, "activos")
+	activos, err := httpx.BoolQuery(r, "activos")
 	if err != nil {
 		return err
 	}
-	order, err := sortClause(r, usuarioSorts, "u.id")
+	order, err := httpx.SortQuery(r, usuarioSorts, "u.id")
 	if err != nil {
 		return err
 	}
-	var search *string
-	if v := strings.TrimSpace(r.URL.Query().Get("search")); v != "" {
-		pat := likePattern(v)
-		search = &pat
-	}
-	const from = ` from usuarios u
+	const from = `from usuarios u
 		join membresias m on m.usuario_id = u.id and m.empresa_id = $1 and not m.eliminado
 		where not u.eliminado
 		  and ($2::text is null or u.nombre ilike $2 or u.apellidos ilike $2 or u.email ilike $2)
 		  and ($3::boolean is null or u.activo = $3)`
 	var out httpx.Page[Usuario]
 	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
-		b := &pgx.Batch{}
-		b.Queue(`select count(*)`+from, p.EmpresaID, search, activos)
-		b.Queue(`select `+usuarioCols+from+` order by `+order+`, u.id limit $4 offset $5`,
-			p.EmpresaID, search, activos, page.PerPage, page.Offset())
-		br := tx.SendBatch(r.Context(), b)
-		var total int
-		if err := br.QueryRow().Scan(&total); err != nil {
-			br.Close()
-			return fmt.Errorf("usuarios: count: %w", err)
-		}
-		rows, _ := br.Query()
-		us, err := pgx.CollectRows(rows, scanUsuario)
-		br.Close()
+		us, total, err := db.Page(r.Context(), tx, usuarioCols, from, order+", u.id",
+			[]any{p.EmpresaID, httpx.SearchQuery(r), activos}, page.PerPage, page.Offset(), scanUsuario)
 		if err != nil {
 			return fmt.Errorf("usuarios: list: %w", err)
 		}
@@ -162,7 +93,7 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r)
-	id, err := pathID(r)
+	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
@@ -390,7 +321,7 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r)
-	id, err := pathID(r)
+	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
@@ -494,7 +425,7 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) destroy(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r)
-	id, err := pathID(r)
+	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
