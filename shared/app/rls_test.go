@@ -40,6 +40,17 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 	e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin2, Body: map[string]any{
 		"nombre": "Dos", "email": "dos@demo2.cr", "password": "Segura123!", "roles": []string{"solo-dos"}}})
 
+	// Rows of both companies in the tables no API of this test writes.
+	for _, c := range []int{1, 2} {
+		e.Exec(`insert into proveedores (empresa_id, nombre, nit_ruc) values ($1, 'Proveedor', '3101999999')`, c)
+		e.Exec(`insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre) values ($1, 'fisica', '112345678', 'Cliente')`, c)
+		e.Exec(`insert into productos (empresa_id, categoria_id, unidad_medida_id, nombre, tipo, precio_venta)
+			select $1, c.id, u.id, 'Producto', 'producto', 1000 from categorias_producto c, unidades_medida u
+			where c.empresa_id = $1 and u.codigo = 'Unid'`, c)
+		e.Exec(`insert into inventarios (empresa_id, almacen_id, producto_id, cantidad_disponible, costo_unitario)
+			select $1, a.id, p.id, 5, 100 from almacenes a, productos p where a.empresa_id = $1 and p.empresa_id = $1`, c)
+	}
+
 	ctx := context.Background()
 	owner, err := pgx.Connect(ctx, e.AdminURL)
 	if err != nil {

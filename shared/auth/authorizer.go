@@ -71,10 +71,10 @@ func (a *Authorizer) Decide(ctx context.Context, tokenID int64, secret string, t
 	var (
 		estado              string
 		usuarioID, empresID *int64
-		permisos            []string
+		permisos, roles     []string
 	)
-	err := a.DB.Pool.QueryRow(ctx, `select estado, usuario_id, empresa_id, permisos from auth_autorizar($1, $2, $3, $4)`,
-		tokenID, HashSecret(secret), empresa, sub).Scan(&estado, &usuarioID, &empresID, &permisos)
+	err := a.DB.Pool.QueryRow(ctx, `select estado, usuario_id, empresa_id, permisos, roles from auth_autorizar($1, $2, $3, $4)`,
+		tokenID, HashSecret(secret), empresa, sub).Scan(&estado, &usuarioID, &empresID, &permisos, &roles)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Principal{}, ErrInvalidToken, nil
 	}
@@ -84,7 +84,7 @@ func (a *Authorizer) Decide(ctx context.Context, tokenID int64, secret string, t
 	if estado != "ok" {
 		return Principal{}, estado, nil
 	}
-	return Principal{UsuarioID: *usuarioID, EmpresaID: *empresID, TokenID: tokenID, Permisos: permisos}, "", nil
+	return Principal{UsuarioID: *usuarioID, EmpresaID: *empresID, TokenID: tokenID, Permisos: permisos, Roles: roles}, "", nil
 }
 
 func (a *Authorizer) log() *slog.Logger {

@@ -15,6 +15,7 @@ const (
 	ctxEmpresaID = "empresa_id"
 	ctxTokenID   = "token_id"
 	ctxPermisos  = "permisos"
+	ctxRoles     = "roles"
 )
 
 // EncodeContext builds the authorizer's context for a principal.
@@ -24,6 +25,7 @@ func EncodeContext(p Principal) map[string]any {
 		ctxEmpresaID: strconv.FormatInt(p.EmpresaID, 10),
 		ctxTokenID:   strconv.FormatInt(p.TokenID, 10),
 		ctxPermisos:  strings.Join(p.Permisos, ","),
+		ctxRoles:     strings.Join(p.Roles, ","),
 	}
 }
 
@@ -53,6 +55,9 @@ func DecodeContext(m map[string]any) (Principal, string) {
 	}
 	if s, _ := m[ctxPermisos].(string); s != "" {
 		p.Permisos = strings.Split(s, ",")
+	}
+	if s, _ := m[ctxRoles].(string); s != "" {
+		p.Roles = strings.Split(s, ",")
 	}
 	return p, ""
 }

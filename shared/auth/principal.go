@@ -20,6 +20,8 @@ type Principal struct {
 	EmpresaID int64
 	TokenID   int64
 	Permisos  []string
+	// Roles are the slugs of the roles held in EmpresaID.
+	Roles []string
 }
 
 // Can reports whether the principal holds any of the permissions (OR).
@@ -30,6 +32,18 @@ func (p Principal) Can(perms ...string) bool {
 	}
 	for _, want := range perms {
 		for _, have := range p.Permisos {
+			if have == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// HasRole reports whether the principal holds any of the roles (OR).
+func (p Principal) HasRole(slugs ...string) bool {
+	for _, want := range slugs {
+		for _, have := range p.Roles {
 			if have == want {
 				return true
 			}

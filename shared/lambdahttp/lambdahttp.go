@@ -72,7 +72,7 @@ func guard(rt routes.Route, h httpx.HandlerFunc) httpx.HandlerFunc {
 	if rt.Public {
 		return h
 	}
-	perms := rt.Permissions
+	perms, roles := rt.Permissions, rt.Roles
 	return func(w http.ResponseWriter, r *http.Request) error {
 		p, err := Principal(r)
 		if err != nil {
@@ -80,6 +80,9 @@ func guard(rt routes.Route, h httpx.HandlerFunc) httpx.HandlerFunc {
 		}
 		if !p.Can(perms...) {
 			return httpx.Forbidden("No tiene permiso para realizar esta acción.")
+		}
+		if len(roles) > 0 && !p.HasRole(roles...) {
+			return httpx.Forbidden("Solo un Administrador puede realizar esta acción.")
 		}
 		return h(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
 	}

@@ -38,6 +38,9 @@ type Route struct {
 	// Permissions lists permission slugs; holding any one of them suffices.
 	// Empty means any authenticated user of the tenant.
 	Permissions []string
+	// Roles, when set, additionally require one of these role slugs (global
+	// catalogs are writable only by Administrador).
+	Roles []string
 	// Rate is the limiter class.
 	Rate RateClass
 	// Public routes have no authorizer and need no token.

@@ -106,8 +106,43 @@ func Demo(ctx context.Context, conn *pgx.Conn, env, passwordHash string) error {
 				on conflict do nothing`, c.ID, user); err != nil {
 				return fmt.Errorf("seed: admin role: %w", err)
 			}
+			if err := demoMasterData(ctx, tx, c.ID); err != nil {
+				return err
+			}
 		}
 		_, err := tx.Exec(ctx, `select setval('empresas_id_seq', greatest((select max(id) from empresas), 1))`)
 		return err
 	})
+}
+
+// demoMasterData gives each demo company a principal branch with a principal
+// warehouse, a product category and its default settings, so a fresh
+// `make run` can record products and sales at once. Only on first seed.
+func demoMasterData(ctx context.Context, tx pgx.Tx, empresaID int64) error {
+	b := &pgx.Batch{}
+	b.Queue(`insert into sucursales (empresa_id, nombre, codigo, provincia, es_principal)
+		select $1, 'Sucursal Central', 'CENTRAL', 'San José', true
+		where not exists (select 1 from sucursales where empresa_id = $1)`, empresaID)
+	b.Queue(`insert into almacenes (empresa_id, sucursal_id, nombre, codigo, es_principal)
+		select $1, s.id, 'Almacén Principal', 'PRINCIPAL', true from sucursales s
+		where s.empresa_id = $1 and s.es_principal and not s.eliminado
+		  and not exists (select 1 from almacenes where empresa_id = $1)`, empresaID)
+	b.Queue(`insert into categorias_producto (empresa_id, nombre, descripcion)
+		select $1, 'General', 'Categoría por defecto'
+		where not exists (select 1 from categorias_producto where empresa_id = $1)`, empresaID)
+	for _, c := range DefaultSettings {
+		b.Queue(`insert into configuraciones (empresa_id, clave, valor, descripcion) values ($1, $2, $3::jsonb, $4)
+			on conflict (empresa_id, clave) do nothing`, empresaID, c[0], c[1], c[2])
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("seed: demo master data of empresa %d: %w", empresaID, err)
+	}
+	return nil
+}
+
+// DefaultSettings are every company's settings: clave, JSON value, description.
+var DefaultSettings = [][3]string{
+	{"inventario.descontar_stock_automatico", "false", "Descontar existencias del almacén principal de la sucursal al vender sin indicar almacén."},
+	{"inventario.permitir_stock_negativo", "false", "Permitir ventas y salidas sin existencias suficientes."},
+	{"moneda", `"CRC"`, "Moneda de la empresa."},
 }

@@ -69,7 +69,7 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 	const from = `from usuarios u
 		join membresias m on m.usuario_id = u.id and m.empresa_id = $1 and not m.eliminado
 		where not u.eliminado
-		  and ($2::text is null or u.nombre ilike $2 or u.apellidos ilike $2 or u.email ilike $2)
+		  and ($2::text is null or u.busqueda like f_unaccent(lower($2)))
 		  and ($3::boolean is null or u.activo = $3)`
 	var out httpx.Page[Usuario]
 	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
