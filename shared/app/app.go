@@ -20,12 +20,8 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
-	"github.com/erpcr/erp/shared/ops"
-	"github.com/erpcr/erp/shared/ratelimit"
 	"github.com/erpcr/erp/shared/secrets"
 	"github.com/erpcr/erp/shared/seed"
-	"github.com/erpcr/erp/shared/sesiones"
-	"github.com/erpcr/erp/shared/usuarios"
 )
 
 // Deps are built once per process (outside any handler).
@@ -85,18 +81,25 @@ func MustOpen() *Deps {
 // Close releases the pool (Lambda SIGTERM hook).
 func (d *Deps) Close() { d.DB.Close() }
 
+// groups maps each HTTP function group to the constructor of its handlers.
+// Each domain registers its groups from its own file (group_*.go), so that
+// adding a group touches no shared list.
+var groups = map[string]func(d *Deps) lambdahttp.Handlers{}
+
+func register(group string, fn func(d *Deps) lambdahttp.Handlers) {
+	if _, dup := groups[group]; dup {
+		panic("app: group registered twice: " + group)
+	}
+	groups[group] = fn
+}
+
 // Handlers returns the handlers of an HTTP function group.
 func (d *Deps) Handlers(group string) (lambdahttp.Handlers, error) {
-	switch group {
-	case "auth":
-		login := &ratelimit.Limiter{DB: d.DB, Name: "login", Max: d.Cfg.LoginMaxAttempts, Window: d.Cfg.LoginWindow}
-		return (&sesiones.Service{DB: d.DB, TokenTTL: d.Cfg.TokenTTL, Login: login}).Handlers(), nil
-	case "usuarios":
-		return (&usuarios.Service{DB: d.DB, BcryptCost: d.Cfg.BcryptCost}).Handlers(), nil
-	case "ops":
-		return (&ops.Service{DB: d.DB}).Handlers(), nil
+	fn, ok := groups[group]
+	if !ok {
+		return nil, fmt.Errorf("app: unknown function group %q", group)
 	}
-	return nil, fmt.Errorf("app: unknown function group %q", group)
+	return fn(d), nil
 }
 
 // HTTPHandler is a group's http.Handler with every convention applied.

@@ -3,6 +3,7 @@ package crformat
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestNormalizePhoneAcceptsCostaRicanNumbersAndReturnsEightDigits(t *testing.T) {
@@ -180,7 +181,7 @@ func TestNormalizeIdentificacionExplainsTheExpectedFormat(t *testing.T) {
 		{"fisica with dots", Fisica, "1.0234.0567", msgFisica},
 		{"fisica with arabic-indic digits", Fisica, "\u0661\u0660\u0662\u0663\u0664\u0660\u0665\u0666\u0667", msgFisica},
 		{"fisica with full-width digits", Fisica, "\uff11\uff10\uff12\uff13\uff14\uff10\uff15\uff16\uff17", msgFisica},
-		{"fisica negative sign is only a dash but 8 digits remain", Fisica, "-10234056", msgFisica},
+		{"fisica leading dash is dropped and 8 digits remain", Fisica, "-10234056", msgFisica},
 		{"juridica not starting with 3", Juridica, "4-101-123456", msgJuridica},
 		{"juridica 9 digits", Juridica, "3-101-12345", msgJuridica},
 		{"juridica 11 digits", Juridica, "3-101-1234567", msgJuridica},
@@ -325,4 +326,54 @@ func TestNormalizeSubdominioRefusesInvalidAndReservedLabels(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzNormalizePhoneReturnsStableEightDigits checks the invariants callers
+// rely on: a success is always 8 ASCII digits starting with 2..8, and
+// normalizing the stored form again returns it unchanged.
+func FuzzNormalizePhoneReturnsStableEightDigits(f *testing.F) {
+	for _, s := range []string{"+506 8888-7777", "506-8888-7777", "50688887777", "(506)2222.3333", "\u0668\u0668", "", "-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := NormalizePhone(s)
+		if !ok {
+			if got != "" {
+				t.Fatalf("NormalizePhone(%q) failed but returned %q", s, got)
+			}
+			return
+		}
+		if len(got) != 8 || got[0] < '2' || got[0] > '8' || strings.Trim(got, "0123456789") != "" {
+			t.Fatalf("NormalizePhone(%q) = %q, not 8 digits starting with 2..8", s, got)
+		}
+		if again, ok := NormalizePhone(got); !ok || again != got {
+			t.Fatalf("NormalizePhone(%q) = %q, %v; not idempotent", got, again, ok)
+		}
+	})
+}
+
+// FuzzNormalizeIdentificacionIsIdempotent checks that a stored
+// identification is accepted again unchanged, so re-saving a customer never
+// changes or rejects its identificacion.
+func FuzzNormalizeIdentificacionIsIdempotent(f *testing.F) {
+	for _, s := range []string{"1-0234-0567", "3-101-123456", "155012345678", "5001234567", "ab123456", "\u017f1", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, tipo := range TiposIdentificacion {
+			got, msg, ok := NormalizeIdentificacion(tipo, s)
+			if ok != (msg == "") || ok != (got != "") {
+				t.Fatalf("NormalizeIdentificacion(%q, %q) = %q, %q, %v; inconsistent result", tipo, s, got, msg, ok)
+			}
+			if !ok {
+				continue
+			}
+			if !utf8.ValidString(got) || strings.ToUpper(got) != got {
+				t.Fatalf("NormalizeIdentificacion(%q, %q) = %q; not upper-case ASCII", tipo, s, got)
+			}
+			if again, _, ok := NormalizeIdentificacion(tipo, got); !ok || again != got {
+				t.Fatalf("NormalizeIdentificacion(%q, %q) = %q, %v; not idempotent", tipo, got, again, ok)
+			}
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"net/mail"
 	"net/url"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -278,4 +279,18 @@ func (in *Input) List(key string, required bool) ([]json.RawMessage, bool) {
 		return nil, false
 	}
 	return items, true
+}
+
+// Raw returns the body's fields as sent (for readers that need the exact
+// JSON text, such as decimals).
+func (in *Input) Raw() map[string]json.RawMessage { return in.raw }
+
+// Keys returns the names of the fields sent, sorted.
+func (in *Input) Keys() []string {
+	keys := make([]string, 0, len(in.raw))
+	for k := range in.raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

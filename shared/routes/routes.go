@@ -80,6 +80,27 @@ func crud(group, resource, module string) []Route {
 	}
 }
 
+// catalog declares a global catalog: readable by every authenticated user,
+// writable only by Administrador (SPEC.md documents no module for them).
+func catalog(group, resource string) []Route {
+	rs := crud(group, resource, "")
+	for i := range rs {
+		rs[i].Permissions = nil
+		if rs[i].Method != "GET" {
+			rs[i].Roles = []string{"administrador"}
+		}
+	}
+	return rs
+}
+
+// readOnly declares a seeded catalog: list and show for every authenticated user.
+func readOnly(group, resource, summary string) []Route {
+	return []Route{
+		{Name: resource + ".index", Method: "GET", Path: "/api/" + resource, Group: group, Summary: "Listar " + summary},
+		{Name: resource + ".show", Method: "GET", Path: "/api/" + resource + "/{id}", Group: group, Summary: "Ver " + summary},
+	}
+}
+
 var table = build()
 
 func build() []Route {
@@ -93,6 +114,19 @@ func build() []Route {
 	)
 	t = append(t, crud("usuarios", "usuarios", "usuarios")...)
 	t = append(t, crud("usuarios", "roles", "roles")...)
+	t = append(t, crud("empresas", "empresas", "empresas")...)
+	t = append(t, crud("sucursales", "sucursales", "sucursales")...)
+	t = append(t, crud("almacenes", "almacenes", "almacenes")...)
+	t = append(t, crud("productos", "productos", "productos")...)
+	t = append(t, crud("clientes", "clientes", "clientes")...)
+	t = append(t, crud("proveedores", "proveedores", "proveedores")...)
+	t = append(t, crud("catalogos", "categorias-productos", "categorias_producto")...)
+	t = append(t, catalog("catalogos", "marcas")...)
+	t = append(t, catalog("catalogos", "unidades-medida")...)
+	t = append(t, readOnly("catalogos", "regimenes-tributarios", "regímenes tributarios")...)
+	t = append(t, readOnly("catalogos", "tipos-impuesto", "tipos de impuesto (tarifas de IVA)")...)
+	t = append(t, readOnly("catalogos", "formas-pago", "formas de pago")...)
+	t = append(t, readOnly("catalogos", "tipos-identificacion", "tipos de identificación")...)
 	t = append(t,
 		Route{Name: "permisos.index", Method: "GET", Path: "/api/permisos", Group: "usuarios", Permissions: []string{"roles.leer", "usuarios.leer"}, Summary: "Catálogo de permisos"},
 		Route{Name: "ops.health", Method: "GET", Path: "/api/health", Group: "ops", Public: true, NoETag: true, Summary: "Estado del servicio"},

@@ -339,3 +339,19 @@ BEGIN
 END $$;
 REVOKE ALL ON FUNCTION auth_autorizar(bigint, bytea, bigint, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION auth_autorizar(bigint, bytea, bigint, text) TO erp_app;
+
+-- Counts of the companies the caller belongs to (a company list shows every
+-- membership, while row-level security only shows the active tenant's rows).
+CREATE FUNCTION empresas_conteo(p_ids bigint[], p_que text) RETURNS TABLE (id bigint, valor jsonb)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+  WITH mias AS (SELECT x FROM unnest(p_ids) x WHERE x IN (SELECT app_empresas_del_usuario()))
+  SELECT m.x, to_jsonb(CASE p_que
+      WHEN 'sucursales' THEN (SELECT count(*) FROM sucursales s WHERE s.empresa_id = m.x AND NOT s.eliminado)
+      WHEN 'usuarios' THEN (SELECT count(*) FROM membresias me JOIN usuarios u ON u.id = me.usuario_id
+                            WHERE me.empresa_id = m.x AND NOT me.eliminado AND NOT u.eliminado)
+      WHEN 'productos' THEN (SELECT count(*) FROM productos p WHERE p.empresa_id = m.x AND NOT p.eliminado)
+    END)
+  FROM mias m
+$$;
+REVOKE ALL ON FUNCTION empresas_conteo(bigint[], text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION empresas_conteo(bigint[], text) TO erp_app;

@@ -1,0 +1,140 @@
+package organizacion
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/erpcr/erp/shared/crformat"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/recurso"
+	"github.com/erpcr/erp/shared/seed"
+	"github.com/erpcr/erp/shared/usuarios"
+)
+
+func subdominio(s string) (string, string, bool) { return crformat.NormalizeSubdominio(s) }
+
+// Empresa is a company. A user sees the companies it belongs to; it may
+// change or delete only the one it is acting in (X-Empresa-Id), and the
+// creator of a company becomes its Administrador.
+var Empresa = &recurso.Resource{
+	Name: "empresas", Table: "empresas", Search: true,
+	Fields: []recurso.Field{
+		{Name: "nombre", Kind: recurso.Text, Required: true, Max: 255},
+		{Name: "razon_social", Kind: recurso.Text, Required: true, Max: 255},
+		{Name: "nit_ruc", Kind: recurso.Text, Required: true, Max: 50, Unique: recurso.UniqueGlobal,
+			UniqueMsg: "Ya existe una empresa con ese NIT/RUC."},
+		{Name: "regimen_tributario_id", Kind: recurso.Ref, Required: true, RefTable: "regimenes_tributarios",
+			RefMsg: "El régimen tributario seleccionado no existe."},
+		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
+		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: phone("telefono")},
+		{Name: "direccion", Kind: recurso.Text, Max: 500},
+		{Name: "pais", Kind: recurso.Text, Max: 100},
+		{Name: "provincia", Kind: recurso.Text, Max: 100},
+		{Name: "ciudad", Kind: recurso.Text, Max: 100},
+		{Name: "codigo_postal", Kind: recurso.Text, Max: 20},
+		{Name: "sitio_web", Kind: recurso.Text, Max: 255, URL: true},
+		{Name: "subdominio", Kind: recurso.Text, Max: 63, Normalize: subdominio, Unique: recurso.UniqueGlobal,
+			UniqueMsg: "Ya existe una empresa con ese subdominio."},
+		{Name: "activo", Kind: recurso.Boolean},
+	},
+	Scope: func(c *recurso.Call, a *recurso.Args) string {
+		return "t.id in (select app_empresas_del_usuario())"
+	},
+	Sorts: []string{"nombre", "razon_social", "nit_ruc"},
+	Relations: []recurso.Relation{
+		{Name: "regimen_tributario", FK: "regimen_tributario_id", Table: "regimenes_tributarios", Cols: []string{"id", "nombre", "codigo"}},
+	},
+	Aggregates: []recurso.Aggregate{
+		{Name: "sucursales_count", Zero: 0, SQL: `select id, valor from empresas_conteo($1, 'sucursales')`},
+		{Name: "usuarios_count", Zero: 0, SQL: `select id, valor from empresas_conteo($1, 'usuarios')`},
+		{Name: "productos_count", Zero: 0, SQL: `select id, valor from empresas_conteo($1, 'productos')`},
+	},
+	Details: []recurso.Detail{
+		{Name: "sucursales", SQL: `select coalesce(jsonb_agg(to_jsonb(s) - 'busqueda' order by s.id), '[]'::jsonb)
+			from sucursales s where s.empresa_id = $1 and not s.eliminado`},
+		{Name: "usuarios", SQL: `select coalesce(jsonb_agg(jsonb_build_object('id', u.id, 'nombre', u.nombre, 'apellidos', u.apellidos,
+			'email', u.email, 'activo', u.activo) order by u.id), '[]'::jsonb)
+			from usuarios u join membresias m on m.usuario_id = u.id and m.empresa_id = $1 and not m.eliminado where not u.eliminado`},
+		{Name: "configuraciones", SQL: `select coalesce(jsonb_agg(jsonb_build_object('clave', c.clave, 'valor', c.valor,
+			'descripcion', c.descripcion) order by c.clave), '[]'::jsonb) from configuraciones c where c.empresa_id = $1 and not c.eliminado`},
+	},
+	Messages: recurso.Messages{NotFound: "Empresa no encontrada.", Created: "Empresa creada correctamente.",
+		Updated: "Empresa actualizada correctamente.", Deleted: "Empresa eliminada correctamente."},
+	// Showing a company the caller belongs to reads its branches, users and
+	// settings: act in that company for the rest of this transaction.
+	BeforeRead: func(c *recurso.Call) error {
+		_, err := c.Tx.Exec(c.Context(), `select set_config('app.empresa_id', $1::bigint::text, true)
+			where $1::bigint in (select app_empresas_del_usuario())`, c.ID)
+		return err
+	},
+	BeforeSave: func(c *recurso.Call, vals map[string]any) error {
+		if c.ID != 0 && c.ID != c.Principal.EmpresaID {
+			return activeOnly()
+		}
+		return nil
+	},
+	BeforeDelete: func(c *recurso.Call) error {
+		if c.ID != c.Principal.EmpresaID {
+			return activeOnly()
+		}
+		return nil
+	},
+	Insert: insertEmpresa,
+}
+
+func activeOnly() error {
+	return httpx.Forbidden("Solo puede modificar o eliminar la empresa en la que está trabajando; indíquela con X-Empresa-Id.")
+}
+
+// insertEmpresa creates the company, its predefined roles and default
+// settings, and makes the caller its Administrador, in the request's
+// transaction. The new company becomes the transaction's tenant first, so
+// row-level security admits its rows.
+func insertEmpresa(c *recurso.Call, vals map[string]any) (int64, error) {
+	ctx := c.Context()
+	var id int64
+	if err := c.Tx.QueryRow(ctx, `select nextval('empresas_id_seq')`).Scan(&id); err != nil {
+		return 0, err
+	}
+	if _, err := c.Tx.Exec(ctx, `select set_config('app.empresa_id', $1, true)`, strconv.FormatInt(id, 10)); err != nil {
+		return 0, err
+	}
+	cols, args := []string{"id"}, []any{id}
+	// vals holds only declared fields (validated), never arbitrary keys.
+	keys := make([]string, 0, len(vals))
+	for k := range vals {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		cols = append(cols, k)
+		args = append(args, vals[k])
+	}
+	ph := make([]string, len(cols))
+	for i := range cols {
+		ph[i] = "$" + strconv.Itoa(i+1)
+	}
+	if _, err := c.Tx.Exec(ctx, `insert into empresas (`+strings.Join(cols, ", ")+`) values (`+strings.Join(ph, ", ")+`)`, args...); err != nil {
+		return 0, err
+	}
+	if err := usuarios.EnsurePredefinedRoles(ctx, c.Tx, id); err != nil {
+		return 0, err
+	}
+	for _, s := range seed.DefaultSettings {
+		if _, err := c.Tx.Exec(ctx, `insert into configuraciones (empresa_id, clave, valor, descripcion) values ($1, $2, $3::jsonb, $4)`,
+			id, s[0], s[1], s[2]); err != nil {
+			return 0, fmt.Errorf("empresa: settings: %w", err)
+		}
+	}
+	if _, err := c.Tx.Exec(ctx, `select empresa_crear_membresia($1, $2)`, id, c.Principal.UsuarioID); err != nil {
+		return 0, fmt.Errorf("empresa: membership: %w", err)
+	}
+	return id, nil
+}
+
+// Empresas returns the handlers of the empresas group.
+func Empresas(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Empresa, d) }

@@ -1,0 +1,116 @@
+// Package organizacion declares the structure of a company: the company
+// itself (empresas), its branches (sucursales) and its warehouses
+// (almacenes), with the "at most one principal" rules.
+package organizacion
+
+import (
+	"net/http"
+
+	"github.com/erpcr/erp/shared/crformat"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/recurso"
+)
+
+func phone(field string) func(string) (string, string, bool) {
+	return func(s string) (string, string, bool) {
+		n, ok := crformat.NormalizePhone(s)
+		return n, crformat.PhoneMessage(field), ok
+	}
+}
+
+// principal keeps "at most one principal per company": marking a row
+// principal unmarks the others in the same transaction (the partial unique
+// index <table>_una_principal is the last line of defence).
+func principal(table string) func(c *recurso.Call, vals map[string]any) error {
+	return func(c *recurso.Call, vals map[string]any) error {
+		if v, _ := vals["es_principal"].(bool); !v {
+			return nil
+		}
+		_, err := c.Tx.Exec(c.Context(), `update `+table+` set es_principal = false
+			where empresa_id = $1 and es_principal and not eliminado and id <> $2`, c.Principal.EmpresaID, c.ID)
+		return err
+	}
+}
+
+// keepPrincipal refuses to delete the principal row.
+func keepPrincipal(msg string) func(c *recurso.Call) error {
+	return func(c *recurso.Call) error {
+		if v, _ := c.Current["es_principal"].(bool); v {
+			return &httpx.Error{Status: http.StatusUnprocessableEntity, Message: msg,
+				Fields: map[string][]string{"es_principal": {msg}}}
+		}
+		return nil
+	}
+}
+
+// Sucursal is a branch.
+var Sucursal = &recurso.Resource{
+	Name: "sucursales", Table: "sucursales", Tenant: true, Search: true,
+	Fields: []recurso.Field{
+		{Name: "nombre", Kind: recurso.Text, Required: true, Max: 255},
+		{Name: "codigo", Kind: recurso.Text, Max: 50},
+		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: phone("telefono")},
+		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
+		{Name: "direccion", Kind: recurso.Text, Max: 500},
+		{Name: "provincia", Kind: recurso.Text, Max: 100},
+		{Name: "canton", Kind: recurso.Text, Max: 100},
+		{Name: "distrito", Kind: recurso.Text, Max: 100},
+		{Name: "codigo_postal", Kind: recurso.Text, Max: 20},
+		{Name: "es_principal", Kind: recurso.Boolean},
+		{Name: "activo", Kind: recurso.Boolean},
+	},
+	Filters: []recurso.Filter{{Param: "es_principal", Kind: recurso.Boolean}},
+	Sorts:   []string{"nombre", "codigo"},
+	Relations: []recurso.Relation{
+		{Name: "empresa", FK: "empresa_id", Table: "empresas", Cols: []string{"id", "nombre", "razon_social"}},
+	},
+	Aggregates: []recurso.Aggregate{{Name: "almacenes_count", Zero: 0,
+		SQL: `select a.sucursal_id, to_jsonb(count(*)) from almacenes a where a.sucursal_id = any($1) and not a.eliminado group by 1`}},
+	Details: []recurso.Detail{{Name: "almacenes",
+		SQL: `select coalesce(jsonb_agg(to_jsonb(a) - 'busqueda' order by a.id), '[]'::jsonb) from almacenes a where a.sucursal_id = $1 and not a.eliminado`}},
+	Messages: recurso.Messages{NotFound: "Sucursal no encontrada.", Created: "Sucursal creada correctamente.",
+		Updated: "Sucursal actualizada correctamente.", Deleted: "Sucursal eliminada correctamente."},
+	BeforeSave:   principal("sucursales"),
+	BeforeDelete: keepPrincipal("No se puede eliminar la sucursal principal. Marque otra sucursal como principal primero."),
+}
+
+// Almacen is a warehouse of a branch.
+var Almacen = &recurso.Resource{
+	Name: "almacenes", Table: "almacenes", Tenant: true, Search: true,
+	Fields: []recurso.Field{
+		{Name: "sucursal_id", Kind: recurso.Ref, Required: true, RefTable: "sucursales", RefTenant: true,
+			RefMsg: "La sucursal seleccionada no existe en esta empresa."},
+		{Name: "nombre", Kind: recurso.Text, Required: true, Max: 255},
+		{Name: "codigo", Kind: recurso.Text, Max: 50},
+		{Name: "descripcion", Kind: recurso.Text, Max: 1000},
+		{Name: "ubicacion", Kind: recurso.Text, Max: 500},
+		{Name: "tipo_almacen", Kind: recurso.Text, Max: 50, Default: "general"},
+		{Name: "es_principal", Kind: recurso.Boolean},
+		{Name: "activo", Kind: recurso.Boolean},
+	},
+	Filters: []recurso.Filter{{Param: "sucursal_id", Kind: recurso.Integer}, {Param: "es_principal", Kind: recurso.Boolean}},
+	Sorts:   []string{"nombre", "codigo"},
+	Relations: []recurso.Relation{
+		{Name: "sucursal", FK: "sucursal_id", Table: "sucursales", Cols: []string{"id", "nombre", "codigo", "es_principal"}},
+		{Name: "empresa", FK: "empresa_id", Table: "empresas", Cols: []string{"id", "nombre"}},
+	},
+	Aggregates: []recurso.Aggregate{
+		{Name: "inventarios_count", Zero: 0,
+			SQL: `select i.almacen_id, to_jsonb(count(*)) from inventarios i where i.almacen_id = any($1) and not i.eliminado group by 1`},
+		{Name: "valor_total_inventario", Zero: 0,
+			SQL: `select i.almacen_id, to_jsonb(round(sum(i.cantidad_disponible * i.costo_unitario), 2)) from inventarios i
+				where i.almacen_id = any($1) and not i.eliminado group by 1`},
+	},
+	Messages: recurso.Messages{NotFound: "Almacén no encontrado.", Created: "Almacén creado correctamente.",
+		Updated: "Almacén actualizado correctamente.", Deleted: "Almacén eliminado correctamente."},
+	BeforeSave:   principal("almacenes"),
+	BeforeDelete: keepPrincipal("No se puede eliminar el almacén principal. Marque otro almacén como principal primero."),
+}
+
+// Sucursales returns the handlers of the sucursales group.
+func Sucursales(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Sucursal, d) }
+
+// Almacenes returns the handlers of the almacenes group.
+func Almacenes(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Almacen, d) }

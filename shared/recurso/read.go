@@ -1,0 +1,308 @@
+package recurso
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+func placeholder(n int) string { return "$" + strconv.Itoa(n) }
+
+// Row is one record as output.
+type Row = map[string]any
+
+// rowExpr is the jsonb of a row: its columns minus the hidden ones, plus the
+// computed keys.
+func (res *Resource) rowExpr() string {
+	var b strings.Builder
+	b.WriteString("(to_jsonb(t) - 'busqueda'")
+	for _, h := range res.Hidden {
+		b.WriteString(" - '" + h + "'")
+	}
+	b.WriteString(")")
+	if len(res.Computed) > 0 {
+		keys := make([]string, 0, len(res.Computed))
+		for k := range res.Computed {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString(" || jsonb_build_object(")
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("'" + k + "', " + res.Computed[k])
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// visible is the predicate of the rows the caller may see.
+func (res *Resource) visible(c *Call, a *Args) string {
+	if res.Scope != nil {
+		return res.Scope(c, a) + " and not t.eliminado"
+	}
+	if res.Tenant {
+		return "t.empresa_id = " + a.Add(c.Principal.EmpresaID) + " and not t.eliminado"
+	}
+	return "not t.eliminado"
+}
+
+func decodeRow(raw []byte) (Row, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // keep numeric scale ("1500.00") and 64-bit ids exact
+	var row Row
+	if err := dec.Decode(&row); err != nil {
+		return nil, fmt.Errorf("recurso: decode row: %w", err)
+	}
+	return row, nil
+}
+
+func scanRow(r pgx.CollectableRow) (Row, error) {
+	var raw []byte
+	if err := r.Scan(&raw); err != nil {
+		return nil, err
+	}
+	return decodeRow(raw)
+}
+
+func rowID(row Row) int64 {
+	switch v := row["id"].(type) {
+	case json.Number:
+		n, _ := v.Int64()
+		return n
+	case int64:
+		return v
+	}
+	return 0
+}
+
+// decorate loads relations, aggregates and (for a show) details for rows in
+// one pipelined round trip.
+func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = rowID(r)
+	}
+	b := &pgx.Batch{}
+	type pending struct {
+		kind string // rel, agg, det
+		name string
+		fk   string
+		zero any
+	}
+	var order []pending
+	for _, rel := range res.Relations {
+		var fks []int64
+		for _, r := range rows {
+			if n, ok := r[rel.FK].(json.Number); ok {
+				if v, err := n.Int64(); err == nil {
+					fks = append(fks, v)
+				}
+			}
+		}
+		parts := make([]string, len(rel.Cols))
+		for i, col := range rel.Cols {
+			parts[i] = "'" + col + "', x." + col
+		}
+		b.Queue(`select x.id, jsonb_build_object(`+strings.Join(parts, ", ")+`) from `+rel.Table+` x where x.id = any($1)`, fks)
+		order = append(order, pending{kind: "rel", name: rel.Name, fk: rel.FK})
+	}
+	for _, ag := range res.Aggregates {
+		if ag.DetailOnly && !detail {
+			continue
+		}
+		b.Queue(ag.SQL, ids)
+		order = append(order, pending{kind: "agg", name: ag.Name, zero: ag.Zero})
+	}
+	if detail {
+		for _, d := range res.Details {
+			b.Queue(d.SQL, ids[0])
+			order = append(order, pending{kind: "det", name: d.Name})
+		}
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	br := q.SendBatch(c.Context(), b)
+	defer br.Close()
+	for _, p := range order {
+		if p.kind == "det" {
+			var raw []byte
+			if err := br.QueryRow().Scan(&raw); err != nil {
+				return fmt.Errorf("recurso: %s.%s: %w", res.Name, p.name, err)
+			}
+			var v any
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber()
+			if err := dec.Decode(&v); err != nil {
+				return err
+			}
+			if v == nil {
+				v = []any{}
+			}
+			rows[0][p.name] = v
+			continue
+		}
+		found := map[int64]any{}
+		dbRows, _ := br.Query()
+		for dbRows.Next() {
+			var id int64
+			var raw []byte
+			if err := dbRows.Scan(&id, &raw); err != nil {
+				dbRows.Close()
+				return fmt.Errorf("recurso: %s.%s: %w", res.Name, p.name, err)
+			}
+			var v any
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber()
+			if err := dec.Decode(&v); err != nil {
+				dbRows.Close()
+				return err
+			}
+			found[id] = v
+		}
+		if err := dbRows.Err(); err != nil {
+			return fmt.Errorf("recurso: %s.%s: %w", res.Name, p.name, err)
+		}
+		for _, r := range rows {
+			switch p.kind {
+			case "rel":
+				r[p.name] = nil
+				if n, ok := r[p.fk].(json.Number); ok {
+					if v, err := n.Int64(); err == nil {
+						if obj, ok := found[v]; ok {
+							r[p.name] = obj
+						}
+					}
+				}
+			case "agg":
+				if v, ok := found[rowID(r)]; ok {
+					r[p.name] = v
+				} else {
+					r[p.name] = p.zero
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// find loads one visible record with its relations (and details).
+func (res *Resource) find(c *Call, id int64, detail bool) (Row, error) {
+	a := &Args{}
+	where := res.visible(c, a)
+	sql := `select ` + res.rowExpr() + ` from ` + res.Table + ` t where ` + where + ` and t.id = ` + a.Add(id)
+	rows, err := c.Tx.Query(c.Context(), sql, a.Values()...)
+	if err != nil {
+		return nil, fmt.Errorf("recurso: %s: find: %w", res.Name, err)
+	}
+	list, err := pgx.CollectRows(rows, scanRow)
+	if err != nil {
+		return nil, fmt.Errorf("recurso: %s: find: %w", res.Name, err)
+	}
+	if len(list) == 0 {
+		return nil, httpx.NotFound(res.Messages.NotFound)
+	}
+	if err := res.decorate(c, c.Tx, list, detail); err != nil {
+		return nil, err
+	}
+	return list[0], nil
+}
+
+// list answers GET /api/<name>.
+func (res *Resource) list(c *Call) (httpx.Page[Row], error) {
+	r := c.R
+	page, err := httpx.ParsePage(r)
+	if err != nil {
+		return httpx.Page[Row]{}, err
+	}
+	allowed := map[string]string{"id": "t.id", "creado_en": "t.creado_en", "actualizado_en": "t.actualizado_en"}
+	for _, s := range res.Sorts {
+		allowed[s] = "t." + s
+	}
+	order, err := httpx.SortQuery(r, allowed, "t.id")
+	if err != nil {
+		return httpx.Page[Row]{}, err
+	}
+	a := &Args{}
+	conds := []string{res.visible(c, a)}
+	activos, err := httpx.BoolQuery(r, "activos")
+	if err != nil {
+		return httpx.Page[Row]{}, err
+	}
+	if activos != nil {
+		conds = append(conds, "t.activo = "+a.Add(*activos))
+	}
+	if res.Search {
+		if s := httpx.SearchQuery(r); s != nil {
+			conds = append(conds, "t.busqueda like f_unaccent(lower("+a.Add(*s)+"))")
+		}
+	}
+	q := r.URL.Query()
+	in := httpx.NewInput(nil)
+	for _, f := range res.Filters {
+		v := strings.TrimSpace(q.Get(f.Param))
+		if v == "" {
+			continue
+		}
+		col := f.Column
+		if col == "" {
+			col = "t." + f.Param
+		}
+		switch f.Kind {
+		case Integer, Ref:
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				in.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser un número entero.")
+				continue
+			}
+			conds = append(conds, col+" = "+a.Add(n))
+		case Boolean:
+			bv, err := httpx.BoolQuery(r, f.Param)
+			if err != nil {
+				return httpx.Page[Row]{}, err
+			}
+			conds = append(conds, col+" = "+a.Add(*bv))
+		default:
+			if len(f.Values) > 0 && !contains(f.Values, v) {
+				in.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser uno de: "+strings.Join(f.Values, ", ")+".")
+				continue
+			}
+			conds = append(conds, col+" = "+a.Add(v))
+		}
+	}
+	if err := in.Err(); err != nil {
+		return httpx.Page[Row]{}, err
+	}
+	from := `from ` + res.Table + ` t where ` + strings.Join(conds, " and ")
+	rows, total, err := db.Page(c.Context(), c.Tx, res.rowExpr(), from, order+", t.id", a.Values(), page.PerPage, page.Offset(), scanRow)
+	if err != nil {
+		return httpx.Page[Row]{}, fmt.Errorf("recurso: %s: list: %w", res.Name, err)
+	}
+	if err := res.decorate(c, c.Tx, rows, false); err != nil {
+		return httpx.Page[Row]{}, err
+	}
+	return httpx.NewPage(page, rows, total), nil
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

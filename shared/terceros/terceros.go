@@ -1,0 +1,129 @@
+// Package terceros declares the company's counterparties: customers
+// (clientes) and suppliers (proveedores), with Costa Rica's identification
+// and phone formats and the supplier normalization rules.
+package terceros
+
+import (
+	"github.com/erpcr/erp/shared/crformat"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/recurso"
+)
+
+func phone(field string) func(string) (string, string, bool) {
+	return func(s string) (string, string, bool) {
+		n, ok := crformat.NormalizePhone(s)
+		return n, crformat.PhoneMessage(field), ok
+	}
+}
+
+func collapse(s string) (string, string, bool) { return crformat.CollapseSpaces(s), "", true }
+
+func nitRuc(s string) (string, string, bool) {
+	n := crformat.NormalizeNitRuc(s)
+	if n == "" {
+		return "", "El campo nit ruc es obligatorio.", false
+	}
+	return n, "", true
+}
+
+// text is the current or new value of a text field.
+func text(vals, current map[string]any, key string) (string, bool) {
+	if v, ok := vals[key]; ok {
+		s, ok := v.(string)
+		return s, ok
+	}
+	s, ok := current[key].(string)
+	return s, ok
+}
+
+// Cliente is a customer of a company.
+var Cliente = &recurso.Resource{
+	Name: "clientes", Table: "clientes", Tenant: true, Search: true,
+	Fields: []recurso.Field{
+		{Name: "tipo_identificacion", Kind: recurso.Text, Required: true, Values: crformat.TiposIdentificacion},
+		{Name: "identificacion", Kind: recurso.Text, Required: true, Max: 50, Unique: recurso.UniquePerTenant,
+			UniqueMsg: "Ya existe un cliente con esa identificación en esta empresa."},
+		{Name: "nombre", Kind: recurso.Text, Max: 255},
+		{Name: "apellidos", Kind: recurso.Text, Max: 255},
+		{Name: "razon_social", Kind: recurso.Text, Max: 255},
+		{Name: "nombre_comercial", Kind: recurso.Text, Max: 255},
+		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
+		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: phone("telefono")},
+		{Name: "celular", Kind: recurso.Text, Max: 30, Normalize: phone("celular")},
+		{Name: "direccion", Kind: recurso.Text, Max: 500},
+		{Name: "provincia", Kind: recurso.Text, Max: 100},
+		{Name: "canton", Kind: recurso.Text, Max: 100},
+		{Name: "distrito", Kind: recurso.Text, Max: 100},
+		{Name: "codigo_postal", Kind: recurso.Text, Max: 20},
+		{Name: "limite_credito", Kind: recurso.Decimal, MinValue: "0"},
+		{Name: "dias_credito", Kind: recurso.Integer, MinValue: "0"},
+		{Name: "observaciones", Kind: recurso.Text, Max: 2000},
+		{Name: "activo", Kind: recurso.Boolean},
+	},
+	Computed: map[string]string{
+		"nombre_completo": `case when t.tipo_identificacion = 'fisica' or t.razon_social is null
+			then nullif(trim(concat_ws(' ', t.nombre, t.apellidos)), '') else t.razon_social end`,
+		"tipo_identificacion_descripcion": `(select ti.nombre from tipos_identificacion ti where ti.codigo = t.tipo_identificacion)`,
+	},
+	Filters: []recurso.Filter{{Param: "tipo_identificacion", Kind: recurso.Text, Values: crformat.TiposIdentificacion}},
+	Sorts:   []string{"nombre", "identificacion", "razon_social"},
+	Messages: recurso.Messages{NotFound: "Cliente no encontrado.", Created: "Cliente creado correctamente.",
+		Updated: "Cliente actualizado correctamente.", Deleted: "Cliente eliminado correctamente."},
+	Validate: func(c *recurso.Call, vals map[string]any) {
+		tipo, _ := text(vals, c.Current, "tipo_identificacion")
+		ident, ok := text(vals, c.Current, "identificacion")
+		_, tipoSent := vals["tipo_identificacion"]
+		_, identSent := vals["identificacion"]
+		if ok && (tipoSent || identSent) && !c.In.Failed("tipo_identificacion") && !c.In.Failed("identificacion") {
+			n, msg, valid := crformat.NormalizeIdentificacion(tipo, ident)
+			if !valid {
+				c.In.Fail("identificacion", msg)
+			} else {
+				vals["identificacion"] = n
+			}
+		}
+		nombre, _ := text(vals, c.Current, "nombre")
+		razon, _ := text(vals, c.Current, "razon_social")
+		if nombre == "" && razon == "" && !c.In.Failed("nombre") {
+			c.In.Fail("nombre", "El campo nombre es obligatorio cuando no se indica razon social.")
+		}
+	},
+}
+
+// Proveedor is a supplier of a company. Normalized on save: nombre and
+// razon_social trimmed with inner spaces collapsed, nit_ruc without spaces,
+// dashes or dots and upper-cased, e-mails trimmed and lower-cased, phones as
+// 8 digits.
+var Proveedor = &recurso.Resource{
+	Name: "proveedores", Table: "proveedores", Tenant: true, Search: true,
+	Fields: []recurso.Field{
+		{Name: "nombre", Kind: recurso.Text, Required: true, Max: 255, Normalize: collapse},
+		{Name: "razon_social", Kind: recurso.Text, Max: 255, Normalize: collapse},
+		{Name: "nit_ruc", Kind: recurso.Text, Max: 50, Normalize: nitRuc, Unique: recurso.UniquePerTenant,
+			UniqueMsg: "Ya existe un proveedor con ese NIT/RUC en esta empresa."},
+		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
+		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: phone("telefono")},
+		{Name: "celular", Kind: recurso.Text, Max: 30, Normalize: phone("celular")},
+		{Name: "direccion", Kind: recurso.Text, Max: 500},
+		{Name: "pais", Kind: recurso.Text, Max: 100},
+		{Name: "provincia", Kind: recurso.Text, Max: 100},
+		{Name: "ciudad", Kind: recurso.Text, Max: 100},
+		{Name: "codigo_postal", Kind: recurso.Text, Max: 20},
+		{Name: "contacto_nombre", Kind: recurso.Text, Max: 255, Normalize: collapse},
+		{Name: "contacto_telefono", Kind: recurso.Text, Max: 30, Normalize: phone("contacto_telefono")},
+		{Name: "contacto_email", Kind: recurso.Text, Max: 255, Email: true},
+		{Name: "dias_credito", Kind: recurso.Integer, MinValue: "0"},
+		{Name: "limite_credito", Kind: recurso.Decimal, MinValue: "0"},
+		{Name: "activo", Kind: recurso.Boolean},
+	},
+	Sorts: []string{"nombre", "nit_ruc", "razon_social"},
+	Messages: recurso.Messages{NotFound: "Proveedor no encontrado.", Created: "Proveedor creado correctamente.",
+		Updated: "Proveedor actualizado correctamente.", Deleted: "Proveedor eliminado correctamente."},
+}
+
+// Clientes returns the handlers of the clientes group.
+func Clientes(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Cliente, d) }
+
+// Proveedores returns the handlers of the proveedores group.
+func Proveedores(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Proveedor, d) }
