@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -32,19 +33,43 @@ const maxPayload = 10 << 20
 
 // Gateway routes requests to Lambda handlers by the route table.
 type Gateway struct {
-	Authorizer lambda.Handler
-	Groups     map[string]lambda.Handler
+	Authorizer *Function
+	Groups     map[string]*Function
 	Log        *slog.Logger
 	// Stage is the stage name put in events ("$default").
 	Stage string
 }
 
-// New builds a gateway from typed handlers (any signature lambda.NewHandler
-// accepts).
+// Function is one Lambda function as the gateway invokes it. Like Lambda,
+// which gives each execution environment one request at a time, every
+// concurrent request gets its own handler instance: aws-lambda-go's handler
+// hands back bytes that alias a buffer it reuses on the next invoke.
+type Function struct {
+	pool sync.Pool
+}
+
+// NewFunction wraps a typed handler (any signature lambda.NewHandler accepts).
+func NewFunction(handler any) *Function {
+	return &Function{pool: sync.Pool{New: func() any { return lambda.NewHandler(handler) }}}
+}
+
+// Invoke runs one request through its own handler instance and returns a
+// private copy of the response payload.
+func (f *Function) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
+	h := f.pool.Get().(lambda.Handler)
+	defer f.pool.Put(h)
+	out, err := h.Invoke(ctx, payload)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(nil), out...), nil
+}
+
+// New builds a gateway from typed handlers.
 func New(authorizer any, groups map[string]any, log *slog.Logger) *Gateway {
-	g := &Gateway{Authorizer: lambda.NewHandler(authorizer), Groups: map[string]lambda.Handler{}, Log: log, Stage: "$default"}
+	g := &Gateway{Authorizer: NewFunction(authorizer), Groups: map[string]*Function{}, Log: log, Stage: "$default"}
 	for name, h := range groups {
-		g.Groups[name] = lambda.NewHandler(h)
+		g.Groups[name] = NewFunction(h)
 	}
 	return g
 }

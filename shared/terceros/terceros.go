@@ -22,9 +22,26 @@ func collapse(s string) (string, string, bool) { return crformat.CollapseSpaces(
 func nitRuc(s string) (string, string, bool) {
 	n := crformat.NormalizeNitRuc(s)
 	if n == "" {
-		return "", "El campo nit ruc es obligatorio.", false
+		// nit_ruc is optional: a blank value clears it, but one made only of
+		// separators ("---") is a typing mistake, not a request to clear.
+		return "", "El campo nit ruc debe contener letras o números.", false
 	}
 	return n, "", true
+}
+
+// maxInt4 is the largest value of an integer (int4) column: larger
+// dias_credito values must be a 422, not a failed write.
+const maxInt4 = "2147483647"
+
+// zeroWhenNull turns an explicit null of the credit fields into 0: their
+// columns are NOT NULL DEFAULT 0, so "null clears the field" means back to
+// the default rather than a failed write.
+func zeroWhenNull(vals map[string]any, keys ...string) {
+	for _, k := range keys {
+		if v, ok := vals[k]; ok && v == nil {
+			vals[k] = int64(0)
+		}
+	}
 }
 
 // text is the current or new value of a text field.
@@ -57,13 +74,15 @@ var Cliente = &recurso.Resource{
 		{Name: "distrito", Kind: recurso.Text, Max: 100},
 		{Name: "codigo_postal", Kind: recurso.Text, Max: 20},
 		{Name: "limite_credito", Kind: recurso.Decimal, MinValue: "0"},
-		{Name: "dias_credito", Kind: recurso.Integer, MinValue: "0"},
+		{Name: "dias_credito", Kind: recurso.Integer, MinValue: "0", MaxValue: maxInt4},
 		{Name: "observaciones", Kind: recurso.Text, Max: 2000},
 		{Name: "activo", Kind: recurso.Boolean},
 	},
 	Computed: map[string]string{
+		// A física is nombre + apellidos (razon_social when it has no name);
+		// the other types are their razon_social, else nombre + apellidos.
 		"nombre_completo": `case when t.tipo_identificacion = 'fisica' or t.razon_social is null
-			then nullif(trim(concat_ws(' ', t.nombre, t.apellidos)), '') else t.razon_social end`,
+			then coalesce(nullif(trim(concat_ws(' ', t.nombre, t.apellidos)), ''), t.razon_social) else t.razon_social end`,
 		"tipo_identificacion_descripcion": `(select ti.nombre from tipos_identificacion ti where ti.codigo = t.tipo_identificacion)`,
 	},
 	Filters: []recurso.Filter{{Param: "tipo_identificacion", Kind: recurso.Text, Values: crformat.TiposIdentificacion}},
@@ -88,6 +107,7 @@ var Cliente = &recurso.Resource{
 		if nombre == "" && razon == "" && !c.In.Failed("nombre") {
 			c.In.Fail("nombre", "El campo nombre es obligatorio cuando no se indica razon social.")
 		}
+		zeroWhenNull(vals, "limite_credito", "dias_credito")
 	},
 }
 
@@ -113,11 +133,14 @@ var Proveedor = &recurso.Resource{
 		{Name: "contacto_nombre", Kind: recurso.Text, Max: 255, Normalize: collapse},
 		{Name: "contacto_telefono", Kind: recurso.Text, Max: 30, Normalize: phone("contacto_telefono")},
 		{Name: "contacto_email", Kind: recurso.Text, Max: 255, Email: true},
-		{Name: "dias_credito", Kind: recurso.Integer, MinValue: "0"},
+		{Name: "dias_credito", Kind: recurso.Integer, MinValue: "0", MaxValue: maxInt4},
 		{Name: "limite_credito", Kind: recurso.Decimal, MinValue: "0"},
 		{Name: "activo", Kind: recurso.Boolean},
 	},
 	Sorts: []string{"nombre", "nit_ruc", "razon_social"},
+	Validate: func(_ *recurso.Call, vals map[string]any) {
+		zeroWhenNull(vals, "limite_credito", "dias_credito")
+	},
 	Messages: recurso.Messages{NotFound: "Proveedor no encontrado.", Created: "Proveedor creado correctamente.",
 		Updated: "Proveedor actualizado correctamente.", Deleted: "Proveedor eliminado correctamente."},
 }

