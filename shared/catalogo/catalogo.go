@@ -24,7 +24,7 @@ var Categorias = &recurso.Resource{
 		SQL: `select p.categoria_id, to_jsonb(count(*)) from productos p where p.categoria_id = any($1) and not p.eliminado group by 1`}},
 	Messages: recurso.Messages{NotFound: "Categoría no encontrada.", Created: "Categoría creada correctamente.",
 		Updated: "Categoría actualizada correctamente.", Deleted: "Categoría eliminada correctamente."},
-	BeforeDelete: refuseInUse("productos", "categoria_id", "categoria", "No se puede eliminar una categoría con productos activos."),
+	BeforeDelete: refuseInUse("productos", "categoria_id", "categoria", "No se puede eliminar una categoría que tiene productos."),
 }
 
 // Marcas are global brands.
@@ -59,7 +59,9 @@ var Unidades = &recurso.Resource{
 	Sorts:    []string{"codigo", "nombre", "abreviatura"},
 	Messages: recurso.Messages{NotFound: "Unidad de medida no encontrada.", Created: "Unidad de medida creada correctamente.",
 		Updated: "Unidad de medida actualizada correctamente.", Deleted: "Unidad de medida eliminada correctamente."},
-	BeforeDelete: refuseInUse("productos", "unidad_medida_id", "unidad_medida", "No se puede eliminar una unidad usada por productos."),
+	// A unit is global: the products of every company count, not only the
+	// tenant's (row-level security hides the others, hence the function).
+	BeforeDelete: refuseInUseSQL(`select unidad_medida_en_uso($1)`, "unidad_medida", "No se puede eliminar una unidad usada por productos."),
 }
 
 func readOnly(name, table, notFound string, sorts []string, filters ...recurso.Filter) *recurso.Resource {

@@ -1,6 +1,7 @@
 package catalogo
 
 import (
+	"encoding/json"
 	"regexp"
 
 	"github.com/erpcr/erp/shared/recurso"
@@ -35,10 +36,11 @@ var Producto = &recurso.Resource{
 		{Name: "codigo_barras", Kind: recurso.Text, Max: 100},
 		{Name: "descripcion", Kind: recurso.Text, Max: 1000},
 		{Name: "tipo", Kind: recurso.Text, Required: true, Values: []string{"producto", "servicio"}},
-		{Name: "precio_compra", Kind: recurso.Decimal, MinValue: "0"},
+		// Columns NOT NULL DEFAULT 0: null (or absent on create) means 0.
+		{Name: "precio_compra", Kind: recurso.Decimal, MinValue: "0", Default: int64(0)},
 		{Name: "precio_venta", Kind: recurso.Decimal, Required: true, MinValue: "0"},
-		{Name: "stock_minimo", Kind: recurso.Integer, MinValue: "0"},
-		{Name: "stock_maximo", Kind: recurso.Integer, MinValue: "0"},
+		{Name: "stock_minimo", Kind: recurso.Integer, MinValue: "0", MaxValue: maxInt4, Default: int64(0)},
+		{Name: "stock_maximo", Kind: recurso.Integer, MinValue: "0", MaxValue: maxInt4},
 		{Name: "gestionado_inventario", Kind: recurso.Boolean},
 		{Name: "imagen_url", Kind: recurso.Text, Max: 500, URL: true},
 		{Name: "activo", Kind: recurso.Boolean},
@@ -51,13 +53,20 @@ var Producto = &recurso.Resource{
 	Sorts: []string{"nombre", "codigo", "precio_venta"},
 	Relations: []recurso.Relation{
 		{Name: "categoria", FK: "categoria_id", Table: "categorias_producto", Cols: []string{"id", "nombre"}},
-		{Name: "unidad_medida", FK: "unidad_medida_id", Table: "unidades_medida", Cols: []string{"id", "codigo", "nombre", "abreviatura"}},
 		{Name: "marca", FK: "marca_id", Table: "marcas", Cols: []string{"id", "nombre"}},
 		{Name: "tipo_impuesto", FK: "tipo_impuesto_id", Table: "tipos_impuesto", Cols: []string{"id", "nombre", "codigo_tarifa_iva", "porcentaje"}},
 	},
-	Aggregates: []recurso.Aggregate{{Name: "stock_total", Zero: 0,
-		SQL: `select i.producto_id, to_jsonb(sum(i.cantidad_disponible)) from inventarios i
-			where i.producto_id = any($1) and not i.eliminado group by 1`}},
+	Aggregates: []recurso.Aggregate{
+		// The unit nests like a relation, with the simbolo every unit shows.
+		{Name: "unidad_medida", SQL: `select p.id, jsonb_build_object('id', u.id, 'codigo', u.codigo, 'nombre', u.nombre,
+			'abreviatura', u.abreviatura, 'simbolo', u.abreviatura)
+			from productos p join unidades_medida u on u.id = p.unidad_medida_id where p.id = any($1)`},
+		// Available quantity over the product's inventories, with the scale
+		// of the quantity column (numeric(18,4)) whether or not there is stock.
+		{Name: "stock_total", Zero: json.Number("0.0000"),
+			SQL: `select i.producto_id, to_jsonb(sum(i.cantidad_disponible)) from inventarios i
+			where i.producto_id = any($1) and not i.eliminado group by 1`},
+	},
 	Messages: recurso.Messages{NotFound: "Producto no encontrado.", Created: "Producto creado correctamente.",
 		Updated: "Producto actualizado correctamente.", Deleted: "Producto eliminado correctamente."},
 	Validate: func(c *recurso.Call, vals map[string]any) {

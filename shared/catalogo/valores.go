@@ -17,3 +17,7 @@ func intOf(vals, current map[string]any, key string) *int64 {
 	}
 	return nil
 }
+
+// maxInt4 is the largest value of an integer (int4) column: a larger value
+// must be a 422, not a failed write.
+const maxInt4 = "2147483647"

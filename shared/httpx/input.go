@@ -154,6 +154,11 @@ func (in *Input) String(key string, rule Str) (string, bool) {
 		in.Fail(key, "El campo "+label(key)+" debe ser una cadena de texto.")
 		return "", false
 	}
+	// "\u0000" is valid JSON but PostgreSQL text cannot store it (a 500).
+	if strings.ContainsRune(s, 0) {
+		in.Fail(key, "El campo "+label(key)+" contiene caracteres no válidos.")
+		return "", false
+	}
 	if !rule.NoTrim {
 		s = strings.TrimSpace(s)
 	}

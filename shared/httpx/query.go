@@ -26,6 +26,10 @@ func LikePattern(s string) string {
 // SearchQuery reads ?search= as a LIKE pattern (nil when absent).
 func SearchQuery(r *http.Request) *string {
 	v := strings.TrimSpace(r.URL.Query().Get("search"))
+	// PostgreSQL text can hold neither NUL nor invalid UTF-8 (the query
+	// would fail with a 500); no stored text contains them, so they become
+	// U+FFFD, which matches nothing.
+	v = strings.ToValidUTF8(strings.ReplaceAll(v, "\x00", "\uFFFD"), "\uFFFD")
 	if v == "" {
 		return nil
 	}

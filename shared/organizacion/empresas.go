@@ -2,10 +2,12 @@ package organizacion
 
 import (
 	"fmt"
+	"net/http"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/crformat"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
@@ -136,5 +138,46 @@ func insertEmpresa(c *recurso.Call, vals map[string]any) (int64, error) {
 	return id, nil
 }
 
-// Empresas returns the handlers of the empresas group.
-func Empresas(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Empresa, d) }
+// Empresas returns the handlers of the empresas group. Update and delete
+// first check that the company is the active one, so a caller aiming at
+// another company gets 403 (a member company: name it with X-Empresa-Id) or
+// 404 (not a member) before its body is validated; the BeforeSave and
+// BeforeDelete hooks keep the same rule inside the transaction.
+func Empresas(d *db.DB) lambdahttp.Handlers {
+	hs := recurso.Handlers(Empresa, d)
+	for _, name := range []string{"empresas.update", "empresas.patch", "empresas.destroy"} {
+		next := hs[name]
+		hs[name] = func(w http.ResponseWriter, r *http.Request) error {
+			if err := activeCompany(d, r); err != nil {
+				return err
+			}
+			return next(w, r)
+		}
+	}
+	return hs
+}
+
+// activeCompany refuses a change to a company other than the active one.
+// It costs a query only when the ids differ.
+func activeCompany(d *db.DB, r *http.Request) error {
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	p, _ := auth.FromContext(r.Context())
+	if id == p.EmpresaID {
+		return nil
+	}
+	var member bool
+	err = d.WithTx(r.Context(), db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}, func(tx *db.Tx) error {
+		return tx.QueryRow(r.Context(), `select exists (select 1 from empresas e
+			where e.id = $1 and not e.eliminado and e.id in (select app_empresas_del_usuario()))`, id).Scan(&member)
+	})
+	if err != nil {
+		return fmt.Errorf("empresa: active check: %w", err)
+	}
+	if !member {
+		return httpx.NotFound(Empresa.Messages.NotFound)
+	}
+	return activeOnly()
+}

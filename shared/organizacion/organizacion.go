@@ -4,7 +4,10 @@
 package organizacion
 
 import (
+	"fmt"
 	"net/http"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/crformat"
 	"github.com/erpcr/erp/shared/db"
@@ -23,14 +26,24 @@ func phone(field string) func(string) (string, string, bool) {
 // principal keeps "at most one principal per company": marking a row
 // principal unmarks the others in the same transaction (the partial unique
 // index <table>_una_principal is the last line of defence).
+//
+// Two transactions switching the principal of the same company at once
+// would each unmark the rows they can see and then both write a principal,
+// and the second would hit the unique index (a 500). A transaction-level
+// advisory lock per company and table serialises the switches; the update
+// runs as the next statement, so under READ COMMITTED it sees the principal
+// the other transaction committed and unmarks it. Lock and update go in one
+// pipelined round trip.
 func principal(table string) func(c *recurso.Call, vals map[string]any) error {
 	return func(c *recurso.Call, vals map[string]any) error {
 		if v, _ := vals["es_principal"].(bool); !v {
 			return nil
 		}
-		_, err := c.Tx.Exec(c.Context(), `update `+table+` set es_principal = false
+		b := &pgx.Batch{}
+		b.Queue(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, fmt.Sprintf("%s.es_principal:%d", table, c.Principal.EmpresaID))
+		b.Queue(`update `+table+` set es_principal = false
 			where empresa_id = $1 and es_principal and not eliminado and id <> $2`, c.Principal.EmpresaID, c.ID)
-		return err
+		return c.Tx.SendBatch(c.Context(), b).Close()
 	}
 }
 
@@ -61,7 +74,9 @@ var Sucursal = &recurso.Resource{
 		{Name: "es_principal", Kind: recurso.Boolean},
 		{Name: "activo", Kind: recurso.Boolean},
 	},
-	Filters: []recurso.Filter{{Param: "es_principal", Kind: recurso.Boolean}},
+	// empresa_id is documented as a filter (SPEC.md resource table); rows are
+	// always the tenant's, so another company's id simply finds nothing.
+	Filters: []recurso.Filter{{Param: "empresa_id", Kind: recurso.Integer}, {Param: "es_principal", Kind: recurso.Boolean}},
 	Sorts:   []string{"nombre", "codigo"},
 	Relations: []recurso.Relation{
 		{Name: "empresa", FK: "empresa_id", Table: "empresas", Cols: []string{"id", "nombre", "razon_social"}},
@@ -90,8 +105,9 @@ var Almacen = &recurso.Resource{
 		{Name: "es_principal", Kind: recurso.Boolean},
 		{Name: "activo", Kind: recurso.Boolean},
 	},
-	Filters: []recurso.Filter{{Param: "sucursal_id", Kind: recurso.Integer}, {Param: "es_principal", Kind: recurso.Boolean}},
-	Sorts:   []string{"nombre", "codigo"},
+	Filters: []recurso.Filter{{Param: "empresa_id", Kind: recurso.Integer}, {Param: "sucursal_id", Kind: recurso.Integer},
+		{Param: "es_principal", Kind: recurso.Boolean}},
+	Sorts: []string{"nombre", "codigo"},
 	Relations: []recurso.Relation{
 		{Name: "sucursal", FK: "sucursal_id", Table: "sucursales", Cols: []string{"id", "nombre", "codigo", "es_principal"}},
 		{Name: "empresa", FK: "empresa_id", Table: "empresas", Cols: []string{"id", "nombre"}},

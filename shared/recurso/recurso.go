@@ -67,7 +67,8 @@ type Field struct {
 	Unique          Unique
 	CaseInsensitive bool
 	UniqueMsg       string
-	// Default is written on create when the field is absent.
+	// Default is written on create when the field is absent, and whenever a
+	// null or blank value clears the field.
 	Default any
 	// Immutable fields are accepted on create and refused on update.
 	Immutable bool

@@ -68,7 +68,7 @@ func (res *Resource) values(in *httpx.Input, raw map[string]json.RawMessage, cre
 			} else if f.Kind == Boolean {
 				in.Fail(f.Name, "El campo "+label(f.Name)+" debe ser verdadero o falso.")
 			} else {
-				vals[f.Name] = nil
+				vals[f.Name] = f.Default // nil, or back to the default (NOT NULL columns)
 			}
 			continue
 		}
@@ -77,7 +77,7 @@ func (res *Resource) values(in *httpx.Input, raw map[string]json.RawMessage, cre
 			s, ok := in.String(f.Name, httpx.Str{Required: f.Required, Max: f.Max, Email: f.Email, URL: f.URL})
 			if !ok {
 				if !in.Failed(f.Name) {
-					vals[f.Name] = nil // blank optional text clears it
+					vals[f.Name] = f.Default // blank optional text clears it (or restores the default)
 				}
 				continue
 			}

@@ -23,9 +23,13 @@ func Catalogs(ctx context.Context, conn *pgx.Conn) error {
 		b.Queue(`insert into regimenes_tributarios (codigo, nombre, descripcion) values ($1, $2, $3)
 			on conflict (codigo) do update set nombre = excluded.nombre, descripcion = excluded.descripcion`, r[0], r[1], r[2])
 	}
+	// A unit's code is unique only among the units not deleted (migration
+	// 0003): a unit the Administrador deleted stays deleted, and a seeded code
+	// whose abbreviation another unit took meanwhile is skipped.
 	for _, u := range Unidades {
-		b.Queue(`insert into unidades_medida (codigo, nombre, abreviatura, tipo) values ($1, $2, $1, $3)
-			on conflict (codigo) do update set nombre = excluded.nombre, tipo = excluded.tipo`, u[0], u[1], u[2])
+		b.Queue(`update unidades_medida set nombre = $2, tipo = $3 where codigo = $1 and (nombre <> $2 or tipo <> $3)`, u[0], u[1], u[2])
+		b.Queue(`insert into unidades_medida (codigo, nombre, abreviatura, tipo) select $1::text, $2::text, $1::text, $3::text
+			where not exists (select 1 from unidades_medida where codigo = $1::text) on conflict do nothing`, u[0], u[1], u[2])
 	}
 	for _, t := range Impuestos {
 		b.Queue(`insert into tipos_impuesto (codigo, codigo_tarifa_iva, nombre, porcentaje, exento) values ($1, $2, $3, $4::numeric, $5)

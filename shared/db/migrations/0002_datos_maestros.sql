@@ -265,7 +265,7 @@ BEGIN
   IF p_usuario_id IS DISTINCT FROM app_usuario_id() THEN
     RAISE EXCEPTION 'empresa_crear_membresia: usuario ajeno';
   END IF;
-  IF NOT EXISTS (SELECT 1 FROM empresas e WHERE e.id = p_empresa_id AND e.xmin = txid_current()::xid) THEN
+  IF NOT EXISTS (SELECT 1 FROM empresas e WHERE e.id = p_empresa_id AND e.xmin = pg_current_xact_id()::xid) THEN
     RAISE EXCEPTION 'empresa_crear_membresia: la empresa no fue creada en esta transacción';
   END IF;
   INSERT INTO membresias (empresa_id, usuario_id) VALUES (p_empresa_id, p_usuario_id);

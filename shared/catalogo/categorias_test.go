@@ -1,0 +1,346 @@
+package catalogo_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+const categorias = "/api/categorias-productos"
+
+func TestCategoryCreateShowUpdateAndSoftDelete(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	admin := e.Admin(1)
+
+	r := call(e, "POST", categorias, admin, obj{"nombre": "  Bebidas  ", "descripcion": "Frías y calientes"})
+	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "message") == "" {
+		t.Fatalf("create: %d %s", r.Status, r.Raw)
+	}
+	id := int(testenv.Num(r.JSON, "data.id"))
+	if testenv.Str(r.JSON, "data.nombre") != "Bebidas" || testenv.Num(r.JSON, "data.empresa_id") != 1 ||
+		testenv.Get(r.JSON, "data.activo") != true || testenv.Get(r.JSON, "data.eliminado") != false ||
+		testenv.Num(r.JSON, "data.productos_count") != 0 || testenv.Str(r.JSON, "data.creado_en") == "" ||
+		testenv.Str(r.JSON, "data.actualizado_en") == "" {
+		t.Errorf("created category: %s", r.Raw)
+	}
+	if _, leaked := testenv.Get(r.JSON, "data").(map[string]any)["busqueda"]; leaked {
+		t.Errorf("busqueda column in output: %s", r.Raw)
+	}
+	path := item(categorias, id)
+	if r := e.Get(path, admin); r.Status != 200 || testenv.Str(r.JSON, "data.descripcion") != "Frías y calientes" || testenv.Num(r.JSON, "data.productos_count") != 0 {
+		t.Errorf("show: %d %s", r.Status, r.Raw)
+	}
+
+	// PUT and PATCH are partial: fields not sent keep their value.
+	r = call(e, "PUT", path, admin, obj{"descripcion": "Solo frías"})
+	if r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Bebidas" || testenv.Str(r.JSON, "data.descripcion") != "Solo frías" || testenv.Str(r.JSON, "message") == "" {
+		t.Fatalf("PUT descripcion: %d %s", r.Status, r.Raw)
+	}
+	r = call(e, "PATCH", path, admin, obj{"nombre": "Bebidas frías", "activo": false})
+	if r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Bebidas frías" || testenv.Str(r.JSON, "data.descripcion") != "Solo frías" || testenv.Get(r.JSON, "data.activo") != false {
+		t.Fatalf("PATCH nombre: %d %s", r.Status, r.Raw)
+	}
+	// null (or a blank string) clears an optional field.
+	r = call(e, "PATCH", path, admin, obj{"descripcion": nil})
+	if r.Status != 200 || testenv.Get(r.JSON, "data.descripcion") != nil || testenv.Str(r.JSON, "data.nombre") != "Bebidas frías" {
+		t.Fatalf("PATCH descripcion null: %d %s", r.Status, r.Raw)
+	}
+	call(e, "PATCH", path, admin, obj{"descripcion": "x"})
+	if r := call(e, "PATCH", path, admin, obj{"descripcion": "  "}); r.Status != 200 || testenv.Get(r.JSON, "data.descripcion") != nil {
+		t.Fatalf("PATCH descripcion blank: %d %s", r.Status, r.Raw)
+	}
+	// Keeping its own name is not a duplicate.
+	if r := call(e, "PUT", path, admin, obj{"nombre": "BEBIDAS FRÍAS"}); r.Status != 200 {
+		t.Errorf("renaming to its own name in other case: %d %s", r.Status, r.Raw)
+	}
+	// An empty update changes nothing and succeeds.
+	if r := call(e, "PATCH", path, admin, obj{}); r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "BEBIDAS FRÍAS" {
+		t.Errorf("empty PATCH: %d %s", r.Status, r.Raw)
+	}
+
+	r = call(e, "DELETE", path, admin, nil)
+	if r.Status != 200 || testenv.Str(r.JSON, "message") == "" {
+		t.Fatalf("delete: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Get(path, admin); r.Status != 404 || testenv.Str(r.JSON, "message") == "" {
+		t.Errorf("show after delete: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Get(categorias+"?per_page=100", admin); has(ids(r), id) || testenv.Num(r.JSON, "total") != 1 {
+		t.Errorf("list after delete: %s", r.Raw)
+	}
+	for _, m := range []string{"PUT", "PATCH", "DELETE"} {
+		if r := call(e, m, path, admin, obj{"nombre": "Otra"}); r.Status != 404 {
+			t.Errorf("%s of a deleted category: %d %s", m, r.Status, r.Raw)
+		}
+	}
+	if tag := e.Exec(`update categorias_producto set nombre = nombre where id = $1 and eliminado and not activo`, id); tag.RowsAffected() != 1 {
+		t.Errorf("the row was not kept and flagged")
+	}
+	// Its name is free again.
+	create(t, e, admin, categorias, obj{"nombre": "Bebidas frías"})
+	// Ids that name nothing.
+	for _, p := range []string{categorias + "/999999", categorias + "/0", categorias + "/abc"} {
+		if r := e.Get(p, admin); r.Status != 404 {
+			t.Errorf("GET %s: %d", p, r.Status)
+		}
+	}
+}
+
+func TestCategoryValidation(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	admin := e.Admin(1)
+	existing := create(t, e, admin, categorias, obj{"nombre": "Lácteos"})
+	cases := []struct {
+		name   string
+		method string
+		path   string
+		body   any
+		field  string
+	}{
+		{"nombre is required", "POST", categorias, obj{"descripcion": "x"}, "nombre"},
+		{"nombre cannot be blank", "POST", categorias, obj{"nombre": "   "}, "nombre"},
+		{"nombre cannot be null", "POST", categorias, obj{"nombre": nil}, "nombre"},
+		{"nombre must be text", "POST", categorias, obj{"nombre": 12}, "nombre"},
+		{"nombre max 255", "POST", categorias, obj{"nombre": strings.Repeat("a", 256)}, "nombre"},
+		{"nombre unique in the company (seeded)", "POST", categorias, obj{"nombre": "General"}, "nombre"},
+		{"nombre unique ignoring case", "POST", categorias, obj{"nombre": "GENERAL"}, "nombre"},
+		{"nombre unique on update", "PATCH", item(categorias, existing), obj{"nombre": "general"}, "nombre"},
+		{"nombre cannot be cleared on update", "PUT", item(categorias, existing), obj{"nombre": nil}, "nombre"},
+		{"descripcion max 1000", "POST", categorias, obj{"nombre": "X", "descripcion": strings.Repeat("d", 1001)}, "descripcion"},
+		{"activo must be boolean", "POST", categorias, obj{"nombre": "Y", "activo": "quizás"}, "activo"},
+		{"activo cannot be null", "PATCH", item(categorias, existing), obj{"activo": nil}, "activo"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			expect422(t, call(e, c.method, c.path, admin, c.body), c.field)
+		})
+	}
+	if r := e.Get(categorias, admin); testenv.Num(r.JSON, "total") != 2 {
+		t.Errorf("a refused category was stored: %s", r.Raw)
+	}
+	if r := e.Get(item(categorias, existing), admin); testenv.Str(r.JSON, "data.nombre") != "Lácteos" {
+		t.Errorf("a refused update was stored: %s", r.Raw)
+	}
+	// Malformed bodies.
+	if r := call(e, "POST", categorias, admin, "{no es json"); r.Status != 400 {
+		t.Errorf("malformed JSON: %d %s", r.Status, r.Raw)
+	}
+	if r := call(e, "POST", categorias, admin, "[1,2]"); r.Status != 400 {
+		t.Errorf("array body: %d %s", r.Status, r.Raw)
+	}
+}
+
+func TestCategoryNameIsUniquePerCompany(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	admin1, admin2 := e.Admin(1), e.Admin(2)
+	// Both demo companies have their own "General".
+	if generalCategory(t, e, admin1) == generalCategory(t, e, admin2) {
+		t.Fatal("both companies share the seeded category")
+	}
+	create(t, e, admin1, categorias, obj{"nombre": "Ferretería"})
+	id2 := create(t, e, admin2, categorias, obj{"nombre": "Ferretería"})
+	expect422(t, call(e, "POST", categorias, admin1, obj{"nombre": "ferretería"}), "nombre")
+	expect422(t, call(e, "POST", categorias, admin2, obj{"nombre": "FERRETERÍA"}), "nombre")
+	// Deleting company 2's frees the name in company 2 only.
+	if r := call(e, "DELETE", item(categorias, id2), admin2, nil); r.Status != 200 {
+		t.Fatalf("delete: %d %s", r.Status, r.Raw)
+	}
+	create(t, e, admin2, categorias, obj{"nombre": "Ferretería"})
+	expect422(t, call(e, "POST", categorias, admin1, obj{"nombre": "Ferretería"}), "nombre")
+	// Empresa_id in the body is not a field: the tenant is always used.
+	r := call(e, "POST", categorias, admin2, obj{"nombre": "Intrusa", "empresa_id": 1})
+	if r.Status != 201 || testenv.Num(r.JSON, "data.empresa_id") != 2 {
+		t.Errorf("empresa_id in body: %d %s", r.Status, r.Raw)
+	}
+}
+
+func TestCategoryProductCountAndDeleteRefusedWhileInUse(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	admin := e.Admin(1)
+	cat := create(t, e, admin, categorias, obj{"nombre": "Granos"})
+	otra := create(t, e, admin, categorias, obj{"nombre": "Vacía"})
+	unid := unitID(t, e, admin, "Unid")
+	var prods []int
+	for i, n := range []string{"Arroz", "Frijoles", "Lentejas"} {
+		body := producto(cat, unid, n)
+		if i == 2 {
+			body["activo"] = false // inactive products still count
+		}
+		prods = append(prods, create(t, e, admin, productos, body))
+	}
+	count := func(id int) float64 {
+		t.Helper()
+		show := testenv.Num(e.Get(item(categorias, id), admin).JSON, "data.productos_count")
+		list := e.Get(categorias+"?per_page=100&sort=nombre", admin)
+		for i := 0; i < testenv.Len(list.JSON, "data"); i++ {
+			if int(testenv.Num(list.JSON, at(i, "id"))) == id {
+				if got := testenv.Num(list.JSON, at(i, "productos_count")); got != show {
+					t.Errorf("list count %v != show count %v", got, show)
+				}
+			}
+		}
+		return show
+	}
+	if n := count(cat); n != 3 {
+		t.Errorf("productos_count: %v", n)
+	}
+	if n := count(otra); n != 0 {
+		t.Errorf("productos_count of an empty category: %v", n)
+	}
+	// A deleted product no longer counts.
+	call(e, "DELETE", item(productos, prods[0]), admin, nil)
+	if n := count(cat); n != 2 {
+		t.Errorf("productos_count after deleting a product: %v", n)
+	}
+	// A category with live products cannot be deleted.
+	r := call(e, "DELETE", item(categorias, cat), admin, nil)
+	expect422(t, r, "categoria")
+	if r := e.Get(item(categorias, cat), admin); r.Status != 200 {
+		t.Errorf("refused delete removed the category: %d", r.Status)
+	}
+	// Moving the products away (or deleting them) frees it.
+	call(e, "PATCH", item(productos, prods[1]), admin, obj{"categoria_id": otra})
+	call(e, "DELETE", item(productos, prods[2]), admin, nil)
+	if n := count(otra); n != 1 {
+		t.Errorf("productos_count after moving a product: %v", n)
+	}
+	if r := call(e, "DELETE", item(categorias, cat), admin, nil); r.Status != 200 {
+		t.Errorf("delete of a category without live products: %d %s", r.Status, r.Raw)
+	}
+	// A product cannot be filed under the deleted category.
+	expect422(t, call(e, "POST", productos, admin, producto(cat, unid, "Maíz")), "categoria_id")
+}
+
+func TestCategoryPermissions(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	admin := e.Admin(1)
+	id := create(t, e, admin, categorias, obj{"nombre": "Permisos"})
+	path := item(categorias, id)
+	sinModulo := userWith(t, e, "SinCategorias", everyPermissionBut("categorias_producto"))
+	lector := userWith(t, e, "LectorCategorias", []string{"categorias_producto.leer"})
+	// The predefined Usuario role reads categories.
+	cases := []struct {
+		name   string
+		tok    string
+		method string
+		path   string
+		want   int
+	}{
+		{"without the module: list", sinModulo, "GET", categorias, 403},
+		{"without the module: show", sinModulo, "GET", path, 403},
+		{"without the module: create", sinModulo, "POST", categorias, 403},
+		{"without the module: PUT", sinModulo, "PUT", path, 403},
+		{"without the module: PATCH", sinModulo, "PATCH", path, 403},
+		{"without the module: delete", sinModulo, "DELETE", path, 403},
+		{"reader: list", lector, "GET", categorias, 200},
+		{"reader: show", lector, "GET", path, 200},
+		{"reader: create", lector, "POST", categorias, 403},
+		{"reader: PUT", lector, "PUT", path, 403},
+		{"reader: PATCH", lector, "PATCH", path, 403},
+		{"reader: delete", lector, "DELETE", path, 403},
+		{"no token", "", "GET", categorias, 401},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := call(e, c.method, c.path, c.tok, obj{"nombre": "Cambiada"})
+			if r.Status != c.want || (c.want >= 400 && testenv.Str(r.JSON, "message") == "") {
+				t.Errorf("%d %s", r.Status, r.Raw)
+			}
+		})
+	}
+	if r := e.Get(path, admin); testenv.Str(r.JSON, "data.nombre") != "Permisos" {
+		t.Errorf("a forbidden call changed the category: %s", r.Raw)
+	}
+}
+
+func TestAnotherCompanyCannotSeeChangeOrDeleteCategories(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	admin1, admin2 := e.Admin(1), e.Admin(2)
+	id := create(t, e, admin1, categorias, obj{"nombre": "Privada", "descripcion": "de la empresa 1"})
+	path := item(categorias, id)
+	r := e.Get(categorias+"?per_page=100", admin2)
+	if has(ids(r), id) || testenv.Num(r.JSON, "total") != 1 || strings.Contains(string(r.Raw), "Privada") {
+		t.Errorf("company 2 lists company 1's category: %s", r.Raw)
+	}
+	if r := e.Get(categorias+"?search=privada", admin2); testenv.Num(r.JSON, "total") != 0 {
+		t.Errorf("company 2 finds company 1's category: %s", r.Raw)
+	}
+	for _, m := range []string{"GET", "PUT", "PATCH", "DELETE"} {
+		if r := call(e, m, path, admin2, obj{"nombre": "Hackeada"}); r.Status != 404 {
+			t.Errorf("%s by company 2: %d %s", m, r.Status, r.Raw)
+		}
+	}
+	if r := e.Get(path, admin1); r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Privada" {
+		t.Errorf("company 1's category changed: %d %s", r.Status, r.Raw)
+	}
+}
+
+func TestCategoryListSearchFiltersSortAndPages(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	admin := e.Admin(1)
+	for _, c := range []obj{
+		{"nombre": "Café y Té", "descripcion": "Bebidas calientes"},
+		{"nombre": "Panadería", "descripcion": "Pan artesanal con café"},
+		{"nombre": "Limpieza", "activo": false},
+		{"nombre": "Útiles escolares"},
+	} {
+		create(t, e, admin, categorias, c)
+	}
+	r := e.Get(categorias, admin)
+	if r.Status != 200 || testenv.Num(r.JSON, "total") != 5 || testenv.Num(r.JSON, "per_page") != 15 ||
+		testenv.Num(r.JSON, "current_page") != 1 || testenv.Num(r.JSON, "last_page") != 1 || testenv.Len(r.JSON, "data") != 5 {
+		t.Errorf("default list: %s", r.Raw)
+	}
+	for _, c := range []struct {
+		query string
+		total float64
+	}{
+		{"search=cafe", 2}, // name and description, accent-insensitive
+		{"search=CAFÉ", 2},
+		{"search=" + url.QueryEscape("café y té"), 1},
+		{"search=utiles", 1},
+		{"search=ÚTILES", 1},
+		{"search=artesanal", 1},
+		{"search=nada-parecido", 0},
+		{"search=%25", 0}, // a literal %, not a wildcard
+		{"search=_", 0},
+		{"activos=1", 4},
+		{"activos=false", 1},
+		{"activos=true&search=limpieza", 0},
+	} {
+		if r := e.Get(categorias+"?"+c.query, admin); r.Status != 200 || testenv.Num(r.JSON, "total") != c.total {
+			t.Errorf("%s: want %v, got %d %s", c.query, c.total, r.Status, r.Raw)
+		}
+	}
+	r = e.Get(categorias+"?sort=nombre&order=desc", admin)
+	if testenv.Str(r.JSON, "data.0.nombre") != "Útiles escolares" {
+		t.Errorf("sort nombre desc: %s", r.Raw)
+	}
+	r = e.Get(categorias+"?sort=nombre", admin)
+	if testenv.Str(r.JSON, "data.0.nombre") != "Café y Té" {
+		t.Errorf("sort nombre asc: %s", r.Raw)
+	}
+	r = e.Get(categorias+"?sort=id&order=desc&per_page=2&page=2", admin)
+	if testenv.Len(r.JSON, "data") != 2 || testenv.Num(r.JSON, "last_page") != 3 || testenv.Num(r.JSON, "from") != 3 ||
+		testenv.Num(r.JSON, "to") != 4 || testenv.Num(r.JSON, "current_page") != 2 || testenv.Str(r.JSON, "data.0.nombre") != "Panadería" {
+		t.Errorf("page 2 of 3: %s", r.Raw)
+	}
+	if r := e.Get(categorias+"?per_page=2&page=9", admin); testenv.Len(r.JSON, "data") != 0 || testenv.Num(r.JSON, "total") != 5 || testenv.Get(r.JSON, "from") != nil {
+		t.Errorf("page past the end: %s", r.Raw)
+	}
+	for _, bad := range []string{"per_page=101", "per_page=0", "per_page=x", "page=0", "page=-1", "sort=busqueda", "sort=empresa_id", "order=up", "activos=quizas"} {
+		if r := e.Get(categorias+"?"+bad, admin); r.Status != 422 {
+			t.Errorf("%s: %d %s", bad, r.Status, r.Raw)
+		}
+	}
+}
