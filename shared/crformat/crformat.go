@@ -296,3 +296,12 @@ func isDash(r rune) bool {
 
 // isSeparator reports the characters allowed between the digits of a phone.
 func isSeparator(r rune) bool { return r == '.' || isDash(r) || unicode.IsSpace(r) }
+
+// PhoneRule adapts NormalizePhone to the field-normalizer shape of the
+// resource engine (normalized value, Spanish message, ok) for one field.
+func PhoneRule(field string) func(string) (string, string, bool) {
+	return func(s string) (string, string, bool) {
+		n, ok := NormalizePhone(s)
+		return n, PhoneMessage(field), ok
+	}
+}

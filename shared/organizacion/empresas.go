@@ -32,7 +32,7 @@ var Empresa = &recurso.Resource{
 		{Name: "regimen_tributario_id", Kind: recurso.Ref, Required: true, RefTable: "regimenes_tributarios",
 			RefMsg: "El régimen tributario seleccionado no existe."},
 		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
-		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: phone("telefono")},
+		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("telefono")},
 		{Name: "direccion", Kind: recurso.Text, Max: 500},
 		{Name: "pais", Kind: recurso.Text, Max: 100},
 		{Name: "provincia", Kind: recurso.Text, Max: 100},

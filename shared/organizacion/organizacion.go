@@ -16,13 +16,6 @@ import (
 	"github.com/erpcr/erp/shared/recurso"
 )
 
-func phone(field string) func(string) (string, string, bool) {
-	return func(s string) (string, string, bool) {
-		n, ok := crformat.NormalizePhone(s)
-		return n, crformat.PhoneMessage(field), ok
-	}
-}
-
 // principal keeps "at most one principal per company": marking a row
 // principal unmarks the others in the same transaction (the partial unique
 // index <table>_una_principal is the last line of defence).
@@ -64,7 +57,7 @@ var Sucursal = &recurso.Resource{
 	Fields: []recurso.Field{
 		{Name: "nombre", Kind: recurso.Text, Required: true, Max: 255},
 		{Name: "codigo", Kind: recurso.Text, Max: 50},
-		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: phone("telefono")},
+		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("telefono")},
 		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
 		{Name: "direccion", Kind: recurso.Text, Max: 500},
 		{Name: "provincia", Kind: recurso.Text, Max: 100},

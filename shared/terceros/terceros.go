@@ -10,13 +10,6 @@ import (
 	"github.com/erpcr/erp/shared/recurso"
 )
 
-func phone(field string) func(string) (string, string, bool) {
-	return func(s string) (string, string, bool) {
-		n, ok := crformat.NormalizePhone(s)
-		return n, crformat.PhoneMessage(field), ok
-	}
-}
-
 func collapse(s string) (string, string, bool) { return crformat.CollapseSpaces(s), "", true }
 
 func nitRuc(s string) (string, string, bool) {
@@ -66,8 +59,8 @@ var Cliente = &recurso.Resource{
 		{Name: "razon_social", Kind: recurso.Text, Max: 255},
 		{Name: "nombre_comercial", Kind: recurso.Text, Max: 255},
 		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
-		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: phone("telefono")},
-		{Name: "celular", Kind: recurso.Text, Max: 30, Normalize: phone("celular")},
+		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("telefono")},
+		{Name: "celular", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("celular")},
 		{Name: "direccion", Kind: recurso.Text, Max: 500},
 		{Name: "provincia", Kind: recurso.Text, Max: 100},
 		{Name: "canton", Kind: recurso.Text, Max: 100},
@@ -123,15 +116,15 @@ var Proveedor = &recurso.Resource{
 		{Name: "nit_ruc", Kind: recurso.Text, Max: 50, Normalize: nitRuc, Unique: recurso.UniquePerTenant,
 			UniqueMsg: "Ya existe un proveedor con ese NIT/RUC en esta empresa."},
 		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
-		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: phone("telefono")},
-		{Name: "celular", Kind: recurso.Text, Max: 30, Normalize: phone("celular")},
+		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("telefono")},
+		{Name: "celular", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("celular")},
 		{Name: "direccion", Kind: recurso.Text, Max: 500},
 		{Name: "pais", Kind: recurso.Text, Max: 100},
 		{Name: "provincia", Kind: recurso.Text, Max: 100},
 		{Name: "ciudad", Kind: recurso.Text, Max: 100},
 		{Name: "codigo_postal", Kind: recurso.Text, Max: 20},
 		{Name: "contacto_nombre", Kind: recurso.Text, Max: 255, Normalize: collapse},
-		{Name: "contacto_telefono", Kind: recurso.Text, Max: 30, Normalize: phone("contacto_telefono")},
+		{Name: "contacto_telefono", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("contacto_telefono")},
 		{Name: "contacto_email", Kind: recurso.Text, Max: 255, Email: true},
 		{Name: "dias_credito", Kind: recurso.Integer, MinValue: "0", MaxValue: maxInt4},
 		{Name: "limite_credito", Kind: recurso.Decimal, MinValue: "0"},

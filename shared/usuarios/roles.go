@@ -106,40 +106,12 @@ func findRol(ctx context.Context, q db.Querier, empresaID, id int64) (Rol, bool,
 var rolSorts = map[string]string{"id": "r.id", "nombre": "r.nombre", "slug": "r.slug", "creado_en": "r.creado_en"}
 
 func (s *Service) rolesIndex(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
-	page, err := httpx.ParsePage(r)
-	if err != nil {
-		return err
-	}
-	activos, err := httpx.BoolQuery(r, "activos")
-	if err != nil {
-		return err
-	}
-	order, err := httpx.SortQuery(r, rolSorts, "r.id")
-	if err != nil {
-		return err
-	}
-	const from = `from roles r where r.empresa_id = $1 and not r.eliminado
+	return serveList(s, w, r, list[Rol]{
+		sorts: rolSorts, def: "r.id", cols: rolCols, scan: scanRol, load: loadRolRelations,
+		from: `from roles r where r.empresa_id = $1 and not r.eliminado
 		and ($2::text is null or r.nombre ilike $2 or r.slug ilike $2)
-		and ($3::boolean is null or r.activo = $3)`
-	var out httpx.Page[Rol]
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
-		rs, total, err := db.Page(r.Context(), tx, rolCols, from, order+", r.id",
-			[]any{p.EmpresaID, httpx.SearchQuery(r), activos}, page.PerPage, page.Offset(), scanRol)
-		if err != nil {
-			return fmt.Errorf("roles: list: %w", err)
-		}
-		if err := loadRolRelations(r.Context(), tx, p.EmpresaID, rs); err != nil {
-			return err
-		}
-		out = httpx.NewPage(page, rs, total)
-		return nil
+		and ($3::boolean is null or r.activo = $3)`,
 	})
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
-	return nil
 }
 
 func (s *Service) rolesShow(w http.ResponseWriter, r *http.Request) error {

@@ -53,42 +53,14 @@ func scope(p auth.Principal) db.Scope {
 var usuarioSorts = map[string]string{"id": "u.id", "nombre": "u.nombre", "email": "u.email", "creado_en": "u.creado_en"}
 
 func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
-	page, err := httpx.ParsePage(r)
-	if err != nil {
-		return err
-	}
-	activos, err := httpx.BoolQuery(r, "activos")
-	if err != nil {
-		return err
-	}
-	order, err := httpx.SortQuery(r, usuarioSorts, "u.id")
-	if err != nil {
-		return err
-	}
-	const from = `from usuarios u
+	return serveList(s, w, r, list[Usuario]{
+		sorts: usuarioSorts, def: "u.id", cols: usuarioCols, scan: scanUsuario, load: loadRelations,
+		from: `from usuarios u
 		join membresias m on m.usuario_id = u.id and m.empresa_id = $1 and not m.eliminado
 		where not u.eliminado
 		  and ($2::text is null or u.busqueda like f_unaccent(lower($2)))
-		  and ($3::boolean is null or u.activo = $3)`
-	var out httpx.Page[Usuario]
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
-		us, total, err := db.Page(r.Context(), tx, usuarioCols, from, order+", u.id",
-			[]any{p.EmpresaID, httpx.SearchQuery(r), activos}, page.PerPage, page.Offset(), scanUsuario)
-		if err != nil {
-			return fmt.Errorf("usuarios: list: %w", err)
-		}
-		if err := loadRelations(r.Context(), tx, p.EmpresaID, us); err != nil {
-			return err
-		}
-		out = httpx.NewPage(page, us, total)
-		return nil
+		  and ($3::boolean is null or u.activo = $3)`,
 	})
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
-	return nil
 }
 
 func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
