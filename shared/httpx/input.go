@@ -26,6 +26,7 @@ const MaxBodyBytes = 1 << 20
 type Input struct {
 	raw  map[string]json.RawMessage
 	errs map[string][]string
+	body []byte
 }
 
 // ReadInput reads the request body as a JSON object. An empty body is an
@@ -64,8 +65,12 @@ func ReadInput(r *http.Request) (*Input, error) {
 	if err := json.Unmarshal(body, &in.raw); err != nil {
 		return nil, BadRequest("El cuerpo de la solicitud no es un JSON válido.")
 	}
+	in.body = body
 	return in, nil
 }
+
+// Body returns the request body as sent (for fingerprints).
+func (in *Input) Body() []byte { return in.body }
 
 func isJSON(ct string) bool {
 	if ct == "" {

@@ -109,6 +109,9 @@ func (h *handler) store(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return fmt.Errorf("recurso: %s: reload: %w", h.res.Name, err)
 		}
+		if h.res.AfterCreate != nil {
+			return h.res.AfterCreate(c, row)
+		}
 		return nil
 	})
 	if err != nil {

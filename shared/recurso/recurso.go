@@ -162,6 +162,9 @@ type Resource struct {
 	BeforeSave func(c *Call, vals map[string]any) error
 	// AfterSave runs in the transaction after the write (c.ID is set).
 	AfterSave func(c *Call, vals map[string]any) error
+	// AfterCreate runs in the transaction with the created record as the API
+	// shows it (domain events carry it).
+	AfterCreate func(c *Call, row Row) error
 	// BeforeDelete may refuse a delete.
 	BeforeDelete func(c *Call) error
 	// Insert replaces the default INSERT (companies); it returns the new id.

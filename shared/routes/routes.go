@@ -8,6 +8,7 @@ package routes
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // RateClass names the limiter that applies to a route.
@@ -101,7 +102,35 @@ func readOnly(group, resource, summary string) []Route {
 	}
 }
 
-var table = build()
+// domains are route declarations of the later domains, each in its own file
+// (routes/<domain>.go) through Register, so that adding a domain touches no
+// shared list.
+var (
+	domains   []func() []Route
+	tableOnce sync.Once
+	table     []Route
+)
+
+// Register adds a domain's routes; call it from an init function.
+func Register(fn func() []Route) { domains = append(domains, fn) }
+
+func routesTable() []Route {
+	tableOnce.Do(func() {
+		table = build()
+		for _, fn := range domains {
+			for _, r := range fn() {
+				if r.Rate == "" {
+					r.Rate = RateGeneral
+				}
+				table = append(table, r)
+			}
+		}
+	})
+	return table
+}
+
+// CRUD declares the five operations of a resource (both PUT and PATCH).
+func CRUD(group, resource, module string) []Route { return crud(group, resource, module) }
 
 func build() []Route {
 	var t []Route
@@ -142,15 +171,16 @@ func build() []Route {
 
 // All returns a copy of the whole route table.
 func All() []Route {
-	out := make([]Route, len(table))
-	copy(out, table)
+	t := routesTable()
+	out := make([]Route, len(t))
+	copy(out, t)
 	return out
 }
 
 // ByGroup returns the routes served by one function group.
 func ByGroup(group string) []Route {
 	var out []Route
-	for _, r := range table {
+	for _, r := range routesTable() {
 		if r.Group == group {
 			out = append(out, r)
 		}
@@ -162,7 +192,7 @@ func ByGroup(group string) []Route {
 func Groups() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, r := range table {
+	for _, r := range routesTable() {
 		if !seen[r.Group] {
 			seen[r.Group] = true
 			out = append(out, r.Group)
@@ -203,6 +233,7 @@ func Functions() []Function {
 // precedence: exact paths beat paths with variables; $default catches the rest.
 // It returns the route and the path parameters.
 func Match(method, path string) (Route, map[string]string, bool) {
+	table := routesTable()
 	var best *Route
 	var bestParams map[string]string
 	bestVars := -1

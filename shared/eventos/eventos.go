@@ -1,0 +1,84 @@
+// Package eventos is the domain-event outbox: a change writes its event in
+// its own transaction (so an event exists if and only if the change
+// committed), and a later delivery stage fans events out to webhooks.
+package eventos
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/lambdahttp"
+)
+
+// Event types (SPEC.md "Events").
+const (
+	VentaCreada    = "VentaCreadaEvent"
+	ClienteCreado  = "ClienteCreadoEvent"
+	PagoRecibido   = "PagoRecibidoEvent"
+	FacturaEmitida = "FacturaEmitidaEvent"
+	InventarioBajo = "InventarioBajoEvent"
+)
+
+// Tipos lists the known event types.
+var Tipos = []string{VentaCreada, ClienteCreado, PagoRecibido, FacturaEmitida, InventarioBajo}
+
+// Registrar writes an event of the tenant into the outbox, in q's
+// transaction. payload is the resource as the API shows it.
+func Registrar(ctx context.Context, q db.Querier, empresaID int64, tipo string, payload any) error {
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("eventos: %s payload: %w", tipo, err)
+	}
+	if _, err := q.Exec(ctx, `insert into eventos (empresa_id, tipo, payload) values ($1, $2, $3::jsonb)`, empresaID, tipo, raw); err != nil {
+		return fmt.Errorf("eventos: %s: %w", tipo, err)
+	}
+	return nil
+}
+
+// Evento is an outbox row as the API shows it.
+type Evento struct {
+	ID         string          `json:"id"`
+	Secuencia  int64           `json:"secuencia"`
+	EmpresaID  int64           `json:"empresa_id"`
+	Tipo       string          `json:"tipo"`
+	OcurridoEn string          `json:"ocurrido_en"`
+	Payload    json.RawMessage `json:"payload"`
+}
+
+// Handlers serves GET /api/eventos (Administrador): the tenant's events,
+// newest first, filtered by tipo.
+func Handlers(d *db.DB) lambdahttp.Handlers {
+	return lambdahttp.Handlers{"eventos.index": func(w http.ResponseWriter, r *http.Request) error {
+		p, _ := auth.FromContext(r.Context())
+		page, err := httpx.ParsePage(r)
+		if err != nil {
+			return err
+		}
+		var tipo *string
+		if v := strings.TrimSpace(r.URL.Query().Get("tipo")); v != "" {
+			tipo = &v
+		}
+		var out httpx.Page[Evento]
+		err = d.WithTx(r.Context(), db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}, func(tx *db.Tx) error {
+			rows, total, err := db.Page(r.Context(), tx,
+				`id::text, secuencia, empresa_id, tipo, to_char(ocurrido_en at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), payload`,
+				`from eventos where empresa_id = $1 and ($2::text is null or tipo = $2)`, "secuencia desc",
+				[]any{p.EmpresaID, tipo}, page.PerPage, page.Offset(), pgx.RowToStructByPos[Evento])
+			out = httpx.NewPage(page, rows, total)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		httpx.WriteJSON(w, http.StatusOK, out)
+		return nil
+	}}
+}

@@ -1,0 +1,100 @@
+// Package idempotencia implements the Idempotency-Key header of creating
+// requests: the same key with the same body replays the first response
+// without doing anything again; the same key with another body is a 422.
+// Keys are per tenant and kept at least 24 hours.
+package idempotencia
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+// Header is the request header carrying the key.
+const Header = "Idempotency-Key"
+
+// Stored is a response kept for a key.
+type Stored struct {
+	Status int
+	Body   []byte
+}
+
+// Key reads and checks the header; "" means the request has none.
+func Key(r *http.Request) (string, error) {
+	k := strings.TrimSpace(r.Header.Get(Header))
+	if k == "" {
+		return "", nil
+	}
+	if len(k) > 255 {
+		return "", httpx.BadRequest("El encabezado Idempotency-Key admite como máximo 255 caracteres.")
+	}
+	return k, nil
+}
+
+// Huella is the fingerprint of a request body.
+func Huella(body []byte) []byte {
+	sum := sha256.Sum256(bytes.TrimSpace(body))
+	return sum[:]
+}
+
+// Begin serializes the requests of one key (a transaction-scoped advisory
+// lock, so a concurrent duplicate waits for the first to commit) and returns
+// the stored response when the key was already used with the same body.
+func Begin(ctx context.Context, tx *db.Tx, empresaID int64, key, ruta string, huella []byte) (*Stored, error) {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|%s", empresaID, key)
+	if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock($1)`, int64(h.Sum64())); err != nil {
+		return nil, fmt.Errorf("idempotencia: lock: %w", err)
+	}
+	var (
+		prevRuta   string
+		prevHuella []byte
+		s          Stored
+	)
+	err := tx.QueryRow(ctx, `select ruta, huella, estado_http, respuesta from claves_idempotencia
+		where empresa_id = $1 and clave = $2 and creado_en > now() - interval '24 hours'`, empresaID, key).
+		Scan(&prevRuta, &prevHuella, &s.Status, &s.Body)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("idempotencia: read: %w", err)
+	}
+	if prevRuta != ruta || !bytes.Equal(prevHuella, huella) {
+		msg := "La clave de idempotencia ya se usó con otra solicitud."
+		return nil, &httpx.Error{Status: http.StatusUnprocessableEntity, Message: msg, Fields: map[string][]string{Header: {msg}}}
+	}
+	return &s, nil
+}
+
+// Save keeps the response of the key's first request, in the same
+// transaction as the work it answers. Keys older than 24 hours are replaced.
+func Save(ctx context.Context, tx *db.Tx, empresaID int64, key, ruta string, huella []byte, s Stored) error {
+	_, err := tx.Exec(ctx, `insert into claves_idempotencia (empresa_id, clave, ruta, huella, estado_http, respuesta)
+		values ($1, $2, $3, $4, $5, $6)
+		on conflict (empresa_id, clave) do update set ruta = excluded.ruta, huella = excluded.huella,
+		  estado_http = excluded.estado_http, respuesta = excluded.respuesta, creado_en = now()`,
+		empresaID, key, ruta, huella, s.Status, s.Body)
+	if err != nil {
+		return fmt.Errorf("idempotencia: save: %w", err)
+	}
+	return nil
+}
+
+// Replay writes a stored response, marked as a replay.
+func Replay(w http.ResponseWriter, s *Stored) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Idempotent-Replayed", "true")
+	w.WriteHeader(s.Status)
+	_, _ = w.Write(s.Body)
+}

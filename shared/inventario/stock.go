@@ -1,0 +1,407 @@
+// Package inventario moves stock: entries and exits of a warehouse with
+// their lines, applied to per-batch stock rows (inventarios). Exits consume
+// batches first-expiring-first (then oldest), recording what each line
+// consumed and at which cost; entries add to their batch. Sales, purchase
+// receipts and transfers call Crear inside their own transaction, and every
+// operation costs a constant number of round trips whatever the number of
+// lines.
+package inventario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/documentos"
+	"github.com/erpcr/erp/shared/eventos"
+)
+
+// Classes of movement.
+const (
+	Entrada = "entrada"
+	Salida  = "salida"
+)
+
+// Types of entries and exits (SPEC.md "Inventory movements").
+var (
+	TiposEntrada = []string{"Compra", "Ajuste Positivo", "Devolucion Cliente", "Transferencia", "Produccion"}
+	TiposSalida  = []string{"Venta", "Ajuste Negativo", "Devolucion Proveedor", "Transferencia", "Consumo Interno"}
+)
+
+// States of a movement.
+const (
+	Pendiente = "Pendiente"
+	Procesada = "Procesada"
+	Cancelada = "Cancelada"
+)
+
+// Linea is one product line of a movement.
+type Linea struct {
+	ProductoID       int64
+	Cantidad         decimal.Decimal
+	CostoUnitario    decimal.Decimal // entries: the batch's unit cost
+	Lote             string
+	FechaVencimiento *time.Time
+}
+
+// Movimiento is an entry or exit to record.
+type Movimiento struct {
+	Clase, Tipo      string
+	AlmacenID        int64
+	Fecha            time.Time
+	UsuarioID        int64
+	OrdenCompraID    *int64
+	VentaID          *int64
+	ProveedorID      *int64
+	ClienteID        *int64
+	MovimientoParID  *int64
+	Observaciones    *string
+	Lineas           []Linea
+	Procesar         bool
+	PermitirNegativo bool
+}
+
+// FaltaStock reports the first line of an exit that the warehouse cannot
+// cover (Linea is the 0-based index of the line).
+type FaltaStock struct {
+	Linea      int
+	ProductoID int64
+	Disponible decimal.Decimal
+	Pedido     decimal.Decimal
+}
+
+func (e *FaltaStock) Error() string {
+	return fmt.Sprintf("Stock insuficiente: disponible %s, solicitado %s.", e.Disponible.String(), e.Pedido.String())
+}
+
+// ErrEstado is returned when a movement is not Pendiente.
+var ErrEstado = errors.New("inventario: el movimiento no está pendiente")
+
+func numeric(d decimal.Decimal) pgtype.Numeric {
+	var n pgtype.Numeric
+	_ = n.Scan(d.String())
+	return n
+}
+
+// Crear records a movement and its lines and, when m.Procesar, applies it.
+// It returns the movement's id.
+func Crear(ctx context.Context, tx *db.Tx, empresaID int64, m Movimiento) (int64, error) {
+	prefix := "ENT"
+	if m.Clase == Salida {
+		prefix = "SAL"
+	}
+	n, err := documentos.Siguiente(ctx, tx, empresaID, prefix)
+	if err != nil {
+		return 0, err
+	}
+	fecha := m.Fecha
+	if fecha.IsZero() {
+		fecha = time.Now()
+	}
+	var usuario *int64
+	if m.UsuarioID > 0 {
+		usuario = &m.UsuarioID
+	}
+	var id int64
+	err = tx.QueryRow(ctx, `insert into movimientos_inventario (empresa_id, clase, tipo, numero, almacen_id, fecha, usuario_id,
+			orden_compra_id, venta_id, proveedor_id, cliente_id, movimiento_par_id, observaciones)
+		values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning id`,
+		empresaID, m.Clase, m.Tipo, documentos.Numero(prefix, n, 8), m.AlmacenID, fecha, usuario,
+		m.OrdenCompraID, m.VentaID, m.ProveedorID, m.ClienteID, m.MovimientoParID, m.Observaciones).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("inventario: movimiento: %w", err)
+	}
+	k := len(m.Lineas)
+	lineas := make([]int32, k)
+	productos := make([]int64, k)
+	cantidades := make([]pgtype.Numeric, k)
+	costos := make([]pgtype.Numeric, k)
+	lotes := make([]*string, k)
+	vencimientos := make([]*time.Time, k)
+	for i, l := range m.Lineas {
+		lineas[i], productos[i] = int32(i+1), l.ProductoID
+		cantidades[i], costos[i] = numeric(l.Cantidad), numeric(l.CostoUnitario)
+		if l.Lote != "" {
+			lote := l.Lote
+			lotes[i] = &lote
+		}
+		vencimientos[i] = l.FechaVencimiento
+	}
+	_, err = tx.Exec(ctx, `insert into detalles_movimiento (empresa_id, movimiento_id, linea, producto_id, cantidad, costo_unitario, lote, fecha_vencimiento)
+		select $1, $2, x.linea, x.producto, x.cantidad, x.costo, x.lote, x.vence
+		from unnest($3::int[], $4::bigint[], $5::numeric[], $6::numeric[], $7::text[], $8::date[])
+		  as x(linea, producto, cantidad, costo, lote, vence)`,
+		empresaID, id, lineas, productos, cantidades, costos, lotes, vencimientos)
+	if err != nil {
+		return 0, fmt.Errorf("inventario: líneas: %w", err)
+	}
+	if m.Procesar {
+		if err := Procesar(ctx, tx, empresaID, id, m.PermitirNegativo); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+type detalle struct {
+	id          int64
+	producto    int64
+	cantidad    decimal.Decimal
+	costo       decimal.Decimal
+	lote        *string
+	vencimiento *time.Time
+}
+
+// Procesar applies a Pendiente movement to stock and marks it Procesada.
+// An exit that the stock cannot cover returns *FaltaStock unless
+// permitirNegativo, in which case the missing quantity is taken from a
+// batch-less row that goes negative.
+func Procesar(ctx context.Context, tx *db.Tx, empresaID, id int64, permitirNegativo bool) error {
+	var clase, estado string
+	var almacen int64
+	err := tx.QueryRow(ctx, `select clase, estado, almacen_id from movimientos_inventario
+		where empresa_id = $1 and id = $2 and not eliminado for update`, empresaID, id).Scan(&clase, &estado, &almacen)
+	if err != nil {
+		return fmt.Errorf("inventario: procesar %d: %w", id, err)
+	}
+	if estado != Pendiente {
+		return ErrEstado
+	}
+	rows, err := tx.Query(ctx, `select id, producto_id, cantidad, costo_unitario, lote, fecha_vencimiento
+		from detalles_movimiento where empresa_id = $1 and movimiento_id = $2 order by linea`, empresaID, id)
+	if err != nil {
+		return fmt.Errorf("inventario: líneas: %w", err)
+	}
+	ds, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (detalle, error) {
+		var d detalle
+		var cant, costo pgtype.Numeric
+		if err := r.Scan(&d.id, &d.producto, &cant, &costo, &d.lote, &d.vencimiento); err != nil {
+			return d, err
+		}
+		d.cantidad, d.costo = toDecimal(cant), toDecimal(costo)
+		return d, nil
+	})
+	if err != nil {
+		return fmt.Errorf("inventario: líneas: %w", err)
+	}
+	if clase == Entrada {
+		err = entrar(ctx, tx, empresaID, almacen, ds)
+	} else {
+		err = salir(ctx, tx, empresaID, almacen, ds, permitirNegativo)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `update movimientos_inventario set estado = 'Procesada', procesado_en = now() where empresa_id = $1 and id = $2`, empresaID, id); err != nil {
+		return fmt.Errorf("inventario: estado: %w", err)
+	}
+	if clase == Salida {
+		return avisarBajoMinimo(ctx, tx, empresaID, almacen, ds)
+	}
+	return nil
+}
+
+func toDecimal(n pgtype.Numeric) decimal.Decimal {
+	if !n.Valid {
+		return decimal.Zero
+	}
+	return decimal.NewFromBigInt(n.Int, n.Exp)
+}
+
+// entrar adds each line to its batch; a batch entered again at another cost
+// takes the weighted average cost.
+func entrar(ctx context.Context, tx *db.Tx, empresaID, almacen int64, ds []detalle) error {
+	k := len(ds)
+	productos := make([]int64, k)
+	cantidades := make([]pgtype.Numeric, k)
+	costos := make([]pgtype.Numeric, k)
+	lotes := make([]*string, k)
+	vencimientos := make([]*time.Time, k)
+	for i, d := range ds {
+		productos[i], cantidades[i], costos[i], lotes[i], vencimientos[i] = d.producto, numeric(d.cantidad), numeric(d.costo), d.lote, d.vencimiento
+	}
+	// Lines of the same batch are summed first: one row may be upserted only once per statement.
+	_, err := tx.Exec(ctx, `insert into inventarios (empresa_id, almacen_id, producto_id, lote, fecha_vencimiento, cantidad_disponible, costo_unitario)
+		select $1, $2, x.producto, x.lote, x.vence, sum(x.cantidad),
+		       case when sum(x.cantidad) = 0 then max(x.costo) else round(sum(x.cantidad * x.costo) / sum(x.cantidad), 4) end
+		from unnest($3::bigint[], $4::numeric[], $5::numeric[], $6::text[], $7::date[]) as x(producto, cantidad, costo, lote, vence)
+		group by x.producto, x.lote, x.vence
+		on conflict (empresa_id, almacen_id, producto_id, coalesce(lote, ''), coalesce(fecha_vencimiento, 'infinity'::date)) where not eliminado
+		do update set
+		  costo_unitario = case when inventarios.cantidad_disponible + excluded.cantidad_disponible <= 0 then excluded.costo_unitario
+		    else round((greatest(inventarios.cantidad_disponible, 0) * inventarios.costo_unitario + excluded.cantidad_disponible * excluded.costo_unitario)
+		      / (greatest(inventarios.cantidad_disponible, 0) + excluded.cantidad_disponible), 4) end,
+		  cantidad_disponible = inventarios.cantidad_disponible + excluded.cantidad_disponible`,
+		empresaID, almacen, productos, cantidades, costos, lotes, vencimientos)
+	if err != nil {
+		return fmt.Errorf("inventario: entrada: %w", err)
+	}
+	return nil
+}
+
+type lote struct {
+	id         int64
+	producto   int64
+	disponible decimal.Decimal
+	costo      decimal.Decimal
+}
+
+// salir consumes stock FIFO for every line at once: one locking read of the
+// batches of all the products, the arithmetic here, one pipelined write.
+func salir(ctx context.Context, tx *db.Tx, empresaID, almacen int64, ds []detalle, permitirNegativo bool) error {
+	productos := make([]int64, len(ds))
+	for i, d := range ds {
+		productos[i] = d.producto
+	}
+	rows, err := tx.Query(ctx, `select id, producto_id, cantidad_disponible, costo_unitario from inventarios
+		where empresa_id = $1 and almacen_id = $2 and producto_id = any($3) and not eliminado
+		order by producto_id, fecha_vencimiento nulls last, creado_en, id
+		for update`, empresaID, almacen, productos)
+	if err != nil {
+		return fmt.Errorf("inventario: lotes: %w", err)
+	}
+	lotes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lote, error) {
+		var l lote
+		var disp, costo pgtype.Numeric
+		if err := r.Scan(&l.id, &l.producto, &disp, &costo); err != nil {
+			return l, err
+		}
+		l.disponible, l.costo = toDecimal(disp), toDecimal(costo)
+		return l, nil
+	})
+	if err != nil {
+		return fmt.Errorf("inventario: lotes: %w", err)
+	}
+	byProduct := map[int64][]*lote{}
+	for i := range lotes {
+		byProduct[lotes[i].producto] = append(byProduct[lotes[i].producto], &lotes[i])
+	}
+	var (
+		cDetalle, cInventario []int64
+		cCantidad, cCosto     []pgtype.Numeric
+		negProductos          []int64
+		negCantidades         []pgtype.Numeric
+		negCostos             []pgtype.Numeric
+	)
+	for i, d := range ds {
+		need := d.cantidad
+		for _, l := range byProduct[d.producto] {
+			if need.IsZero() {
+				break
+			}
+			if !l.disponible.IsPositive() {
+				continue
+			}
+			take := decimal.Min(need, l.disponible)
+			l.disponible = l.disponible.Sub(take)
+			need = need.Sub(take)
+			cDetalle, cInventario = append(cDetalle, d.id), append(cInventario, l.id)
+			cCantidad, cCosto = append(cCantidad, numeric(take)), append(cCosto, numeric(l.costo))
+		}
+		if need.IsPositive() {
+			if !permitirNegativo {
+				have := d.cantidad.Sub(need)
+				return &FaltaStock{Linea: i, ProductoID: d.producto, Disponible: have, Pedido: d.cantidad}
+			}
+			costo := decimal.Zero
+			if ls := byProduct[d.producto]; len(ls) > 0 {
+				costo = ls[len(ls)-1].costo
+			}
+			negProductos, negCantidades, negCostos = append(negProductos, d.producto), append(negCantidades, numeric(need)), append(negCostos, numeric(costo))
+		}
+	}
+	ids := make([]int64, 0, len(lotes))
+	quedan := make([]pgtype.Numeric, 0, len(lotes))
+	for _, l := range lotes {
+		ids, quedan = append(ids, l.id), append(quedan, numeric(l.disponible))
+	}
+	b := &pgx.Batch{}
+	b.Queue(`update inventarios i set cantidad_disponible = x.queda
+		from unnest($2::bigint[], $3::numeric[]) as x(id, queda)
+		where i.empresa_id = $1 and i.id = x.id and i.cantidad_disponible <> x.queda`, empresaID, ids, quedan)
+	b.Queue(`insert into consumos_lote (empresa_id, detalle_id, inventario_id, cantidad, costo_unitario)
+		select $1, x.detalle, x.inventario, x.cantidad, x.costo
+		from unnest($2::bigint[], $3::bigint[], $4::numeric[], $5::numeric[]) as x(detalle, inventario, cantidad, costo)`,
+		empresaID, cDetalle, cInventario, cCantidad, cCosto)
+	if len(negProductos) > 0 {
+		// The uncovered remainder goes to the product's batch-less row, below zero.
+		b.Queue(`insert into inventarios (empresa_id, almacen_id, producto_id, cantidad_disponible, costo_unitario)
+			select $1, $2, x.producto, -sum(x.cantidad), max(x.costo)
+			from unnest($3::bigint[], $4::numeric[], $5::numeric[]) as x(producto, cantidad, costo) group by x.producto
+			on conflict (empresa_id, almacen_id, producto_id, coalesce(lote, ''), coalesce(fecha_vencimiento, 'infinity'::date)) where not eliminado
+			do update set cantidad_disponible = inventarios.cantidad_disponible + excluded.cantidad_disponible`,
+			empresaID, almacen, negProductos, negCantidades, negCostos)
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("inventario: salida: %w", err)
+	}
+	return nil
+}
+
+// avisarBajoMinimo writes an InventarioBajoEvent for every product of the
+// exit whose stock in the warehouse is now below its stock_minimo.
+func avisarBajoMinimo(ctx context.Context, tx *db.Tx, empresaID, almacen int64, ds []detalle) error {
+	productos := make([]int64, len(ds))
+	for i, d := range ds {
+		productos[i] = d.producto
+	}
+	_, err := tx.Exec(ctx, `insert into eventos (empresa_id, tipo, payload)
+		select $1, $4, jsonb_build_object('producto_id', p.id, 'codigo', p.codigo, 'nombre', p.nombre, 'almacen_id', $2::bigint,
+		  'stock_actual', coalesce(s.total, 0), 'stock_minimo', p.stock_minimo)
+		from productos p
+		left join (select producto_id, sum(cantidad_disponible) total from inventarios
+		           where empresa_id = $1 and almacen_id = $2 and not eliminado group by producto_id) s on s.producto_id = p.id
+		where p.empresa_id = $1 and p.id = any($3) and p.gestionado_inventario and coalesce(s.total, 0) < p.stock_minimo`,
+		empresaID, almacen, productos, eventos.InventarioBajo)
+	if err != nil {
+		return fmt.Errorf("inventario: eventos: %w", err)
+	}
+	return nil
+}
+
+// Cancelar moves a Pendiente movement to Cancelada (a processed one cannot
+// be cancelled: ErrEstado).
+func Cancelar(ctx context.Context, tx *db.Tx, empresaID, id int64) error {
+	tag, err := tx.Exec(ctx, `update movimientos_inventario set estado = 'Cancelada', cancelado_en = now()
+		where empresa_id = $1 and id = $2 and estado = 'Pendiente' and not eliminado`, empresaID, id)
+	if err != nil {
+		return fmt.Errorf("inventario: cancelar: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrEstado
+	}
+	return nil
+}
+
+// Consumido returns what a processed exit consumed, batch by batch, as entry
+// lines (same batch, same cost): the lines of its reversal (a customer
+// return when a sale is cancelled) or of a transfer's entry.
+func Consumido(ctx context.Context, tx *db.Tx, empresaID, salidaID int64) ([]Linea, error) {
+	rows, err := tx.Query(ctx, `select d.producto_id, c.cantidad, c.costo_unitario, i.lote, i.fecha_vencimiento
+		from consumos_lote c
+		join detalles_movimiento d on d.empresa_id = c.empresa_id and d.id = c.detalle_id
+		join inventarios i on i.empresa_id = c.empresa_id and i.id = c.inventario_id
+		where c.empresa_id = $1 and d.movimiento_id = $2 order by d.linea, c.id`, empresaID, salidaID)
+	if err != nil {
+		return nil, fmt.Errorf("inventario: consumos: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Linea, error) {
+		var l Linea
+		var cant, costo pgtype.Numeric
+		var lote *string
+		if err := r.Scan(&l.ProductoID, &cant, &costo, &lote, &l.FechaVencimiento); err != nil {
+			return l, err
+		}
+		l.Cantidad, l.CostoUnitario = toDecimal(cant), toDecimal(costo)
+		if lote != nil {
+			l.Lote = *lote
+		}
+		return l, nil
+	})
+}
