@@ -90,7 +90,8 @@ func numeric(d decimal.Decimal) pgtype.Numeric {
 }
 
 // Crear records a movement and its lines and, when m.Procesar, applies it.
-// It returns the movement's id.
+// It returns the movement's id. The movement and its lines are one
+// statement; applying them right away needs no second read.
 func Crear(ctx context.Context, tx *db.Tx, empresaID int64, m Movimiento) (int64, error) {
 	prefix := "ENT"
 	if m.Clase == Salida {
@@ -108,16 +109,8 @@ func Crear(ctx context.Context, tx *db.Tx, empresaID int64, m Movimiento) (int64
 	if m.UsuarioID > 0 {
 		usuario = &m.UsuarioID
 	}
-	var id int64
-	err = tx.QueryRow(ctx, `insert into movimientos_inventario (empresa_id, clase, tipo, numero, almacen_id, fecha, usuario_id,
-			orden_compra_id, venta_id, proveedor_id, cliente_id, movimiento_par_id, observaciones)
-		values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning id`,
-		empresaID, m.Clase, m.Tipo, documentos.Numero(prefix, n, 8), m.AlmacenID, fecha, usuario,
-		m.OrdenCompraID, m.VentaID, m.ProveedorID, m.ClienteID, m.MovimientoParID, m.Observaciones).Scan(&id)
-	if err != nil {
-		return 0, fmt.Errorf("inventario: movimiento: %w", err)
-	}
 	k := len(m.Lineas)
+	ds := make([]detalle, k)
 	lineas := make([]int32, k)
 	productos := make([]int64, k)
 	cantidades := make([]pgtype.Numeric, k)
@@ -125,24 +118,51 @@ func Crear(ctx context.Context, tx *db.Tx, empresaID int64, m Movimiento) (int64
 	lotes := make([]*string, k)
 	vencimientos := make([]*time.Time, k)
 	for i, l := range m.Lineas {
-		lineas[i], productos[i] = int32(i+1), l.ProductoID
-		cantidades[i], costos[i] = numeric(l.Cantidad), numeric(l.CostoUnitario)
+		// The columns' scales, rounded as PostgreSQL does (half away from
+		// zero), so that what is applied is exactly what is stored.
+		d := detalle{producto: l.ProductoID, cantidad: l.Cantidad.Round(3), costo: l.CostoUnitario.Round(4), vencimiento: l.FechaVencimiento}
 		if l.Lote != "" {
 			lote := l.Lote
-			lotes[i] = &lote
+			d.lote = &lote
 		}
-		vencimientos[i] = l.FechaVencimiento
+		ds[i] = d
+		lineas[i], productos[i] = int32(i+1), d.producto
+		cantidades[i], costos[i], lotes[i], vencimientos[i] = numeric(d.cantidad), numeric(d.costo), d.lote, d.vencimiento
 	}
-	_, err = tx.Exec(ctx, `insert into detalles_movimiento (empresa_id, movimiento_id, linea, producto_id, cantidad, costo_unitario, lote, fecha_vencimiento)
-		select $1, $2, x.linea, x.producto, x.cantidad, x.costo, x.lote, x.vence
-		from unnest($3::int[], $4::bigint[], $5::numeric[], $6::numeric[], $7::text[], $8::date[])
-		  as x(linea, producto, cantidad, costo, lote, vence)`,
-		empresaID, id, lineas, productos, cantidades, costos, lotes, vencimientos)
+	rows, err := tx.Query(ctx, `with m as (
+			insert into movimientos_inventario (empresa_id, clase, tipo, numero, almacen_id, fecha, usuario_id,
+				orden_compra_id, venta_id, proveedor_id, cliente_id, movimiento_par_id, observaciones)
+			values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning id),
+		d as (
+			insert into detalles_movimiento (empresa_id, movimiento_id, linea, producto_id, cantidad, costo_unitario, lote, fecha_vencimiento)
+			select $1, m.id, x.linea, x.producto, x.cantidad, x.costo, x.lote, x.vence
+			from m, unnest($14::int[], $15::bigint[], $16::numeric[], $17::numeric[], $18::text[], $19::date[])
+			  as x(linea, producto, cantidad, costo, lote, vence)
+			returning id, linea)
+		select m.id, d.id, d.linea from m left join d on true order by d.linea`,
+		empresaID, m.Clase, m.Tipo, documentos.Numero(prefix, n, 8), m.AlmacenID, fecha, usuario,
+		m.OrdenCompraID, m.VentaID, m.ProveedorID, m.ClienteID, m.MovimientoParID, m.Observaciones,
+		lineas, productos, cantidades, costos, lotes, vencimientos)
 	if err != nil {
-		return 0, fmt.Errorf("inventario: líneas: %w", err)
+		return 0, fmt.Errorf("inventario: movimiento: %w", err)
+	}
+	var id int64
+	for rows.Next() {
+		var detalleID *int64
+		var linea *int32
+		if err := rows.Scan(&id, &detalleID, &linea); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("inventario: movimiento: %w", err)
+		}
+		if detalleID != nil && *linea >= 1 && int(*linea) <= k {
+			ds[*linea-1].id = *detalleID
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("inventario: movimiento: %w", err)
 	}
 	if m.Procesar {
-		if err := Procesar(ctx, tx, empresaID, id, m.PermitirNegativo); err != nil {
+		if err := aplicar(ctx, tx, empresaID, id, m.Clase, m.AlmacenID, ds, m.PermitirNegativo); err != nil {
 			return 0, err
 		}
 	}
@@ -163,46 +183,65 @@ type detalle struct {
 // permitirNegativo, in which case the missing quantity is taken from a
 // batch-less row that goes negative.
 func Procesar(ctx context.Context, tx *db.Tx, empresaID, id int64, permitirNegativo bool) error {
-	var clase, estado string
-	var almacen int64
-	err := tx.QueryRow(ctx, `select clase, estado, almacen_id from movimientos_inventario
-		where empresa_id = $1 and id = $2 and not eliminado for update`, empresaID, id).Scan(&clase, &estado, &almacen)
+	// The movement (locked, so that a concurrent Procesar or Cancelar waits)
+	// with its lines, in one read.
+	rows, err := tx.Query(ctx, `select m.clase, m.estado, m.almacen_id,
+			d.id, d.producto_id, d.cantidad, d.costo_unitario, d.lote, d.fecha_vencimiento
+		from movimientos_inventario m
+		left join detalles_movimiento d on d.empresa_id = m.empresa_id and d.movimiento_id = m.id
+		where m.empresa_id = $1 and m.id = $2 and not m.eliminado
+		order by d.linea
+		for update of m`, empresaID, id)
 	if err != nil {
 		return fmt.Errorf("inventario: procesar %d: %w", id, err)
+	}
+	var clase, estado string
+	var almacen int64
+	var ds []detalle
+	found := false
+	for rows.Next() {
+		found = true
+		var detalleID, producto *int64
+		var cant, costo pgtype.Numeric
+		var d detalle
+		if err := rows.Scan(&clase, &estado, &almacen, &detalleID, &producto, &cant, &costo, &d.lote, &d.vencimiento); err != nil {
+			rows.Close()
+			return fmt.Errorf("inventario: procesar %d: %w", id, err)
+		}
+		if detalleID != nil {
+			d.id, d.producto, d.cantidad, d.costo = *detalleID, *producto, toDecimal(cant), toDecimal(costo)
+			ds = append(ds, d)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("inventario: procesar %d: %w", id, err)
+	}
+	if !found {
+		return fmt.Errorf("inventario: procesar %d: %w", id, pgx.ErrNoRows)
 	}
 	if estado != Pendiente {
 		return ErrEstado
 	}
-	rows, err := tx.Query(ctx, `select id, producto_id, cantidad, costo_unitario, lote, fecha_vencimiento
-		from detalles_movimiento where empresa_id = $1 and movimiento_id = $2 order by linea`, empresaID, id)
-	if err != nil {
-		return fmt.Errorf("inventario: líneas: %w", err)
-	}
-	ds, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (detalle, error) {
-		var d detalle
-		var cant, costo pgtype.Numeric
-		if err := r.Scan(&d.id, &d.producto, &cant, &costo, &d.lote, &d.vencimiento); err != nil {
-			return d, err
-		}
-		d.cantidad, d.costo = toDecimal(cant), toDecimal(costo)
-		return d, nil
-	})
-	if err != nil {
-		return fmt.Errorf("inventario: líneas: %w", err)
-	}
+	return aplicar(ctx, tx, empresaID, id, clase, almacen, ds, permitirNegativo)
+}
+
+// aplicar writes a movement's effect on stock, its new state and (for an
+// exit) the low-stock events in one pipelined batch; an exit first reads and
+// locks the batches it consumes.
+func aplicar(ctx context.Context, tx *db.Tx, empresaID, id int64, clase string, almacen int64, ds []detalle, permitirNegativo bool) error {
+	b := &pgx.Batch{}
 	if clase == Entrada {
-		err = entrar(ctx, tx, empresaID, almacen, ds)
-	} else {
-		err = salir(ctx, tx, empresaID, almacen, ds, permitirNegativo)
-	}
-	if err != nil {
+		entrar(b, empresaID, almacen, ds)
+	} else if err := salir(ctx, tx, b, empresaID, almacen, ds, permitirNegativo); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `update movimientos_inventario set estado = 'Procesada', procesado_en = now() where empresa_id = $1 and id = $2`, empresaID, id); err != nil {
-		return fmt.Errorf("inventario: estado: %w", err)
-	}
+	b.Queue(`update movimientos_inventario set estado = 'Procesada', procesado_en = now() where empresa_id = $1 and id = $2`, empresaID, id)
 	if clase == Salida {
-		return avisarBajoMinimo(ctx, tx, empresaID, almacen, ds)
+		// Queued after the stock writes: it reads the stock they leave.
+		avisarBajoMinimo(b, empresaID, almacen, ds)
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("inventario: %s %d: %w", clase, id, err)
 	}
 	return nil
 }
@@ -214,9 +253,9 @@ func toDecimal(n pgtype.Numeric) decimal.Decimal {
 	return decimal.NewFromBigInt(n.Int, n.Exp)
 }
 
-// entrar adds each line to its batch; a batch entered again at another cost
-// takes the weighted average cost.
-func entrar(ctx context.Context, tx *db.Tx, empresaID, almacen int64, ds []detalle) error {
+// entrar queues the addition of each line to its batch; a batch entered
+// again at another cost takes the weighted average cost.
+func entrar(b *pgx.Batch, empresaID, almacen int64, ds []detalle) {
 	k := len(ds)
 	productos := make([]int64, k)
 	cantidades := make([]pgtype.Numeric, k)
@@ -226,12 +265,17 @@ func entrar(ctx context.Context, tx *db.Tx, empresaID, almacen int64, ds []detal
 	for i, d := range ds {
 		productos[i], cantidades[i], costos[i], lotes[i], vencimientos[i] = d.producto, numeric(d.cantidad), numeric(d.costo), d.lote, d.vencimiento
 	}
-	// Lines of the same batch are summed first: one row may be upserted only once per statement.
-	_, err := tx.Exec(ctx, `insert into inventarios (empresa_id, almacen_id, producto_id, lote, fecha_vencimiento, cantidad_disponible, costo_unitario)
+	// Lines of the same batch are summed first: one row may be upserted only
+	// once per statement. Rows are written product by product (the order in
+	// which exits lock them, so the two do not deadlock across products) and,
+	// within a product, in line order: batches of one entry are equally old,
+	// and FIFO then takes them in the order of its lines.
+	b.Queue(`insert into inventarios (empresa_id, almacen_id, producto_id, lote, fecha_vencimiento, cantidad_disponible, costo_unitario)
 		select $1, $2, x.producto, x.lote, x.vence, sum(x.cantidad),
 		       case when sum(x.cantidad) = 0 then max(x.costo) else round(sum(x.cantidad * x.costo) / sum(x.cantidad), 4) end
-		from unnest($3::bigint[], $4::numeric[], $5::numeric[], $6::text[], $7::date[]) as x(producto, cantidad, costo, lote, vence)
+		from unnest($3::bigint[], $4::numeric[], $5::numeric[], $6::text[], $7::date[]) with ordinality as x(producto, cantidad, costo, lote, vence, n)
 		group by x.producto, x.lote, x.vence
+		order by x.producto, min(x.n)
 		on conflict (empresa_id, almacen_id, producto_id, coalesce(lote, ''), coalesce(fecha_vencimiento, 'infinity'::date)) where not eliminado
 		do update set
 		  costo_unitario = case when inventarios.cantidad_disponible + excluded.cantidad_disponible <= 0 then excluded.costo_unitario
@@ -239,10 +283,6 @@ func entrar(ctx context.Context, tx *db.Tx, empresaID, almacen int64, ds []detal
 		      / (greatest(inventarios.cantidad_disponible, 0) + excluded.cantidad_disponible), 4) end,
 		  cantidad_disponible = inventarios.cantidad_disponible + excluded.cantidad_disponible`,
 		empresaID, almacen, productos, cantidades, costos, lotes, vencimientos)
-	if err != nil {
-		return fmt.Errorf("inventario: entrada: %w", err)
-	}
-	return nil
 }
 
 type lote struct {
@@ -253,8 +293,9 @@ type lote struct {
 }
 
 // salir consumes stock FIFO for every line at once: one locking read of the
-// batches of all the products, the arithmetic here, one pipelined write.
-func salir(ctx context.Context, tx *db.Tx, empresaID, almacen int64, ds []detalle, permitirNegativo bool) error {
+// batches of all the products, the arithmetic here, and the writes queued on
+// b (sent by aplicar with the state change).
+func salir(ctx context.Context, tx *db.Tx, b *pgx.Batch, empresaID, almacen int64, ds []detalle, permitirNegativo bool) error {
 	productos := make([]int64, len(ds))
 	for i, d := range ds {
 		productos[i] = d.producto
@@ -321,7 +362,6 @@ func salir(ctx context.Context, tx *db.Tx, empresaID, almacen int64, ds []detall
 	for _, l := range lotes {
 		ids, quedan = append(ids, l.id), append(quedan, numeric(l.disponible))
 	}
-	b := &pgx.Batch{}
 	b.Queue(`update inventarios i set cantidad_disponible = x.queda
 		from unnest($2::bigint[], $3::numeric[]) as x(id, queda)
 		where i.empresa_id = $1 and i.id = x.id and i.cantidad_disponible <> x.queda`, empresaID, ids, quedan)
@@ -338,20 +378,17 @@ func salir(ctx context.Context, tx *db.Tx, empresaID, almacen int64, ds []detall
 			do update set cantidad_disponible = inventarios.cantidad_disponible + excluded.cantidad_disponible`,
 			empresaID, almacen, negProductos, negCantidades, negCostos)
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("inventario: salida: %w", err)
-	}
 	return nil
 }
 
-// avisarBajoMinimo writes an InventarioBajoEvent for every product of the
+// avisarBajoMinimo queues an InventarioBajoEvent for every product of the
 // exit whose stock in the warehouse is now below its stock_minimo.
-func avisarBajoMinimo(ctx context.Context, tx *db.Tx, empresaID, almacen int64, ds []detalle) error {
+func avisarBajoMinimo(b *pgx.Batch, empresaID, almacen int64, ds []detalle) {
 	productos := make([]int64, len(ds))
 	for i, d := range ds {
 		productos[i] = d.producto
 	}
-	_, err := tx.Exec(ctx, `insert into eventos (empresa_id, tipo, payload)
+	b.Queue(`insert into eventos (empresa_id, tipo, payload)
 		select $1, $4, jsonb_build_object('producto_id', p.id, 'codigo', p.codigo, 'nombre', p.nombre, 'almacen_id', $2::bigint,
 		  'stock_actual', coalesce(s.total, 0), 'stock_minimo', p.stock_minimo)
 		from productos p
@@ -359,10 +396,6 @@ func avisarBajoMinimo(ctx context.Context, tx *db.Tx, empresaID, almacen int64, 
 		           where empresa_id = $1 and almacen_id = $2 and not eliminado group by producto_id) s on s.producto_id = p.id
 		where p.empresa_id = $1 and p.id = any($3) and p.gestionado_inventario and coalesce(s.total, 0) < p.stock_minimo`,
 		empresaID, almacen, productos, eventos.InventarioBajo)
-	if err != nil {
-		return fmt.Errorf("inventario: eventos: %w", err)
-	}
-	return nil
 }
 
 // Cancelar moves a Pendiente movement to Cancelada (a processed one cannot

@@ -6,6 +6,7 @@ package terceros
 import (
 	"github.com/erpcr/erp/shared/crformat"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/eventos"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/recurso"
 )
@@ -80,6 +81,33 @@ var Cliente = &recurso.Resource{
 	},
 	Filters: []recurso.Filter{{Param: "tipo_identificacion", Kind: recurso.Text, Values: crformat.TiposIdentificacion}},
 	Sorts:   []string{"nombre", "identificacion", "razon_social"},
+	Aggregates: []recurso.Aggregate{
+		// Sales not deleted (anuladas included), and pending receivables
+		// (the ones the detail view lists).
+		{Name: "ventas_count", Zero: 0, SQL: `select v.cliente_id, to_jsonb(count(*)) from ventas v
+			where v.empresa_id = app_empresa_id() and v.cliente_id = any($1) and not v.eliminado group by 1`},
+		{Name: "cuentas_por_cobrar_count", Zero: 0, SQL: `select c.cliente_id, to_jsonb(count(*)) from cuentas_por_cobrar c
+			where c.empresa_id = app_empresa_id() and c.cliente_id = any($1) and c.estado = 'pendiente' and not c.eliminado group by 1`},
+	},
+	Details: []recurso.Detail{
+		// The latest 10 sales, newest first.
+		{Name: "ventas", SQL: `select coalesce(jsonb_agg(x order by x.fecha_venta desc, x.id desc), '[]') from (
+			select v.id, v.numero_comprobante, v.tipo_comprobante, v.fecha_venta, v.estado, v.condicion_venta,
+			  v.monto_subtotal, v.monto_descuentos, v.monto_impuestos, v.monto_total, v.creado_en
+			from ventas v where v.empresa_id = app_empresa_id() and v.cliente_id = $1 and not v.eliminado
+			order by v.fecha_venta desc, v.id desc limit 10) x`},
+		// Pending receivables, the first due first.
+		{Name: "cuentas_por_cobrar", SQL: `select coalesce(jsonb_agg(x order by x.fecha_vencimiento, x.id), '[]') from (
+			select c.id, c.venta_id, v.numero_comprobante, c.monto, c.saldo, c.fecha_emision, c.fecha_vencimiento, c.estado,
+			  c.fecha_vencimiento < current_date as vencida
+			from cuentas_por_cobrar c join ventas v on v.empresa_id = c.empresa_id and v.id = c.venta_id
+			where c.empresa_id = app_empresa_id() and c.cliente_id = $1 and c.estado = 'pendiente' and not c.eliminado) x`},
+	},
+	// ClienteCreadoEvent, with the customer as the API shows it, in the
+	// creating transaction.
+	AfterCreate: func(c *recurso.Call, row recurso.Row) error {
+		return eventos.Registrar(c.Context(), c.Tx, c.Principal.EmpresaID, eventos.ClienteCreado, row)
+	},
 	Messages: recurso.Messages{NotFound: "Cliente no encontrado.", Created: "Cliente creado correctamente.",
 		Updated: "Cliente actualizado correctamente.", Deleted: "Cliente eliminado correctamente."},
 	Validate: func(c *recurso.Call, vals map[string]any) {
@@ -131,6 +159,20 @@ var Proveedor = &recurso.Resource{
 		{Name: "activo", Kind: recurso.Boolean},
 	},
 	Sorts: []string{"nombre", "nit_ruc", "razon_social"},
+	Details: []recurso.Detail{
+		// The latest 10 purchase orders, newest first.
+		{Name: "ordenes_compra", SQL: `select coalesce(jsonb_agg(x order by x.fecha_orden desc, x.id desc), '[]') from (
+			select o.id, o.numero_orden, o.fecha_orden, o.fecha_entrega_estimada, o.estado,
+			  o.monto_subtotal, o.monto_descuentos, o.monto_impuestos, o.monto_total, o.creado_en
+			from ordenes_compra o where o.empresa_id = app_empresa_id() and o.proveedor_id = $1 and not o.eliminado
+			order by o.fecha_orden desc, o.id desc limit 10) x`},
+		// Pending payables, the first due first.
+		{Name: "cuentas_por_pagar", SQL: `select coalesce(jsonb_agg(x order by x.fecha_vencimiento, x.id), '[]') from (
+			select c.id, c.orden_compra_id, o.numero_orden, c.monto, c.saldo, c.fecha_emision, c.fecha_vencimiento, c.estado,
+			  c.fecha_vencimiento < current_date as vencida
+			from cuentas_por_pagar c join ordenes_compra o on o.empresa_id = c.empresa_id and o.id = c.orden_compra_id
+			where c.empresa_id = app_empresa_id() and c.proveedor_id = $1 and c.estado = 'pendiente' and not c.eliminado) x`},
+	},
 	Validate: func(_ *recurso.Call, vals map[string]any) {
 		zeroWhenNull(vals, "limite_credito", "dias_credito")
 	},

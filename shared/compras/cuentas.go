@@ -1,0 +1,189 @@
+package compras
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+const msgCuentaNoEncontrada = "Cuenta por pagar no encontrada."
+
+var cuentaSorts = map[string]string{
+	"id": "c.id", "fecha_emision": "c.fecha_emision", "fecha_vencimiento": "c.fecha_vencimiento", "monto": "c.monto",
+	"saldo": "c.saldo", "estado": "c.estado", "creado_en": "c.creado_en", "actualizado_en": "c.actualizado_en",
+}
+
+// cuentasIndex lists the tenant's payables: filters proveedor_id,
+// orden_compra_id, estado, vencidas (pendiente and past due; 0 = the
+// others), search on the order's numero_orden.
+func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	page, err := httpx.ParsePage(r)
+	if err != nil {
+		return err
+	}
+	order, err := httpx.SortQuery(r, cuentaSorts, "c.id")
+	if err != nil {
+		return err
+	}
+	a := args{}
+	conds := []string{"c.empresa_id = " + a.add(p.EmpresaID), "not c.eliminado"}
+	in := httpx.NewInput(nil)
+	if n, ok := queryID(r, in, "proveedor_id"); ok {
+		conds = append(conds, "c.proveedor_id = "+a.add(n))
+	}
+	if n, ok := queryID(r, in, "orden_compra_id"); ok {
+		conds = append(conds, "c.orden_compra_id = "+a.add(n))
+	}
+	if v := strings.TrimSpace(r.URL.Query().Get("estado")); v != "" {
+		if !contains(estadosCuenta, v) {
+			in.Fail("estado", "El campo estado debe ser uno de: "+strings.Join(estadosCuenta, ", ")+".")
+		} else {
+			conds = append(conds, "c.estado = "+a.add(v))
+		}
+	}
+	vencida := "(c.estado = 'pendiente' and c.fecha_vencimiento < " + hoy + ")"
+	if v, err := httpx.BoolQuery(r, "vencidas"); err != nil {
+		in.Fail("vencidas", "El campo vencidas debe ser verdadero o falso.")
+	} else if v != nil && *v {
+		conds = append(conds, vencida)
+	} else if v != nil {
+		conds = append(conds, "not "+vencida)
+	}
+	if s := httpx.SearchQuery(r); s != nil {
+		conds = append(conds, `exists (select 1 from ordenes_compra o where o.empresa_id = c.empresa_id and o.id = c.orden_compra_id
+			and o.numero_orden ilike `+a.add(*s)+`)`)
+	}
+	if err := in.Err(); err != nil {
+		return err
+	}
+	var out httpx.Page[json.RawMessage]
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		rows, total, err := db.Page(r.Context(), tx, cuentaLista, `from cuentas_por_pagar c where `+strings.Join(conds, " and "),
+			order+", c.id", a, page.PerPage, page.Offset(), scanJSON)
+		if err != nil {
+			return fmt.Errorf("compras: cuentas: %w", err)
+		}
+		out = httpx.NewPage(page, rows, total)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Service) cuentasShow(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	var data json.RawMessage
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		var found bool
+		data, found, err = findCuenta(r.Context(), tx, p.EmpresaID, id)
+		if err == nil && !found {
+			return httpx.NotFound(msgCuentaNoEncontrada)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "", data)
+}
+
+// pagar records a payment of a payable: monto > 0 and not above the
+// balance, fecha, forma_pago_id, referencia. The balance goes down in the
+// same statement; at 0 the payable is pagada. The payable is locked, so
+// concurrent payments cannot overdraw it.
+func (s *Service) pagar(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	in, err := httpx.ReadInput(r)
+	if err != nil {
+		return err
+	}
+	monto, okMonto := readDecimal(in, "monto", decRule{required: true, positive: true, scale: 2, limit: limiteMonto})
+	fecha, _ := readDate(in, "fecha", true)
+	forma, okForma := in.Int("forma_pago_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+	var referencia *string
+	if v, ok := in.String("referencia", httpx.Str{Max: 100}); ok {
+		referencia = &v
+	}
+	return s.create(w, r, in, func(ctx context.Context, tx *db.Tx) (string, json.RawMessage, error) {
+		b := &pgx.Batch{}
+		b.Queue(`select estado, saldo from cuentas_por_pagar where empresa_id = $1 and id = $2 and not eliminado for update`, p.EmpresaID, id)
+		if okForma {
+			b.Queue(`select exists (select 1 from formas_pago where id = $1 and activo and not eliminado)`, forma)
+		}
+		br := tx.SendBatch(ctx, b)
+		var estado string
+		var saldoN pgtype.Numeric
+		errCuenta := br.QueryRow().Scan(&estado, &saldoN)
+		formaExiste := true
+		if okForma && errCuenta == nil {
+			if err := br.QueryRow().Scan(&formaExiste); err != nil {
+				br.Close()
+				return "", nil, fmt.Errorf("compras: forma de pago: %w", err)
+			}
+		}
+		if err := br.Close(); err != nil && errCuenta == nil {
+			return "", nil, fmt.Errorf("compras: pago: %w", err)
+		}
+		if errCuenta == pgx.ErrNoRows {
+			return "", nil, httpx.NotFound(msgCuentaNoEncontrada)
+		}
+		if errCuenta != nil {
+			return "", nil, fmt.Errorf("compras: cuenta %d: %w", id, errCuenta)
+		}
+		if estado == "anulada" {
+			return "", nil, httpx.InvalidField("estado", "La cuenta por pagar está anulada; no admite pagos.")
+		}
+		if !formaExiste {
+			in.Fail("forma_pago_id", "La forma de pago seleccionada no existe.")
+		}
+		saldo := toDecimal(saldoN)
+		if okMonto && monto.GreaterThan(saldo) {
+			in.Fail("monto", "El monto no puede ser mayor que el saldo pendiente ("+saldo.StringFixed(2)+").")
+		}
+		if err := in.Err(); err != nil {
+			return "", nil, err
+		}
+		var pagoID int64
+		err := tx.QueryRow(ctx, `with pg as (
+				insert into pagos (empresa_id, cuenta_por_pagar_id, monto, fecha, forma_pago_id, referencia, usuario_id)
+				values ($1, $2, $3, $4, $5, $6, $7) returning id
+			), c as (
+				update cuentas_por_pagar set saldo = saldo - $3,
+					estado = case when saldo - $3 = 0 then 'pagada' else estado end
+				where empresa_id = $1 and id = $2
+			)
+			select id from pg`, p.EmpresaID, id, numeric(monto), fecha, forma, referencia, p.UsuarioID).Scan(&pagoID)
+		if err != nil {
+			return "", nil, fmt.Errorf("compras: pago de %d: %w", id, err)
+		}
+		var raw []byte
+		err = tx.QueryRow(ctx, `select (to_jsonb(x) - 'cuenta_por_cobrar_id') || jsonb_build_object(
+				'forma_pago', (select jsonb_build_object('id', f.id, 'codigo', f.codigo, 'nombre', f.nombre) from formas_pago f where f.id = x.forma_pago_id),
+				'cuenta_por_pagar', (select `+cuentaDetalle+` from cuentas_por_pagar c where c.empresa_id = x.empresa_id and c.id = x.cuenta_por_pagar_id))
+			from pagos x where x.empresa_id = $1 and x.id = $2`, p.EmpresaID, pagoID).Scan(&raw)
+		if err != nil {
+			return "", nil, fmt.Errorf("compras: pago %d: %w", pagoID, err)
+		}
+		return "Pago registrado correctamente.", raw, nil
+	})
+}

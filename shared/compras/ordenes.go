@@ -1,0 +1,306 @@
+package compras
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/documentos"
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+// SerieOrden is the document series (counter key and prefix) of purchase
+// orders: OC-000001, per company.
+const SerieOrden = "OC"
+
+var ordenSorts = map[string]string{
+	"id": "o.id", "numero_orden": "o.numero_orden", "fecha_orden": "o.fecha_orden",
+	"fecha_entrega_estimada": "o.fecha_entrega_estimada", "estado": "o.estado", "monto_total": "o.monto_total",
+	"creado_en": "o.creado_en", "actualizado_en": "o.actualizado_en", "proveedor": "p.nombre",
+}
+
+// queryID reads an optional positive integer query parameter.
+func queryID(r *http.Request, in *httpx.Input, name string) (int64, bool) {
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 {
+		in.Fail(name, "El campo "+label(name)+" debe ser un número entero positivo.")
+		return 0, false
+	}
+	return n, true
+}
+
+// queryDate reads an optional YYYY-MM-DD query parameter.
+func queryDate(r *http.Request, in *httpx.Input, name string) (time.Time, bool) {
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		return time.Time{}, false
+	}
+	d, err := time.Parse("2006-01-02", v)
+	if err != nil {
+		in.Fail(name, "El campo "+label(name)+" debe ser una fecha válida con formato AAAA-MM-DD.")
+		return time.Time{}, false
+	}
+	return d, true
+}
+
+// index lists the tenant's orders: filters proveedor_id, estado,
+// pendientes (not recibida nor cancelada), activas (not cancelada), activos,
+// fecha_inicio/fecha_fin (fecha_orden), search on numero_orden; empresa_id
+// is ignored (the tenant decides).
+func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	page, err := httpx.ParsePage(r)
+	if err != nil {
+		return err
+	}
+	order, err := httpx.SortQuery(r, ordenSorts, "o.id")
+	if err != nil {
+		return err
+	}
+	a := args{}
+	conds := []string{"o.empresa_id = " + a.add(p.EmpresaID), "not o.eliminado"}
+	in := httpx.NewInput(nil)
+	if n, ok := queryID(r, in, "proveedor_id"); ok {
+		conds = append(conds, "o.proveedor_id = "+a.add(n))
+	}
+	if v := strings.TrimSpace(r.URL.Query().Get("estado")); v != "" {
+		if !contains(Estados, v) {
+			in.Fail("estado", "El campo estado debe ser uno de: "+strings.Join(Estados, ", ")+".")
+		} else {
+			conds = append(conds, "o.estado = "+a.add(v))
+		}
+	}
+	if d, ok := queryDate(r, in, "fecha_inicio"); ok {
+		conds = append(conds, "o.fecha_orden >= "+a.add(d))
+	}
+	if d, ok := queryDate(r, in, "fecha_fin"); ok {
+		conds = append(conds, "o.fecha_orden <= "+a.add(d))
+	}
+	flags := []struct{ name, yes, no string }{
+		{"pendientes", "o.estado not in ('recibida', 'cancelada')", "o.estado in ('recibida', 'cancelada')"},
+		{"activas", "o.estado <> 'cancelada'", "o.estado = 'cancelada'"},
+		{"activos", "o.activo", "not o.activo"},
+	}
+	for _, f := range flags {
+		v, err := httpx.BoolQuery(r, f.name)
+		if err != nil {
+			in.Fail(f.name, "El campo "+f.name+" debe ser verdadero o falso.")
+			continue
+		}
+		if v != nil && *v {
+			conds = append(conds, f.yes)
+		} else if v != nil {
+			conds = append(conds, f.no)
+		}
+	}
+	if s := httpx.SearchQuery(r); s != nil {
+		conds = append(conds, "o.numero_orden ilike "+a.add(*s))
+	}
+	if err := in.Err(); err != nil {
+		return err
+	}
+	from := `from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id where ` + strings.Join(conds, " and ")
+	var out httpx.Page[json.RawMessage]
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		rows, total, err := db.Page(r.Context(), tx, ordenLista, from, order+", o.id", a, page.PerPage, page.Offset(), scanJSON)
+		if err != nil {
+			return fmt.Errorf("compras: list: %w", err)
+		}
+		out = httpx.NewPage(page, rows, total)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	var data json.RawMessage
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		var found bool
+		data, found, err = findOrden(r.Context(), tx, p.EmpresaID, id)
+		if err == nil && !found {
+			return httpx.NotFound(msgNoEncontrada)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "", data)
+}
+
+// store creates an order and its lines in one transaction: the number
+// (OC-NNNNNN) comes from the company's counter in the same transaction, so
+// a refused or failed order gives it back and concurrent orders get
+// distinct consecutive numbers.
+func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	in, err := httpx.ReadInput(r)
+	if err != nil {
+		return err
+	}
+	x := readOrden(in, true)
+	if err := in.Err(); err != nil {
+		return err
+	}
+	return s.create(w, r, in, func(ctx context.Context, tx *db.Tx) (string, json.RawMessage, error) {
+		_, productos, err := referencias(ctx, tx, p.EmpresaID, 0, &x, in)
+		if err != nil {
+			return "", nil, err
+		}
+		if err := in.Err(); err != nil {
+			return "", nil, err
+		}
+		c := calcular(x.lineas, productos)
+		n, err := documentos.Siguiente(ctx, tx, p.EmpresaID, SerieOrden)
+		if err != nil {
+			return "", nil, err
+		}
+		estado := Borrador
+		if x.estado != nil {
+			estado = *x.estado
+		}
+		a := []any{p.EmpresaID, *x.proveedorID, p.UsuarioID, x.almacenID, documentos.Numero(SerieOrden, n, 6), *x.fechaOrden,
+			x.fechaEntrega, estado, x.observaciones, numeric(c.total.Subtotal), numeric(c.total.Descuento),
+			numeric(c.total.Impuesto), numeric(c.total.Total)}
+		var id int64
+		err = tx.QueryRow(ctx, `with o as (
+				insert into ordenes_compra (empresa_id, proveedor_id, usuario_id, almacen_id, numero_orden, fecha_orden,
+					fecha_entrega_estimada, estado, observaciones, monto_subtotal, monto_descuentos, monto_impuestos, monto_total)
+				values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning id
+			), d as (`+insertLineas("(select id from o)", 14)+`)
+			select id from o`, append(a, c.args()...)...).Scan(&id)
+		if err != nil {
+			return "", nil, fmt.Errorf("compras: insert: %w", err)
+		}
+		data, _, err := findOrden(ctx, tx, p.EmpresaID, id)
+		return "Orden de compra creada correctamente.", data, err
+	})
+}
+
+// update edits an order in borrador or pendiente (PUT and PATCH are both
+// partial). Sending detalles replaces every line; the totals are always
+// recomputed from the lines.
+func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	in, err := httpx.ReadInput(r)
+	if err != nil {
+		return err
+	}
+	x := readOrden(in, false)
+	var data json.RawMessage
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		ctx := r.Context()
+		// The order is looked up (and locked) before the body is judged, so
+		// another company's order is a 404 whatever the body says.
+		cur, productos, err := referencias(ctx, tx, p.EmpresaID, id, &x, in)
+		if err != nil {
+			return err
+		}
+		if cur == nil {
+			return httpx.NotFound(msgNoEncontrada)
+		}
+		if cur.estado != Borrador && cur.estado != Pendiente {
+			return httpx.InvalidField("estado", msgEditar)
+		}
+		proveedor, almacen, fecha, entrega, estado, obs := cur.proveedorID, cur.almacenID, cur.fechaOrden, cur.fechaEntrega, cur.estado, cur.observaciones
+		if x.proveedorID != nil {
+			proveedor = *x.proveedorID
+		}
+		if x.almacenID != nil || x.clearAlmacen {
+			almacen = x.almacenID
+		}
+		if x.fechaOrden != nil {
+			fecha = *x.fechaOrden
+		}
+		if x.fechaEntrega != nil || x.clearEntrega {
+			entrega = x.fechaEntrega
+		}
+		if x.estado != nil {
+			estado = *x.estado
+		}
+		if x.observaciones != nil || x.clearObs {
+			obs = x.observaciones
+		}
+		if entrega != nil && entrega.Before(fecha) && !in.Failed("fecha_entrega_estimada") {
+			in.Fail("fecha_entrega_estimada", msgEntregaAnterior)
+		}
+		if err := in.Err(); err != nil {
+			return err
+		}
+		b := &pgx.Batch{}
+		b.Queue(`update ordenes_compra set proveedor_id = $3, almacen_id = $4, fecha_orden = $5, fecha_entrega_estimada = $6,
+			estado = $7, observaciones = $8 where empresa_id = $1 and id = $2`,
+			p.EmpresaID, id, proveedor, almacen, fecha, entrega, estado, obs)
+		if x.lineasSent {
+			c := calcular(x.lineas, productos)
+			b.Queue(`update ordenes_compra set monto_subtotal = $3, monto_descuentos = $4, monto_impuestos = $5, monto_total = $6
+				where empresa_id = $1 and id = $2`, p.EmpresaID, id, numeric(c.total.Subtotal), numeric(c.total.Descuento),
+				numeric(c.total.Impuesto), numeric(c.total.Total))
+			b.Queue(`delete from detalles_orden_compra where empresa_id = $1 and orden_compra_id = $2`, p.EmpresaID, id)
+			b.Queue(insertLineas("$2", 3), append([]any{p.EmpresaID, id}, c.args()...)...)
+		}
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return fmt.Errorf("compras: update %d: %w", id, err)
+		}
+		data, _, err = findOrden(ctx, tx, p.EmpresaID, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "Orden de compra actualizada correctamente.", data)
+}
+
+// destroy soft-deletes an order in borrador.
+func (s *Service) destroy(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		ctx := r.Context()
+		cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, p.EmpresaID, id))
+		if err != nil {
+			return err
+		}
+		if cur == nil {
+			return httpx.NotFound(msgNoEncontrada)
+		}
+		if cur.estado != Borrador {
+			return httpx.InvalidField("estado", msgEliminar)
+		}
+		if _, err := tx.Exec(ctx, `update ordenes_compra set activo = false, eliminado = true where empresa_id = $1 and id = $2`, p.EmpresaID, id); err != nil {
+			return fmt.Errorf("compras: delete %d: %w", id, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OKMessage(w, "Orden de compra eliminada correctamente.")
+}

@@ -1,0 +1,374 @@
+package compras
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/inventario"
+)
+
+// Transitions of a purchase order:
+//
+//	borrador <-> pendiente        PUT/PATCH with estado
+//	pendiente -> aprobada         POST /{id}/aprobar (aprobado_en)
+//	aprobada  -> aprobada         POST /{id}/recibir, partial receipt
+//	aprobada  -> recibida         POST /{id}/recibir, the last pending quantity (recibido_en, payable)
+//	borrador, pendiente, aprobada -> cancelada   POST /{id}/cancelar (cancelado_en), unless goods were received
+//
+// Anything else is a 422 under estado.
+
+// transicion locks the order, lets check refuse the change, applies sql
+// ($1 tenant, $2 id) and answers the order's detail view.
+func (s *Service) transicion(w http.ResponseWriter, r *http.Request, check func(*ordenActual) string, sql, msg string) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	var data json.RawMessage
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		ctx := r.Context()
+		cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, p.EmpresaID, id))
+		if err != nil {
+			return err
+		}
+		if cur == nil {
+			return httpx.NotFound(msgNoEncontrada)
+		}
+		if refusal := check(cur); refusal != "" {
+			return httpx.InvalidField("estado", refusal)
+		}
+		if _, err := tx.Exec(ctx, sql, p.EmpresaID, id); err != nil {
+			return fmt.Errorf("compras: transición de %d: %w", id, err)
+		}
+		data, _, err = findOrden(ctx, tx, p.EmpresaID, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, msg, data)
+}
+
+func (s *Service) aprobar(w http.ResponseWriter, r *http.Request) error {
+	return s.transicion(w, r, func(o *ordenActual) string {
+		if o.estado != Pendiente {
+			return "Solo se pueden aprobar órdenes en estado pendiente (estado actual: " + o.estado + ")."
+		}
+		return ""
+	}, `update ordenes_compra set estado = 'aprobada', aprobado_en = now() where empresa_id = $1 and id = $2`,
+		"Orden de compra aprobada correctamente.")
+}
+
+func (s *Service) cancelar(w http.ResponseWriter, r *http.Request) error {
+	return s.transicion(w, r, func(o *ordenActual) string {
+		switch {
+		case o.estado == Recibida:
+			return "No se puede cancelar una orden de compra recibida."
+		case o.estado == Cancelada:
+			return "La orden de compra ya está cancelada."
+		case o.recibido:
+			// Received goods are in stock and owed to the supplier; cancelling
+			// would leave them without a payable.
+			return "No se puede cancelar una orden de compra con mercadería ya recibida."
+		}
+		return ""
+	}, `update ordenes_compra set estado = 'cancelada', cancelado_en = now() where empresa_id = $1 and id = $2`,
+		"Orden de compra cancelada correctamente.")
+}
+
+// recepcionLinea is one line of a receipt as sent.
+type recepcionLinea struct {
+	detalleID, productoID int64
+	cantidad              decimal.Decimal
+	lote                  string
+	vence                 *time.Time
+	costo                 *decimal.Decimal
+}
+
+// recepcionInput is a receipt body: the warehouse, and the lines received
+// (none: everything still pending).
+type recepcionInput struct {
+	almacenID *int64
+	key       string // "detalles" (or its alias "lineas")
+	lineas    []recepcionLinea
+}
+
+func readRecepcion(in *httpx.Input) recepcionInput {
+	var x recepcionInput
+	if v, ok := in.Int("almacen_id", httpx.Int{Min: httpx.Min(1)}); ok {
+		x.almacenID = &v
+	}
+	x.key = "detalles"
+	if !in.Has("detalles") && in.Has("lineas") {
+		x.key = "lineas"
+	}
+	items, ok := in.List(x.key, false)
+	if !ok {
+		return x
+	}
+	if len(items) == 0 {
+		in.Fail(x.key, "El campo "+x.key+" debe tener al menos 1 elemento (o no enviarlo para recibir todo lo pendiente).")
+		return x
+	}
+	if len(items) > MaxLineas {
+		in.Fail(x.key, "El campo "+x.key+" no debe tener más de "+strconv.Itoa(MaxLineas)+" elementos.")
+		return x
+	}
+	x.lineas = make([]recepcionLinea, len(items))
+	for i, raw := range items {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+			in.Fail(x.key+"."+strconv.Itoa(i), "Cada línea debe ser un objeto.")
+			continue
+		}
+		li := httpx.NewInput(m)
+		l := &x.lineas[i]
+		l.detalleID, _ = li.Int("detalle_id", httpx.Int{Min: httpx.Min(1)})
+		l.productoID, _ = li.Int("producto_id", httpx.Int{Min: httpx.Min(1)})
+		if l.detalleID == 0 && l.productoID == 0 && !li.Failed("detalle_id") && !li.Failed("producto_id") {
+			li.Fail("detalle_id", "Indique el detalle_id o el producto_id de la línea recibida.")
+		}
+		l.cantidad, _ = readDecimal(li, "cantidad", decRule{required: true, positive: true, scale: 3, limit: limiteCantidad})
+		l.lote, _ = li.String("lote", httpx.Str{Max: 100})
+		if d, ok := readDate(li, "fecha_vencimiento", false); ok {
+			l.vence = &d
+		}
+		if c, ok := readDecimal(li, "costo_unitario", decRule{scale: 4, limit: limiteCosto}); ok {
+			l.costo = &c
+		}
+		in.Merge(x.key+"."+strconv.Itoa(i)+".", li)
+	}
+	return x
+}
+
+// lineaOrden is a stored line being received.
+type lineaOrden struct {
+	id, productoID int64
+	precio         decimal.Decimal
+	gestionado     bool // products outside inventory (services) enter no stock
+	pendiente      decimal.Decimal
+	agregar        decimal.Decimal
+}
+
+// costaRica is Costa Rica's time (UTC-6, no daylight saving time since 1992).
+var costaRica = time.FixedZone("America/Costa_Rica", -6*60*60)
+
+// recibir records a receipt of an approved order: a processed inventory
+// entry of type Compra (batches, expiry, unit costs) into the warehouse,
+// the received quantities, and, when nothing remains pending, the state
+// recibida, recibido_en and the payable (monto = the order's total, due
+// today + the supplier's dias_credito). All in one transaction, in a
+// constant number of round trips.
+func (s *Service) recibir(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	in, err := httpx.ReadInput(r)
+	if err != nil {
+		return err
+	}
+	x := readRecepcion(in)
+	var (
+		data     json.RawMessage
+		completa bool
+	)
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		ctx := r.Context()
+		b := &pgx.Batch{}
+		b.Queue(lockOrden, p.EmpresaID, id)
+		b.Queue(`select d.id, d.producto_id, d.cantidad - d.cantidad_recibida, d.precio_unitario, pr.gestionado_inventario
+			from detalles_orden_compra d join productos pr on pr.empresa_id = d.empresa_id and pr.id = d.producto_id
+			where d.empresa_id = $1 and d.orden_compra_id = $2 order by d.linea`, p.EmpresaID, id)
+		b.Queue(`select a.id, a.activo from almacenes a where a.empresa_id = $1 and not a.eliminado
+			and a.id = coalesce($2, (select o.almacen_id from ordenes_compra o where o.empresa_id = $1 and o.id = $3))`,
+			p.EmpresaID, x.almacenID, id)
+		br := tx.SendBatch(ctx, b)
+		cur, err := scanOrden(br.QueryRow())
+		if err != nil {
+			br.Close()
+			return err
+		}
+		rows, _ := br.Query()
+		lineas, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*lineaOrden, error) {
+			var l lineaOrden
+			var pend, precio pgtype.Numeric
+			err := row.Scan(&l.id, &l.productoID, &pend, &precio, &l.gestionado)
+			l.pendiente, l.precio = toDecimal(pend), toDecimal(precio)
+			return &l, err
+		})
+		if err != nil {
+			br.Close()
+			return fmt.Errorf("compras: líneas de %d: %w", id, err)
+		}
+		var almacenID int64
+		var almacenActivo bool
+		almErr := br.QueryRow().Scan(&almacenID, &almacenActivo)
+		if err := br.Close(); err != nil {
+			return fmt.Errorf("compras: recepción de %d: %w", id, err)
+		}
+		if cur == nil {
+			return httpx.NotFound(msgNoEncontrada)
+		}
+		switch cur.estado {
+		case Aprobada:
+		case Recibida:
+			return httpx.InvalidField("estado", "La orden de compra ya fue recibida por completo.")
+		default:
+			return httpx.InvalidField("estado", "Solo se pueden recibir órdenes aprobadas (estado actual: "+cur.estado+").")
+		}
+		switch {
+		case almErr == pgx.ErrNoRows && x.almacenID == nil && cur.almacenID == nil:
+			in.Required("almacen_id")
+		case almErr == pgx.ErrNoRows:
+			in.Fail("almacen_id", msgAlmacen)
+		case almErr != nil:
+			return fmt.Errorf("compras: almacén: %w", almErr)
+		case !almacenActivo:
+			in.Fail("almacen_id", msgAlmacenInact)
+		}
+		entradas := asignar(in, x, lineas)
+		if err := in.Err(); err != nil {
+			return err
+		}
+		if len(entradas) > 0 {
+			oc, prov, obs := id, cur.proveedorID, "Recepción de la orden de compra "+cur.numero
+			y, m, d := time.Now().In(costaRica).Date()
+			_, err := inventario.Crear(ctx, tx, p.EmpresaID, inventario.Movimiento{
+				Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacenID, Fecha: time.Date(y, m, d, 0, 0, 0, 0, time.UTC),
+				UsuarioID: p.UsuarioID, OrdenCompraID: &oc, ProveedorID: &prov, Observaciones: &obs,
+				Lineas: entradas, Procesar: true,
+			})
+			if err != nil {
+				return err
+			}
+		}
+		completa = true
+		var ids []int64
+		var cantidades []pgtype.Numeric
+		for _, l := range lineas {
+			if l.pendiente.IsPositive() {
+				completa = false
+			}
+			if l.agregar.IsPositive() {
+				ids, cantidades = append(ids, l.id), append(cantidades, numeric(l.agregar))
+			}
+		}
+		b = &pgx.Batch{}
+		b.Queue(`update detalles_orden_compra d set cantidad_recibida = d.cantidad_recibida + x.cantidad
+			from unnest($2::bigint[], $3::numeric[]) as x(id, cantidad) where d.empresa_id = $1 and d.id = x.id`,
+			p.EmpresaID, ids, cantidades)
+		b.Queue(`update ordenes_compra set almacen_id = coalesce(almacen_id, $3),
+				estado = case when $4 then 'recibida' else estado end,
+				recibido_en = case when $4 then now() else recibido_en end
+			where empresa_id = $1 and id = $2`, p.EmpresaID, id, almacenID, completa)
+		if completa {
+			b.Queue(`insert into cuentas_por_pagar (empresa_id, proveedor_id, orden_compra_id, monto, saldo, fecha_emision, fecha_vencimiento, estado)
+				select o.empresa_id, o.proveedor_id, o.id, o.monto_total, o.monto_total, `+hoy+`, `+hoy+` + p.dias_credito,
+					case when o.monto_total = 0 then 'pagada' else 'pendiente' end
+				from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id
+				where o.empresa_id = $1 and o.id = $2`, p.EmpresaID, id)
+		}
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return fmt.Errorf("compras: recepción de %d: %w", id, err)
+		}
+		data, _, err = findOrden(ctx, tx, p.EmpresaID, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	msg := "Recepción parcial registrada correctamente."
+	if completa {
+		msg = "Orden de compra recibida por completo."
+	}
+	return httpx.OK(w, msg, data)
+}
+
+// asignar assigns the received quantities to the order's lines (by
+// detalle_id, or by producto_id across that product's lines in order),
+// refusing more than is pending, and returns the inventory entry's lines.
+// Without lines, everything pending is received at the lines' prices.
+func asignar(in *httpx.Input, x recepcionInput, lineas []*lineaOrden) []inventario.Linea {
+	var entradas []inventario.Linea
+	take := func(l *lineaOrden, q decimal.Decimal, rl recepcionLinea) {
+		l.pendiente, l.agregar = l.pendiente.Sub(q), l.agregar.Add(q)
+		if !l.gestionado {
+			return
+		}
+		costo := l.precio
+		if rl.costo != nil {
+			costo = *rl.costo
+		}
+		entradas = append(entradas, inventario.Linea{ProductoID: l.productoID, Cantidad: q, CostoUnitario: costo, Lote: rl.lote, FechaVencimiento: rl.vence})
+	}
+	if len(x.lineas) == 0 {
+		for _, l := range lineas {
+			if l.pendiente.IsPositive() {
+				take(l, l.pendiente, recepcionLinea{})
+			}
+		}
+		return entradas
+	}
+	byID := map[int64]*lineaOrden{}
+	byProducto := map[int64][]*lineaOrden{}
+	for _, l := range lineas {
+		byID[l.id] = l
+		byProducto[l.productoID] = append(byProducto[l.productoID], l)
+	}
+	for i, rl := range x.lineas {
+		prefix := x.key + "." + strconv.Itoa(i) + "."
+		if !rl.cantidad.IsPositive() {
+			continue // already refused
+		}
+		if rl.detalleID > 0 {
+			l := byID[rl.detalleID]
+			switch {
+			case l == nil:
+				in.Fail(prefix+"detalle_id", "El detalle indicado no pertenece a esta orden de compra.")
+			case rl.productoID > 0 && rl.productoID != l.productoID:
+				in.Fail(prefix+"producto_id", "El producto no corresponde al detalle indicado.")
+			case rl.cantidad.GreaterThan(l.pendiente):
+				in.Fail(prefix+"cantidad", "La cantidad supera lo pendiente de recibir del detalle ("+l.pendiente.String()+").")
+			default:
+				take(l, rl.cantidad, rl)
+			}
+			continue
+		}
+		if rl.productoID == 0 {
+			continue // already refused
+		}
+		ls := byProducto[rl.productoID]
+		if len(ls) == 0 {
+			in.Fail(prefix+"producto_id", "El producto no forma parte de esta orden de compra.")
+			continue
+		}
+		pendiente := decimal.Zero
+		for _, l := range ls {
+			pendiente = pendiente.Add(l.pendiente)
+		}
+		if rl.cantidad.GreaterThan(pendiente) {
+			in.Fail(prefix+"cantidad", "La cantidad supera lo pendiente de recibir del producto ("+pendiente.String()+").")
+			continue
+		}
+		rest := rl.cantidad
+		for _, l := range ls {
+			if q := decimal.Min(rest, l.pendiente); q.IsPositive() {
+				take(l, q, rl)
+				rest = rest.Sub(q)
+			}
+		}
+	}
+	return entradas
+}

@@ -1,0 +1,357 @@
+package inventario
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+// MaxLineas bounds the lines of one movement or transfer.
+const MaxLineas = 500
+
+// costaRica is the companies' civil time (UTC-6 all year, no daylight
+// saving): the default fecha of a movement is today there, not in UTC.
+var costaRica = time.FixedZone("America/Costa_Rica", -6*60*60)
+
+func hoy() time.Time {
+	y, m, d := time.Now().In(costaRica).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// lineaInput is a validated line of a request.
+type lineaInput struct {
+	productoID int64
+	cantidad   decimal.Decimal
+	costo      *decimal.Decimal // entries; nil = the product's precio_compra
+	lote       string
+	vence      *time.Time
+}
+
+// movimientoInput is a validated entry or exit request.
+type movimientoInput struct {
+	tipo          string
+	almacenID     int64
+	fecha         time.Time
+	observaciones *string
+	proveedorID   *int64
+	clienteID     *int64
+	procesar      bool
+	lineas        []lineaInput
+}
+
+var numberRe = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
+
+// decimalRule describes a decimal field: its scale (the column's) and
+// whether zero is allowed.
+type decimalRule struct {
+	required bool
+	scale    int32
+	positive bool // > 0; otherwise >= 0
+	limit    decimal.Decimal
+}
+
+var (
+	reglaCantidad = decimalRule{required: true, scale: 3, positive: true, limit: decimal.New(1, 13)}
+	reglaCosto    = decimalRule{scale: 4, limit: decimal.New(1, 14)}
+)
+
+// readDecimal reads a JSON number or numeric string exactly (no float64).
+func readDecimal(in *httpx.Input, key string, rule decimalRule) (decimal.Decimal, bool) {
+	raw, present := in.Raw()[key]
+	if !present || in.IsNull(key) {
+		if rule.required {
+			in.Required(key)
+		}
+		return decimal.Decimal{}, false
+	}
+	name := strings.ReplaceAll(key, "_", " ")
+	s := strings.TrimSpace(string(raw))
+	if strings.HasPrefix(s, `"`) {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			s = ""
+		}
+		s = strings.TrimSpace(s)
+	}
+	if !numberRe.MatchString(s) {
+		in.Fail(key, "El campo "+name+" debe ser un número.")
+		return decimal.Decimal{}, false
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		in.Fail(key, "El campo "+name+" debe ser un número.")
+		return decimal.Decimal{}, false
+	}
+	switch {
+	case rule.positive && !d.IsPositive():
+		in.Fail(key, "El campo "+name+" debe ser mayor que 0.")
+	case !rule.positive && d.IsNegative():
+		in.Fail(key, "El campo "+name+" debe ser al menos 0.")
+	case !d.Equal(d.Truncate(rule.scale)):
+		in.Fail(key, fmt.Sprintf("El campo %s debe tener como máximo %d decimales.", name, rule.scale))
+	case d.GreaterThanOrEqual(rule.limit):
+		in.Fail(key, "El campo "+name+" es demasiado grande.")
+	default:
+		return d, true
+	}
+	return decimal.Decimal{}, false
+}
+
+// readDate reads a YYYY-MM-DD field.
+func readDate(in *httpx.Input, key string) (time.Time, bool) {
+	s, ok := in.String(key, httpx.Str{})
+	if !ok {
+		return time.Time{}, false
+	}
+	d, err := time.Parse("2006-01-02", s)
+	if err != nil || d.Year() < 1900 || d.Year() > 9999 {
+		in.Fail(key, "El campo "+strings.ReplaceAll(key, "_", " ")+" debe ser una fecha válida con formato AAAA-MM-DD.")
+		return time.Time{}, false
+	}
+	return d, true
+}
+
+// fold compares type names ignoring case, accents and repeated spaces
+// ("devolución  cliente" is "Devolucion Cliente").
+func fold(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	return strings.NewReplacer("á", "a", "é", "e", "í", "i", "ó", "o", "ú", "u", "ü", "u").Replace(s)
+}
+
+// tiposDe lists the types of a class.
+func tiposDe(clase string) []string {
+	if clase == Salida {
+		return TiposSalida
+	}
+	return TiposEntrada
+}
+
+// msgTipo is the message for a type that is not one of the class's.
+func msgTipo(clase string) string {
+	return "El tipo seleccionado no es válido. Valores permitidos: " + strings.Join(tiposDe(clase), ", ") + "."
+}
+
+// tipoCanonico maps a sent type to its canonical spelling for the class.
+func tipoCanonico(clase, tipo string) (string, bool) {
+	for _, t := range tiposDe(clase) {
+		if fold(t) == fold(tipo) {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// readLineas reads detalles: at least one line, each an object with
+// producto_id and cantidad; entry lines may add costo_unitario, lote and
+// fecha_vencimiento. Messages go under detalles.N.campo.
+func readLineas(in *httpx.Input, entry bool) []lineaInput {
+	items, ok := in.List("detalles", true)
+	if !ok {
+		return nil
+	}
+	if len(items) == 0 {
+		in.Fail("detalles", "Debe incluir al menos un detalle.")
+		return nil
+	}
+	if len(items) > MaxLineas {
+		in.Fail("detalles", "No puede incluir más de "+strconv.Itoa(MaxLineas)+" detalles.")
+		return nil
+	}
+	out := make([]lineaInput, 0, len(items))
+	for i, raw := range items {
+		prefix := "detalles." + strconv.Itoa(i) + "."
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+			in.Fail("detalles."+strconv.Itoa(i), "Cada detalle debe ser un objeto con producto_id y cantidad.")
+			continue
+		}
+		li := httpx.NewInput(obj)
+		var l lineaInput
+		l.productoID, _ = li.Int("producto_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+		l.cantidad, _ = readDecimal(li, "cantidad", reglaCantidad)
+		if entry {
+			if c, ok := readDecimal(li, "costo_unitario", reglaCosto); ok {
+				l.costo = &c
+			}
+			l.lote, _ = li.String("lote", httpx.Str{Max: 100})
+			if d, ok := readDate(li, "fecha_vencimiento"); ok {
+				l.vence = &d
+			}
+		}
+		in.Merge(prefix, li)
+		out = append(out, l)
+	}
+	return out
+}
+
+// readMovimiento reads an entry or exit request.
+func readMovimiento(in *httpx.Input, clase string) movimientoInput {
+	var x movimientoInput
+	if t, ok := in.String("tipo", httpx.Str{Required: true, Max: 30}); ok {
+		if x.tipo, ok = tipoCanonico(clase, t); !ok {
+			in.Fail("tipo", msgTipo(clase))
+		}
+	}
+	x.almacenID, _ = in.Int("almacen_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+	x.fecha = hoy()
+	if d, ok := readDate(in, "fecha"); ok {
+		x.fecha = d
+	}
+	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
+		x.observaciones = &v
+	}
+	if v, ok := in.Int("proveedor_id", httpx.Int{Min: httpx.Min(1)}); ok {
+		x.proveedorID = &v
+	}
+	if v, ok := in.Int("cliente_id", httpx.Int{Min: httpx.Min(1)}); ok {
+		x.clienteID = &v
+	}
+	x.procesar, _ = in.Bool("procesar", false)
+	x.lineas = readLineas(in, clase == Entrada)
+	return x
+}
+
+// transferenciaInput is a validated transfer request.
+type transferenciaInput struct {
+	origenID, destinoID int64
+	fecha               time.Time
+	observaciones       *string
+	lineas              []lineaInput
+}
+
+func readTransferencia(in *httpx.Input) transferenciaInput {
+	var x transferenciaInput
+	x.origenID, _ = in.Int("almacen_origen_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+	x.destinoID, _ = in.Int("almacen_destino_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+	if x.origenID > 0 && x.origenID == x.destinoID {
+		in.Fail("almacen_destino_id", "El almacén de destino debe ser distinto del almacén de origen.")
+	}
+	x.fecha = hoy()
+	if d, ok := readDate(in, "fecha"); ok {
+		x.fecha = d
+	}
+	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
+		x.observaciones = &v
+	}
+	x.lineas = readLineas(in, false)
+	return x
+}
+
+// referencias is what a request names that must exist in the tenant.
+type referencias struct {
+	almacenes       map[int64]bool
+	proveedor       bool
+	cliente         bool
+	productos       map[int64]productoRef
+	permiteNegativo bool
+}
+
+type productoRef struct {
+	gestionado   bool
+	precioCompra decimal.Decimal
+}
+
+// sqlPermiteNegativo reads the company setting inventario.permitir_stock_negativo
+// (a JSON true, "true" or 1 turns it on).
+const sqlPermiteNegativo = `select coalesce((select c.valor in ('true'::jsonb, '"true"'::jsonb, '1'::jsonb) from configuraciones c
+	where c.empresa_id = $1 and c.clave = 'inventario.permitir_stock_negativo' and c.activo and not c.eliminado), false)`
+
+// PermiteNegativo reports whether the company lets exits leave stock below
+// zero (setting inventario.permitir_stock_negativo).
+func PermiteNegativo(ctx context.Context, q db.Querier, empresaID int64) (bool, error) {
+	var ok bool
+	if err := q.QueryRow(ctx, sqlPermiteNegativo, empresaID).Scan(&ok); err != nil {
+		return false, fmt.Errorf("inventario: configuración: %w", err)
+	}
+	return ok, nil
+}
+
+// cargarReferencias checks warehouses, supplier, customer and products of
+// the tenant and reads the negative-stock setting, in one round trip.
+func cargarReferencias(ctx context.Context, q db.Querier, empresaID int64, almacenes []int64, proveedorID, clienteID *int64, lineas []lineaInput) (referencias, error) {
+	productos := make([]int64, len(lineas))
+	for i, l := range lineas {
+		productos[i] = l.productoID
+	}
+	b := &pgx.Batch{}
+	b.Queue(`select id from almacenes where empresa_id = $1 and id = any($2) and not eliminado`, empresaID, almacenes)
+	b.Queue(`select exists (select 1 from proveedores where empresa_id = $1 and id = $2 and not eliminado)`, empresaID, proveedorID)
+	b.Queue(`select exists (select 1 from clientes where empresa_id = $1 and id = $2 and not eliminado)`, empresaID, clienteID)
+	b.Queue(`select id, gestionado_inventario, precio_compra::text from productos where empresa_id = $1 and id = any($2) and not eliminado`, empresaID, productos)
+	b.Queue(sqlPermiteNegativo, empresaID)
+	br := q.SendBatch(ctx, b)
+	defer br.Close()
+	ref := referencias{almacenes: map[int64]bool{}, productos: map[int64]productoRef{}}
+	rows, _ := br.Query()
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return ref, fmt.Errorf("inventario: almacenes: %w", err)
+	}
+	for _, id := range ids {
+		ref.almacenes[id] = true
+	}
+	if err := br.QueryRow().Scan(&ref.proveedor); err != nil {
+		return ref, fmt.Errorf("inventario: proveedor: %w", err)
+	}
+	if err := br.QueryRow().Scan(&ref.cliente); err != nil {
+		return ref, fmt.Errorf("inventario: cliente: %w", err)
+	}
+	rows, _ = br.Query()
+	for rows.Next() {
+		var id int64
+		var p productoRef
+		var precio string
+		if err := rows.Scan(&id, &p.gestionado, &precio); err != nil {
+			rows.Close()
+			return ref, fmt.Errorf("inventario: productos: %w", err)
+		}
+		p.precioCompra, _ = decimal.NewFromString(precio)
+		ref.productos[id] = p
+	}
+	if err := rows.Err(); err != nil {
+		return ref, fmt.Errorf("inventario: productos: %w", err)
+	}
+	if err := br.QueryRow().Scan(&ref.permiteNegativo); err != nil {
+		return ref, fmt.Errorf("inventario: configuración: %w", err)
+	}
+	return ref, nil
+}
+
+// validarLineas records a message for every line whose product is not a
+// stock-keeping product of the tenant and turns the lines into engine lines
+// (an entry line without costo_unitario costs the product's precio_compra).
+func validarLineas(in *httpx.Input, ref referencias, lineas []lineaInput) []Linea {
+	out := make([]Linea, len(lineas))
+	for i, l := range lineas {
+		key := "detalles." + strconv.Itoa(i) + ".producto_id"
+		p, ok := ref.productos[l.productoID]
+		switch {
+		case l.productoID == 0:
+			// already reported by the reader
+		case !ok:
+			in.Fail(key, "El producto seleccionado no existe en esta empresa.")
+		case !p.gestionado:
+			in.Fail(key, "El producto seleccionado no lleva control de inventario.")
+		}
+		costo := p.precioCompra
+		if l.costo != nil {
+			costo = *l.costo
+		}
+		out[i] = Linea{ProductoID: l.productoID, Cantidad: l.cantidad, CostoUnitario: costo, Lote: l.lote, FechaVencimiento: l.vence}
+	}
+	return out
+}
+
+// faltaStock turns the engine's report into a 422 on the line's cantidad.
+func faltaStock(f *FaltaStock) error {
+	return httpx.InvalidField("detalles."+strconv.Itoa(f.Linea)+".cantidad", f.Error())
+}

@@ -1,0 +1,496 @@
+package inventario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/lambdahttp"
+)
+
+// Service serves the inventario group: entries, exits, transfers and stock.
+type Service struct {
+	DB *db.DB
+}
+
+// Handlers returns the group's handlers keyed by route name.
+func (s *Service) Handlers() lambdahttp.Handlers {
+	hs := lambdahttp.Handlers{
+		"inventario.transferencias.store": s.transferir,
+		"inventario.existencias.index":    s.existencias,
+	}
+	for _, c := range []clase{entradas, salidas} {
+		hs["inventario."+c.recurso+".index"] = s.index(c)
+		hs["inventario."+c.recurso+".store"] = s.store(c)
+		hs["inventario."+c.recurso+".show"] = s.show(c)
+		hs["inventario."+c.recurso+".procesar"] = s.procesar(c)
+		hs["inventario."+c.recurso+".cancelar"] = s.cancelar(c)
+	}
+	return hs
+}
+
+// clase holds what differs between the entries and exits endpoints: the
+// class and the Spanish words of their messages.
+type clase struct {
+	clase   string // Entrada or Salida
+	recurso string // path segment
+	nombre  string // "entrada"
+	titulo  string // "Entrada de inventario"
+}
+
+var (
+	entradas = clase{clase: Entrada, recurso: "entradas", nombre: "entrada", titulo: "Entrada de inventario"}
+	salidas  = clase{clase: Salida, recurso: "salidas", nombre: "salida", titulo: "Salida de inventario"}
+)
+
+func (c clase) noEncontrada() error { return httpx.NotFound(c.titulo + " no encontrada.") }
+
+func principal(r *http.Request) auth.Principal {
+	p, _ := auth.FromContext(r.Context())
+	return p
+}
+
+func scope(p auth.Principal) db.Scope {
+	return db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}
+}
+
+// puedeProcesar: applying stock (procesar, or a transfer that is processed
+// at once) is inventario.actualizar, as POST .../{id}/procesar is, so that a
+// role that only records movements cannot bypass their approval.
+func puedeProcesar(p auth.Principal) error {
+	if !p.Can("inventario.actualizar") {
+		return httpx.Forbidden("No tiene permiso para procesar movimientos de inventario (inventario.actualizar).")
+	}
+	return nil
+}
+
+// inTx runs fn in a tenant transaction, retrying a few times when
+// PostgreSQL aborted it as a deadlock victim or a serialization failure:
+// stock rows are locked by concurrent sales, receipts and transfers, and the
+// whole transaction is safe to run again because nothing of it committed.
+func (s *Service) inTx(ctx context.Context, p auth.Principal, fn func(tx *db.Tx) error) error {
+	var err error
+	for range 3 {
+		err = s.DB.WithTx(ctx, scope(p), fn)
+		var pg *pgconn.PgError
+		if !errors.As(err, &pg) || (pg.Code != "40P01" && pg.Code != "40001") {
+			return err
+		}
+	}
+	return err
+}
+
+// ---- lists ----
+
+var movimientoSorts = map[string]string{
+	"id": "m.id", "numero": "m.numero", "fecha": "m.fecha", "tipo": "m.tipo", "estado": "m.estado",
+	"creado_en": "m.creado_en", "almacen": "a.nombre",
+}
+
+// queryID reads a positive integer query parameter (nil when absent).
+func queryID(r *http.Request, name string) (*int64, error) {
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return nil, httpx.InvalidField(name, "El campo "+strings.ReplaceAll(name, "_", " ")+" debe ser un número entero positivo.")
+	}
+	return &n, nil
+}
+
+// queryDate reads a YYYY-MM-DD query parameter (nil when absent).
+func queryDate(r *http.Request, name string) (*time.Time, error) {
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		return nil, nil
+	}
+	d, err := time.Parse("2006-01-02", v)
+	if err != nil {
+		return nil, httpx.InvalidField(name, "El campo "+strings.ReplaceAll(name, "_", " ")+" debe ser una fecha válida con formato AAAA-MM-DD.")
+	}
+	return &d, nil
+}
+
+// filtrosMovimiento reads the list filters; each bad value is a 422 on its
+// parameter.
+func filtrosMovimiento(r *http.Request, c clase) ([]any, error) {
+	errs := map[string][]string{}
+	keep := func(err error) {
+		var he *httpx.Error
+		if errors.As(err, &he) {
+			for k, v := range he.Fields {
+				errs[k] = append(errs[k], v...)
+			}
+		}
+	}
+	almacen, err := queryID(r, "almacen_id")
+	keep(err)
+	producto, err := queryID(r, "producto_id")
+	keep(err)
+	desde, err := queryDate(r, "fecha_inicio")
+	keep(err)
+	hasta, err := queryDate(r, "fecha_fin")
+	keep(err)
+	if desde != nil && hasta != nil && hasta.Before(*desde) {
+		errs["fecha_fin"] = append(errs["fecha_fin"], "El campo fecha fin debe ser una fecha posterior o igual a fecha inicio.")
+	}
+	var tipo, estado *string
+	if v := strings.TrimSpace(r.URL.Query().Get("tipo")); v != "" {
+		t, ok := tipoCanonico(c.clase, v)
+		if !ok {
+			errs["tipo"] = append(errs["tipo"], msgTipo(c.clase))
+		}
+		tipo = &t
+	}
+	if v := strings.TrimSpace(r.URL.Query().Get("estado")); v != "" {
+		var e string
+		for _, s := range []string{Pendiente, Procesada, Cancelada} {
+			if fold(s) == fold(v) {
+				e = s
+			}
+		}
+		if e == "" {
+			errs["estado"] = append(errs["estado"], "El estado seleccionado no es válido. Valores permitidos: Pendiente, Procesada, Cancelada.")
+		}
+		estado = &e
+	}
+	if len(errs) > 0 {
+		return nil, httpx.Invalid(errs)
+	}
+	return []any{almacen, tipo, estado, desde, hasta, producto, httpx.SearchQuery(r)}, nil
+}
+
+// movimientoWhere uses $1 tenant, $2 clase and the filters $3..$9.
+const movimientoWhere = ` where m.empresa_id = $1 and m.clase = $2 and not m.eliminado
+	and ($3::bigint is null or m.almacen_id = $3)
+	and ($4::text is null or m.tipo = $4)
+	and ($5::text is null or m.estado = $5)
+	and ($6::date is null or m.fecha >= $6)
+	and ($7::date is null or m.fecha <= $7)
+	and ($8::bigint is null or exists (select 1 from detalles_movimiento d
+	     where d.empresa_id = m.empresa_id and d.movimiento_id = m.id and d.producto_id = $8))
+	and ($9::text is null or m.numero ilike $9 or m.observaciones ilike $9)`
+
+func (s *Service) index(c clase) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p := principal(r)
+		page, err := httpx.ParsePage(r)
+		if err != nil {
+			return err
+		}
+		filtros, err := filtrosMovimiento(r, c)
+		if err != nil {
+			return err
+		}
+		// Newest first unless a sort is asked for.
+		order := "m.fecha desc, m.id desc"
+		if r.URL.Query().Get("sort") != "" || r.URL.Query().Get("order") != "" {
+			if order, err = httpx.SortQuery(r, movimientoSorts, "m.id"); err != nil {
+				return err
+			}
+			order += ", m.id"
+		}
+		var out httpx.Page[Vista]
+		err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+			args := append([]any{p.EmpresaID, c.clase}, filtros...)
+			rows, total, err := db.Page(r.Context(), tx, vistaCols, vistaFrom+movimientoWhere, order, args, page.PerPage, page.Offset(), scanVista)
+			if err != nil {
+				return fmt.Errorf("inventario: lista: %w", err)
+			}
+			out = httpx.NewPage(page, rows, total)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		httpx.WriteJSON(w, http.StatusOK, out)
+		return nil
+	}
+}
+
+// ---- show ----
+
+func (s *Service) show(c clase) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p := principal(r)
+		id, err := httpx.PathID(r)
+		if err != nil {
+			return err
+		}
+		var v []Vista
+		err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+			v, err = buscar(r.Context(), tx, p.EmpresaID, c.clase, []int64{id})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if len(v) == 0 {
+			return c.noEncontrada()
+		}
+		return httpx.OK(w, "", v[0])
+	}
+}
+
+// ---- create ----
+
+func (s *Service) store(c clase) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p := principal(r)
+		in, err := httpx.ReadInput(r)
+		if err != nil {
+			return err
+		}
+		x := readMovimiento(in, c.clase)
+		if err := in.Err(); err != nil {
+			return err
+		}
+		if x.procesar {
+			if err := puedeProcesar(p); err != nil {
+				return err
+			}
+		}
+		var v []Vista
+		err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
+			ctx := r.Context()
+			ref, err := cargarReferencias(ctx, tx, p.EmpresaID, []int64{x.almacenID}, x.proveedorID, x.clienteID, x.lineas)
+			if err != nil {
+				return err
+			}
+			if !ref.almacenes[x.almacenID] {
+				in.Fail("almacen_id", "El almacén seleccionado no existe en esta empresa.")
+			}
+			if x.proveedorID != nil && !ref.proveedor {
+				in.Fail("proveedor_id", "El proveedor seleccionado no existe en esta empresa.")
+			}
+			if x.clienteID != nil && !ref.cliente {
+				in.Fail("cliente_id", "El cliente seleccionado no existe en esta empresa.")
+			}
+			lineas := validarLineas(in, ref, x.lineas)
+			if err := in.Err(); err != nil {
+				return err
+			}
+			id, err := Crear(ctx, tx, p.EmpresaID, Movimiento{
+				Clase: c.clase, Tipo: x.tipo, AlmacenID: x.almacenID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
+				ProveedorID: x.proveedorID, ClienteID: x.clienteID, Observaciones: x.observaciones, Lineas: lineas,
+				Procesar: x.procesar, PermitirNegativo: ref.permiteNegativo,
+			})
+			var falta *FaltaStock
+			if errors.As(err, &falta) {
+				return faltaStock(falta)
+			}
+			if err != nil {
+				return err
+			}
+			v, err = buscar(ctx, tx, p.EmpresaID, c.clase, []int64{id})
+			if err == nil && len(v) == 0 {
+				err = fmt.Errorf("inventario: movimiento %d creado no visible", id)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		msg := c.titulo + " registrada correctamente."
+		if x.procesar {
+			msg = c.titulo + " registrada y procesada correctamente."
+		}
+		return httpx.Created(w, msg, v[0])
+	}
+}
+
+// ---- state changes ----
+
+// bloquear reads a movement of the class for update (so that a concurrent
+// procesar or cancelar waits) with the negative-stock setting.
+func bloquear(ctx context.Context, tx *db.Tx, empresaID int64, c clase, id int64) (estado string, permiteNegativo bool, err error) {
+	err = tx.QueryRow(ctx, `select m.estado, (`+sqlPermiteNegativo+`) from movimientos_inventario m
+		where m.empresa_id = $1 and m.id = $2 and m.clase = $3 and not m.eliminado for update of m`, empresaID, id, c.clase).Scan(&estado, &permiteNegativo)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", false, c.noEncontrada()
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("inventario: bloquear %d: %w", id, err)
+	}
+	return estado, permiteNegativo, nil
+}
+
+func (s *Service) procesar(c clase) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p := principal(r)
+		id, err := httpx.PathID(r)
+		if err != nil {
+			return err
+		}
+		var v []Vista
+		err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
+			ctx := r.Context()
+			estado, negativo, err := bloquear(ctx, tx, p.EmpresaID, c, id)
+			if err != nil {
+				return err
+			}
+			switch estado {
+			case Procesada:
+				return httpx.InvalidField("estado", "La "+c.nombre+" ya fue procesada.")
+			case Cancelada:
+				return httpx.InvalidField("estado", "La "+c.nombre+" está cancelada y no puede procesarse.")
+			}
+			err = Procesar(ctx, tx, p.EmpresaID, id, negativo)
+			var falta *FaltaStock
+			if errors.As(err, &falta) {
+				return faltaStock(falta)
+			}
+			if err != nil {
+				return err
+			}
+			v, err = buscar(ctx, tx, p.EmpresaID, c.clase, []int64{id})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return httpx.OK(w, c.titulo+" procesada correctamente.", v[0])
+	}
+}
+
+func (s *Service) cancelar(c clase) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p := principal(r)
+		id, err := httpx.PathID(r)
+		if err != nil {
+			return err
+		}
+		var v []Vista
+		err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
+			ctx := r.Context()
+			estado, _, err := bloquear(ctx, tx, p.EmpresaID, c, id)
+			if err != nil {
+				return err
+			}
+			switch estado {
+			case Procesada:
+				return httpx.InvalidField("estado", "No se puede cancelar una "+c.nombre+" procesada.")
+			case Cancelada:
+				return httpx.InvalidField("estado", "La "+c.nombre+" ya está cancelada.")
+			}
+			if err := Cancelar(ctx, tx, p.EmpresaID, id); err != nil {
+				return err
+			}
+			v, err = buscar(ctx, tx, p.EmpresaID, c.clase, []int64{id})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return httpx.OK(w, c.titulo+" cancelada correctamente.", v[0])
+	}
+}
+
+// ---- transfers ----
+
+// Transferencia is the answer of a transfer: its two movements.
+type Transferencia struct {
+	Salida  Vista `json:"salida"`
+	Entrada Vista `json:"entrada"`
+}
+
+// transferir moves stock between two warehouses of the tenant: an exit of
+// type Transferencia from the origin (FIFO, never below zero whatever the
+// negative-stock setting, since the entry must carry real batches) and an
+// entry of type Transferencia to the destination with exactly the batches
+// and costs the exit consumed, linked to each other, both Procesada, in one
+// transaction.
+func (s *Service) transferir(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	in, err := httpx.ReadInput(r)
+	if err != nil {
+		return err
+	}
+	x := readTransferencia(in)
+	if err := in.Err(); err != nil {
+		return err
+	}
+	if err := puedeProcesar(p); err != nil {
+		return err
+	}
+	var t Transferencia
+	err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
+		ctx := r.Context()
+		ref, err := cargarReferencias(ctx, tx, p.EmpresaID, []int64{x.origenID, x.destinoID}, nil, nil, x.lineas)
+		if err != nil {
+			return err
+		}
+		if !ref.almacenes[x.origenID] {
+			in.Fail("almacen_origen_id", "El almacén de origen no existe en esta empresa.")
+		}
+		if !ref.almacenes[x.destinoID] {
+			in.Fail("almacen_destino_id", "El almacén de destino no existe en esta empresa.")
+		}
+		lineas := validarLineas(in, ref, x.lineas)
+		if err := in.Err(); err != nil {
+			return err
+		}
+		// Lock the stock rows of both warehouses in one global order, so
+		// that transfers in opposite directions cannot deadlock.
+		productos := make([]int64, len(lineas))
+		for i, l := range lineas {
+			productos[i] = l.ProductoID
+		}
+		if _, err := tx.Exec(ctx, `select 1 from inventarios where empresa_id = $1 and almacen_id = any($2) and producto_id = any($3)
+			and not eliminado order by almacen_id, producto_id, fecha_vencimiento nulls last, creado_en, id for update`,
+			p.EmpresaID, []int64{x.origenID, x.destinoID}, productos); err != nil {
+			return fmt.Errorf("inventario: bloquear existencias: %w", err)
+		}
+		salida, err := Crear(ctx, tx, p.EmpresaID, Movimiento{
+			Clase: Salida, Tipo: "Transferencia", AlmacenID: x.origenID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
+			Observaciones: x.observaciones, Lineas: lineas, Procesar: true,
+		})
+		var falta *FaltaStock
+		if errors.As(err, &falta) {
+			return faltaStock(falta)
+		}
+		if err != nil {
+			return err
+		}
+		consumido, err := Consumido(ctx, tx, p.EmpresaID, salida)
+		if err != nil {
+			return err
+		}
+		entrada, err := Crear(ctx, tx, p.EmpresaID, Movimiento{
+			Clase: Entrada, Tipo: "Transferencia", AlmacenID: x.destinoID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
+			Observaciones: x.observaciones, MovimientoParID: &salida, Lineas: consumido, Procesar: true,
+		})
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `update movimientos_inventario set movimiento_par_id = $3 where empresa_id = $1 and id = $2`,
+			p.EmpresaID, salida, entrada); err != nil {
+			return fmt.Errorf("inventario: enlazar transferencia: %w", err)
+		}
+		vs, err := buscar(ctx, tx, p.EmpresaID, "", []int64{salida, entrada})
+		if err != nil {
+			return err
+		}
+		if len(vs) != 2 {
+			return fmt.Errorf("inventario: transferencia %d/%d no visible", salida, entrada)
+		}
+		t = Transferencia{Salida: vs[0], Entrada: vs[1]}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.Created(w, "Transferencia registrada y procesada correctamente.", t)
+}

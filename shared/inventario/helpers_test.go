@@ -1,0 +1,217 @@
+package inventario_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+// obj is a JSON object body.
+type obj = map[string]any
+
+const (
+	entradasPath  = "/api/inventario/entradas"
+	salidasPath   = "/api/inventario/salidas"
+	transferPath  = "/api/inventario/transferencias"
+	existPath     = "/api/inventario/existencias"
+	productosPath = "/api/productos"
+)
+
+// fx is what the inventory tests of one environment share: tokens of both
+// demo administrators, company 1's principal warehouse and a second one,
+// company 2's principal warehouse, and the ids products need.
+type fx struct {
+	e             *testenv.Env
+	admin, admin2 string
+	alm, alm2     int // company 1: principal, "Bodega Norte"
+	almB          int // company 2: principal
+	cat, catB     int
+	unid          int
+}
+
+func newFx(t *testing.T) *fx {
+	t.Helper()
+	e := testenv.New(t)
+	f := &fx{e: e, admin: e.Admin(1), admin2: e.Admin(2)}
+	f.alm = scalar(t, e, `select id from almacenes where empresa_id = 1 and es_principal`)
+	f.almB = scalar(t, e, `select id from almacenes where empresa_id = 2 and es_principal`)
+	f.cat = scalar(t, e, `select id from categorias_producto where empresa_id = 1 order by id limit 1`)
+	f.catB = scalar(t, e, `select id from categorias_producto where empresa_id = 2 order by id limit 1`)
+	f.unid = scalar(t, e, `select id from unidades_medida where codigo = 'Unid'`)
+	sucursal := scalar(t, e, `select id from sucursales where empresa_id = 1 and es_principal`)
+	f.alm2 = f.create(t, "/api/almacenes", f.admin, obj{"sucursal_id": sucursal, "nombre": "Bodega Norte", "codigo": "NORTE"})
+	return f
+}
+
+// scalar runs owner SQL returning one integer.
+func scalar(t testing.TB, e *testenv.Env, sql string, args ...any) int {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, e.AdminURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return n
+}
+
+func (f *fx) do(method, path, tok string, body any) testenv.Resp {
+	f.e.T.Helper()
+	return f.e.Do(testenv.Req{Method: method, Path: path, Token: tok, Body: body})
+}
+
+// create POSTs body, fails unless 201, and returns data.id.
+func (f *fx) create(t testing.TB, path, tok string, body any) int {
+	t.Helper()
+	r := f.do("POST", path, tok, body)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("POST %s: %d %s", path, r.Status, r.Raw)
+	}
+	return int(testenv.Num(r.JSON, "data.id"))
+}
+
+// producto creates a stock-keeping product of company 1 (or of company 2
+// with admin2's token) through the API.
+func (f *fx) producto(t testing.TB, tok, codigo string, stockMinimo int) int {
+	t.Helper()
+	cat := f.cat
+	if tok == f.admin2 {
+		cat = f.catB
+	}
+	return f.create(t, productosPath, tok, obj{"categoria_id": cat, "unidad_medida_id": f.unid, "nombre": "Producto " + codigo,
+		"codigo": codigo, "tipo": "producto", "precio_venta": 1000, "precio_compra": 400, "stock_minimo": stockMinimo})
+}
+
+// linea is a detail line; extra adds or overrides fields.
+func linea(producto int, cantidad any, extra ...any) obj {
+	l := obj{"producto_id": producto, "cantidad": cantidad}
+	for i := 0; i+1 < len(extra); i += 2 {
+		l[extra[i].(string)] = extra[i+1]
+	}
+	return l
+}
+
+// entrar records and processes an entry of company 1 and returns its id.
+func (f *fx) entrar(t testing.TB, almacen int, lineas ...obj) int {
+	t.Helper()
+	return f.create(t, entradasPath, f.admin, obj{"tipo": "Compra", "almacen_id": almacen, "procesar": true, "detalles": lineas})
+}
+
+// sacar records and processes an exit of company 1 and returns the answer.
+func (f *fx) sacar(t testing.TB, almacen int, lineas ...obj) testenv.Resp {
+	t.Helper()
+	return f.do("POST", salidasPath, f.admin, obj{"tipo": "Venta", "almacen_id": almacen, "procesar": true, "detalles": lineas})
+}
+
+func item(path string, id int) string { return fmt.Sprintf("%s/%d", path, id) }
+
+// exact returns the JSON text at a dotted path, numbers as written
+// ("10.000" stays "10.000").
+func exact(t testing.TB, raw []byte, path string) string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("decode %s: %v", raw, err)
+	}
+	out, err := json.Marshal(testenv.Get(v, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// expectExact asserts several paths of a body at once.
+func expectExact(t testing.TB, raw []byte, want map[string]string) {
+	t.Helper()
+	for path, w := range want {
+		if got := exact(t, raw, path); got != w {
+			t.Errorf("%s = %s, want %s", path, got, w)
+		}
+	}
+}
+
+// expect422 asserts a validation failure with a message under field.
+func expect422(t testing.TB, r testenv.Resp, field string) {
+	t.Helper()
+	if r.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("want 422 on %q, got %d %s", field, r.Status, r.Raw)
+	}
+	if len(r.FieldErrors(field)) == 0 {
+		t.Fatalf("no errors[%q]: %s", field, r.Raw)
+	}
+	if testenv.Str(r.JSON, "message") == "" {
+		t.Errorf("422 without message: %s", r.Raw)
+	}
+}
+
+// existencia returns the stock row of a product in a warehouse (nil when
+// there is none).
+func (f *fx) existencia(t testing.TB, almacen, producto int) map[string]any {
+	t.Helper()
+	r := f.e.Get(fmt.Sprintf("%s?almacen_id=%d&producto_id=%d&lotes=1", existPath, almacen, producto), f.admin)
+	if r.Status != http.StatusOK {
+		t.Fatalf("existencias: %d %s", r.Status, r.Raw)
+	}
+	if testenv.Len(r.JSON, "data") == 0 {
+		return nil
+	}
+	return testenv.Get(r.JSON, "data.0").(map[string]any)
+}
+
+// stock is the available quantity of a product in a warehouse (0 when none).
+func (f *fx) stock(t testing.TB, almacen, producto int) float64 {
+	t.Helper()
+	x := f.existencia(t, almacen, producto)
+	if x == nil {
+		return 0
+	}
+	return x["cantidad_disponible"].(float64)
+}
+
+// userWith creates, in company 1, a role holding exactly perms and a user
+// with that role only, and returns the user's token.
+func (f *fx) userWith(t testing.TB, name string, perms ...string) string {
+	t.Helper()
+	if perms == nil {
+		perms = []string{}
+	}
+	r := f.do("POST", "/api/roles", f.admin, obj{"nombre": "Rol " + name, "permisos": perms})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("role %s: %d %s", name, r.Status, r.Raw)
+	}
+	email := strings.ToLower(name) + "@demo.cr"
+	r = f.do("POST", "/api/usuarios", f.admin, obj{"nombre": "Prueba", "apellidos": name, "email": email,
+		"password": "Segura123!", "roles": []string{testenv.Str(r.JSON, "data.slug")}})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("user %s: %d %s", name, r.Status, r.Raw)
+	}
+	return f.e.Login(email, "Segura123!")
+}
+
+// numeros lists the numero of every movement of a list answer, in order.
+func numeros(r testenv.Resp) []string {
+	var out []string
+	for i := 0; i < testenv.Len(r.JSON, "data"); i++ {
+		out = append(out, testenv.Str(r.JSON, fmt.Sprintf("data.%d.numero", i)))
+	}
+	return out
+}
+
+// permitirNegativo turns the company setting inventario.permitir_stock_negativo on.
+func (f *fx) permitirNegativo(empresa int) {
+	f.e.Exec(`update configuraciones set valor = 'true' where empresa_id = $1 and clave = 'inventario.permitir_stock_negativo'`, empresa)
+}

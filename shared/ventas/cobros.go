@@ -1,0 +1,359 @@
+package ventas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/eventos"
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+// VentaRef is the sale nested in a receivable.
+type VentaRef struct {
+	ID                int64  `json:"id"`
+	NumeroComprobante string `json:"numero_comprobante"`
+	TipoComprobante   string `json:"tipo_comprobante"`
+	FechaVenta        string `json:"fecha_venta"`
+	Estado            string `json:"estado"`
+	MontoTotal        Numero `json:"monto_total"`
+}
+
+// Pago is a payment received on a receivable.
+type Pago struct {
+	ID                int64         `json:"id"`
+	EmpresaID         int64         `json:"empresa_id"`
+	CuentaPorCobrarID int64         `json:"cuenta_por_cobrar_id"`
+	Monto             Numero        `json:"monto"`
+	Fecha             string        `json:"fecha"`
+	FormaPagoID       *int64        `json:"forma_pago_id"`
+	Referencia        *string       `json:"referencia"`
+	UsuarioID         *int64        `json:"usuario_id"`
+	CreadoEn          time.Time     `json:"creado_en"`
+	ActualizadoEn     time.Time     `json:"actualizado_en"`
+	FormaPago         *FormaPagoRef `json:"forma_pago"`
+	// CuentaPorCobrar is the receivable after the payment (on creation and
+	// in the PagoRecibidoEvent).
+	CuentaPorCobrar *CuentaPorCobrar `json:"cuenta_por_cobrar,omitempty"`
+}
+
+// CuentaPorCobrar is the receivable of a credit sale.
+type CuentaPorCobrar struct {
+	ID               int64       `json:"id"`
+	EmpresaID        int64       `json:"empresa_id"`
+	ClienteID        *int64      `json:"cliente_id"`
+	VentaID          int64       `json:"venta_id"`
+	Monto            Numero      `json:"monto"`
+	Saldo            Numero      `json:"saldo"`
+	FechaEmision     string      `json:"fecha_emision"`
+	FechaVencimiento string      `json:"fecha_vencimiento"`
+	Estado           string      `json:"estado"`
+	Vencida          bool        `json:"vencida"`
+	Activo           bool        `json:"activo"`
+	Eliminado        bool        `json:"eliminado"`
+	CreadoEn         time.Time   `json:"creado_en"`
+	ActualizadoEn    time.Time   `json:"actualizado_en"`
+	Cliente          *ClienteRef `json:"cliente"`
+	Venta            *VentaRef   `json:"venta"`
+	// Pagos are loaded on the detail view only.
+	Pagos *[]Pago `json:"pagos,omitempty"`
+}
+
+// vencida: pending and past its due date.
+const cuentaCols = `c.id, c.empresa_id, c.cliente_id, c.venta_id, c.monto, c.saldo, c.fecha_emision::text, c.fecha_vencimiento::text,
+	c.estado, (c.estado = 'pendiente' and c.fecha_vencimiento < current_date), c.activo, c.eliminado, c.creado_en, c.actualizado_en`
+
+func scanCuenta(row pgx.CollectableRow) (CuentaPorCobrar, error) {
+	var c CuentaPorCobrar
+	err := row.Scan(&c.ID, &c.EmpresaID, &c.ClienteID, &c.VentaID, &c.Monto, &c.Saldo, &c.FechaEmision, &c.FechaVencimiento,
+		&c.Estado, &c.Vencida, &c.Activo, &c.Eliminado, &c.CreadoEn, &c.ActualizadoEn)
+	return c, err
+}
+
+const pagoCols = `pg.id, pg.empresa_id, pg.cuenta_por_cobrar_id, pg.monto, pg.fecha::text, pg.forma_pago_id, pg.referencia, pg.usuario_id,
+	pg.creado_en, pg.actualizado_en, f.id, f.codigo, f.nombre`
+
+func scanPago(r pgx.CollectableRow) (Pago, error) {
+	var x Pago
+	var fid *int64
+	var fcod, fnom *string
+	err := r.Scan(&x.ID, &x.EmpresaID, &x.CuentaPorCobrarID, &x.Monto, &x.Fecha, &x.FormaPagoID, &x.Referencia, &x.UsuarioID,
+		&x.CreadoEn, &x.ActualizadoEn, &fid, &fcod, &fnom)
+	if fid != nil {
+		x.FormaPago = &FormaPagoRef{ID: *fid, Codigo: *fcod, Nombre: *fnom}
+	}
+	return x, err
+}
+
+// loadCuentas fills the customer and sale of every receivable (and, with
+// detalle, its payments) in one pipelined round trip.
+func loadCuentas(ctx context.Context, q db.Querier, empresaID int64, cs []CuentaPorCobrar, detalle bool) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(cs))
+	ventas := make([]int64, len(cs))
+	var clientes []int64
+	for i, c := range cs {
+		ids[i], ventas[i] = c.ID, c.VentaID
+		if c.ClienteID != nil {
+			clientes = append(clientes, *c.ClienteID)
+		}
+	}
+	b := &pgx.Batch{}
+	b.Queue(clienteRefSQL, empresaID, clientes)
+	b.Queue(`select id, numero_comprobante, tipo_comprobante, fecha_venta::text, estado, monto_total
+		from ventas where empresa_id = $1 and id = any($2)`, empresaID, ventas)
+	if detalle {
+		b.Queue(`select `+pagoCols+` from pagos pg left join formas_pago f on f.id = pg.forma_pago_id
+			where pg.empresa_id = $1 and pg.cuenta_por_cobrar_id = any($2) and not pg.eliminado
+			order by pg.fecha, pg.id`, empresaID, ids)
+	}
+	br := q.SendBatch(ctx, b)
+	defer br.Close()
+	rows, _ := br.Query()
+	cls, err := pgx.CollectRows(rows, scanClienteRef)
+	if err != nil {
+		return fmt.Errorf("ventas: clientes: %w", err)
+	}
+	rows, _ = br.Query()
+	vrs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (VentaRef, error) {
+		var v VentaRef
+		return v, r.Scan(&v.ID, &v.NumeroComprobante, &v.TipoComprobante, &v.FechaVenta, &v.Estado, &v.MontoTotal)
+	})
+	if err != nil {
+		return fmt.Errorf("ventas: ventas de cuentas: %w", err)
+	}
+	var pagos []Pago
+	if detalle {
+		rows, _ = br.Query()
+		if pagos, err = pgx.CollectRows(rows, scanPago); err != nil {
+			return fmt.Errorf("ventas: pagos: %w", err)
+		}
+	}
+	clienteBy := map[int64]*ClienteRef{}
+	for i := range cls {
+		clienteBy[cls[i].ID] = &cls[i]
+	}
+	ventaBy := map[int64]*VentaRef{}
+	for i := range vrs {
+		ventaBy[vrs[i].ID] = &vrs[i]
+	}
+	idx := map[int64]int{}
+	for i := range cs {
+		c := &cs[i]
+		idx[c.ID] = i
+		c.Venta = ventaBy[c.VentaID]
+		if c.ClienteID != nil {
+			c.Cliente = clienteBy[*c.ClienteID]
+		}
+		if detalle {
+			c.Pagos = &[]Pago{}
+		}
+	}
+	for _, pg := range pagos {
+		c := &cs[idx[pg.CuentaPorCobrarID]]
+		*c.Pagos = append(*c.Pagos, pg)
+	}
+	return nil
+}
+
+const msgCuentaNoEncontrada = "Cuenta por cobrar no encontrada."
+
+// FindCuenta loads one receivable of the tenant with its payments.
+func FindCuenta(ctx context.Context, q db.Querier, empresaID, id int64) (CuentaPorCobrar, bool, error) {
+	rows, err := q.Query(ctx, `select `+cuentaCols+` from cuentas_por_cobrar c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`, empresaID, id)
+	if err != nil {
+		return CuentaPorCobrar{}, false, fmt.Errorf("ventas: cuenta: %w", err)
+	}
+	cs, err := pgx.CollectRows(rows, scanCuenta)
+	if err != nil || len(cs) == 0 {
+		return CuentaPorCobrar{}, false, err
+	}
+	if err := loadCuentas(ctx, q, empresaID, cs, true); err != nil {
+		return CuentaPorCobrar{}, false, err
+	}
+	return cs[0], true, nil
+}
+
+var cuentaSorts = map[string]string{
+	"id": "c.id", "fecha_emision": "c.fecha_emision", "fecha_vencimiento": "c.fecha_vencimiento",
+	"monto": "c.monto", "saldo": "c.saldo", "estado": "c.estado", "creado_en": "c.creado_en",
+}
+
+// EstadosCuenta are the states of a receivable.
+var EstadosCuenta = []string{"pendiente", "pagada", "anulada"}
+
+// cuentasIndex lists receivables: filters cliente_id, venta_id, estado and
+// vencidas=1 (pending and due before today).
+func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	f := newFiltros(r)
+	cliente, venta := f.id("cliente_id"), f.id("venta_id")
+	estado := f.uno("estado", EstadosCuenta)
+	vencidas := f.bool("vencidas")
+	if err := f.err(); err != nil {
+		return err
+	}
+	order, err := orden(r, cuentaSorts, "c.id desc")
+	if err != nil {
+		return err
+	}
+	return serveList(s, w, r, cuentaCols, `from cuentas_por_cobrar c where c.empresa_id = $1 and not c.eliminado
+		and ($2::bigint is null or c.cliente_id = $2)
+		and ($3::bigint is null or c.venta_id = $3)
+		and ($4::text is null or c.estado = $4)
+		and ($5::boolean is not true or (c.estado = 'pendiente' and c.fecha_vencimiento < current_date))`, order+", c.id desc",
+		[]any{p.EmpresaID, cliente, venta, estado, vencidas},
+		scanCuenta, func(ctx context.Context, q db.Querier, empresaID int64, cs []CuentaPorCobrar) error {
+			return loadCuentas(ctx, q, empresaID, cs, false)
+		})
+}
+
+func (s *Service) cuentasShow(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	var c CuentaPorCobrar
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		var found bool
+		c, found, err = FindCuenta(r.Context(), tx, p.EmpresaID, id)
+		if err == nil && !found {
+			err = httpx.NotFound(msgCuentaNoEncontrada)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "", c)
+}
+
+// pagosStore records a payment: it reduces the receivable's balance; the
+// payment that settles it marks the receivable and its sale pagada. The
+// answer (and the PagoRecibidoEvent) is the payment with the receivable as
+// it is afterwards.
+func (s *Service) pagosStore(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	in, err := httpx.ReadInput(r)
+	if err != nil {
+		return err
+	}
+	monto, montoOK := readDecimal(in, "monto", regla{required: true, scale: 2, min: dec("0.01"),
+		minMsg: "El campo monto debe ser mayor que 0."})
+	fecha, fechaOK := readDate(in, "fecha", false)
+	formaPago := optionalID(in, "forma_pago_id")
+	var ref *string
+	if v, ok := in.String("referencia", httpx.Str{Max: 100}); ok {
+		ref = &v
+	}
+	if err := in.Err(); err != nil {
+		return err
+	}
+	ruta := "POST /api/cuentas-por-cobrar/" + strconv.FormatInt(id, 10) + "/pagos"
+	return s.idempotente(w, r, p, ruta, in.Body(), "Pago registrado correctamente.", func(ctx context.Context, tx *db.Tx) (any, error) {
+		var (
+			saldo   Numero
+			estado  string
+			ventaID int64
+			emision time.Time
+			forma   referencia
+		)
+		// Locks in the order a sale's cancellation takes them (the sale, then
+		// its receivable), so a payment and a cancellation never deadlock.
+		b := &pgx.Batch{}
+		b.Queue(`select v.id from ventas v join cuentas_por_cobrar c on c.empresa_id = v.empresa_id and c.venta_id = v.id
+			where c.empresa_id = $1 and c.id = $2 and not c.eliminado for update of v`, p.EmpresaID, id)
+		b.Queue(`select saldo, estado, venta_id, fecha_emision from cuentas_por_cobrar
+			where empresa_id = $1 and id = $2 and not eliminado for update`, p.EmpresaID, id)
+		b.Queue(`select activo from formas_pago where id = $1 and not eliminado`, formaPago)
+		br := tx.SendBatch(ctx, b)
+		_, err := br.Exec()
+		if err == nil {
+			err = br.QueryRow().Scan(&saldo, &estado, &ventaID, &emision)
+		}
+		if errors.Is(err, pgx.ErrNoRows) {
+			br.Close()
+			return nil, httpx.NotFound(msgCuentaNoEncontrada)
+		}
+		if err == nil {
+			err = br.QueryRow().Scan(&forma.activo)
+			forma.existe, err = found(err)
+		}
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ventas: pago: %w", err)
+		}
+		checkRef(in, formaPago, forma, "forma_pago_id", "La forma de pago seleccionada no existe.", "La forma de pago seleccionada está inactiva.")
+		switch {
+		case estado != "pendiente":
+			in.Fail("monto", "La cuenta por cobrar está "+estado+" y no admite pagos.")
+		case montoOK && monto.GreaterThan(saldo.Decimal()):
+			in.Fail("monto", "El monto no debe ser mayor que el saldo pendiente ("+saldo.Decimal().StringFixed(2)+").")
+		}
+		var fechaArg *string // nil: today, as the database counts days (vencida)
+		if fechaOK {
+			f := fecha.Format(time.DateOnly)
+			fechaArg = &f
+		}
+		if fechaOK && fecha.Before(emision) {
+			in.Fail("fecha", "La fecha del pago no puede ser anterior a la fecha de emisión de la cuenta ("+emision.Format(time.DateOnly)+").")
+		}
+		if err := in.Err(); err != nil {
+			return nil, err
+		}
+		nuevo := saldo.Decimal().Sub(monto)
+		b = &pgx.Batch{}
+		b.Queue(`insert into pagos (empresa_id, cuenta_por_cobrar_id, monto, fecha, forma_pago_id, referencia, usuario_id)
+			values ($1, $2, $3, coalesce($4::date, current_date), $5, $6, $7) returning id`, p.EmpresaID, id, numeric(monto), fechaArg,
+			formaPago, ref, p.UsuarioID)
+		b.Queue(`update cuentas_por_cobrar set saldo = $3::numeric, estado = case when $3::numeric = 0 then 'pagada' else estado end
+			where empresa_id = $1 and id = $2`, p.EmpresaID, id, numeric(nuevo))
+		if nuevo.Equal(decimal.Zero) {
+			b.Queue(`update ventas set estado = 'pagada' where empresa_id = $1 and id = $2 and estado = 'pendiente'`, p.EmpresaID, ventaID)
+		}
+		var pagoID int64
+		br = tx.SendBatch(ctx, b)
+		err = br.QueryRow().Scan(&pagoID)
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ventas: pago: %w", err)
+		}
+		rows, err := tx.Query(ctx, `select `+pagoCols+` from pagos pg left join formas_pago f on f.id = pg.forma_pago_id
+			where pg.empresa_id = $1 and pg.id = $2`, p.EmpresaID, pagoID)
+		if err != nil {
+			return nil, fmt.Errorf("ventas: pago: %w", err)
+		}
+		pago, err := pgx.CollectExactlyOneRow(rows, scanPago)
+		if err != nil {
+			return nil, fmt.Errorf("ventas: pago: %w", err)
+		}
+		cuenta, _, err := FindCuenta(ctx, tx, p.EmpresaID, id)
+		if err != nil {
+			return nil, err
+		}
+		cuenta.Pagos = nil
+		pago.CuentaPorCobrar = &cuenta
+		if err := eventos.Registrar(ctx, tx, p.EmpresaID, eventos.PagoRecibido, pago); err != nil {
+			return nil, err
+		}
+		return pago, nil
+	})
+}

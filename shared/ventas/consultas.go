@@ -1,0 +1,185 @@
+package ventas
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+// filtros reads list query parameters, collecting a 422 per bad one.
+type filtros struct {
+	r    *http.Request
+	errs map[string][]string
+}
+
+func newFiltros(r *http.Request) *filtros { return &filtros{r: r, errs: map[string][]string{}} }
+
+func (f *filtros) fail(name, msg string) { f.errs[name] = append(f.errs[name], msg) }
+
+func (f *filtros) value(name string) string { return strings.TrimSpace(f.r.URL.Query().Get(name)) }
+
+// id reads a positive integer parameter (nil when absent).
+func (f *filtros) id(name string) *int64 {
+	v := f.value(name)
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 {
+		f.fail(name, "El campo "+name+" debe ser un número entero positivo.")
+		return nil
+	}
+	return &n
+}
+
+// fecha reads a YYYY-MM-DD parameter.
+func (f *filtros) fecha(name string) *time.Time {
+	v := f.value(name)
+	if v == "" {
+		return nil
+	}
+	d, err := time.Parse(time.DateOnly, v)
+	if err != nil {
+		f.fail(name, "El campo "+name+" debe ser una fecha válida con formato AAAA-MM-DD.")
+		return nil
+	}
+	return &d
+}
+
+// uno reads a parameter restricted to values.
+func (f *filtros) uno(name string, values []string) *string {
+	v := f.value(name)
+	if v == "" {
+		return nil
+	}
+	if !slices.Contains(values, v) {
+		f.fail(name, "El campo "+name+" debe ser uno de: "+strings.Join(values, ", ")+".")
+		return nil
+	}
+	return &v
+}
+
+func (f *filtros) bool(name string) *bool {
+	b, err := httpx.BoolQuery(f.r, name)
+	if err != nil {
+		f.fail(name, "El campo "+name+" debe ser verdadero o falso.")
+	}
+	return b
+}
+
+func (f *filtros) err() error {
+	if len(f.errs) > 0 {
+		return httpx.Invalid(f.errs)
+	}
+	return nil
+}
+
+// orden reads ?sort=&order= from a whitelist; without both, lists show the
+// newest first.
+func orden(r *http.Request, sorts map[string]string, newest string) (string, error) {
+	q := r.URL.Query()
+	if q.Get("sort") == "" && q.Get("order") == "" {
+		return newest, nil
+	}
+	return httpx.SortQuery(r, sorts, strings.TrimSuffix(newest, " desc"))
+}
+
+// serveList answers a paginated list in a constant number of round trips:
+// the count and the page pipelined, then the relations of the whole page.
+func serveList[T any](s *Service, w http.ResponseWriter, r *http.Request, cols, from, order string, args []any,
+	scan pgx.RowToFunc[T], load func(ctx context.Context, q db.Querier, empresaID int64, rows []T) error) error {
+	p := principal(r)
+	page, err := httpx.ParsePage(r)
+	if err != nil {
+		return err
+	}
+	var out httpx.Page[T]
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		rows, total, err := db.Page(r.Context(), tx, cols, from, order, args, page.PerPage, page.Offset(), scan)
+		if err != nil {
+			return fmt.Errorf("ventas: list: %w", err)
+		}
+		if err := load(r.Context(), tx, p.EmpresaID, rows); err != nil {
+			return err
+		}
+		out = httpx.NewPage(page, rows, total)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+var ventaSorts = map[string]string{
+	"id": "v.id", "fecha_venta": "v.fecha_venta", "numero_comprobante": "v.numero_comprobante",
+	"monto_total": "v.monto_total", "estado": "v.estado", "creado_en": "v.creado_en",
+}
+
+// index lists the tenant's sales. empresa_id is accepted and ignored: the
+// tenant is always the active company.
+func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	f := newFiltros(r)
+	sucursal, cliente := f.id("sucursal_id"), f.id("cliente_id")
+	desde, hasta := f.fecha("fecha_inicio"), f.fecha("fecha_fin")
+	if desde != nil && hasta != nil && hasta.Before(*desde) {
+		f.fail("fecha_fin", "El campo fecha_fin debe ser una fecha posterior o igual a fecha_inicio.")
+	}
+	estado := f.uno("estado", Estados)
+	tipo := f.uno("tipo_comprobante", TiposComprobante)
+	condicion := f.uno("condicion_venta", []string{Contado, Credito})
+	if err := f.err(); err != nil {
+		return err
+	}
+	order, err := orden(r, ventaSorts, "v.id desc")
+	if err != nil {
+		return err
+	}
+	return serveList(s, w, r, ventaCols, `from ventas v where v.empresa_id = $1 and not v.eliminado
+		and ($2::bigint is null or v.sucursal_id = $2)
+		and ($3::bigint is null or v.cliente_id = $3)
+		and ($4::date is null or v.fecha_venta >= $4)
+		and ($5::date is null or v.fecha_venta <= $5)
+		and ($6::text is null or v.estado = $6)
+		and ($7::text is null or v.tipo_comprobante = $7)
+		and ($8::text is null or v.condicion_venta = $8)
+		and ($9::text is null or v.numero_comprobante ilike $9)`, order+", v.id desc",
+		[]any{p.EmpresaID, sucursal, cliente, desde, hasta, estado, tipo, condicion, httpx.SearchQuery(r)},
+		scanVenta, func(ctx context.Context, q db.Querier, empresaID int64, vs []Venta) error {
+			return loadVentas(ctx, q, empresaID, vs, false)
+		})
+}
+
+const msgNoEncontrada = "Venta no encontrada."
+
+func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	var v Venta
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		var found bool
+		v, found, err = Find(r.Context(), tx, p.EmpresaID, id)
+		if err == nil && !found {
+			err = httpx.NotFound(msgNoEncontrada)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "", v)
+}

@@ -1,0 +1,486 @@
+package ventas
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/documentos"
+	"github.com/erpcr/erp/shared/eventos"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/montos"
+)
+
+// MaxLineas is the largest number of lines of a sale (Hacienda's limit of
+// LineaDetalle per electronic document).
+const MaxLineas = 1000
+
+// Settings of the company read when selling (table configuraciones).
+const (
+	ajusteDescontar = "inventario.descontar_stock_automatico"
+	ajusteNegativo  = "inventario.permitir_stock_negativo"
+)
+
+// lineaIn is a validated request line.
+type lineaIn struct {
+	productoID  int64
+	cantidad    decimal.Decimal
+	precio      decimal.Decimal
+	descuento   decimal.Decimal
+	porcentaje  *decimal.Decimal // nil: the product's tax rate
+	descripcion *string
+}
+
+// ventaIn is a validated create body (everything a request alone can tell).
+type ventaIn struct {
+	sucursalID, clienteID, formaPagoID, almacenID *int64
+	fecha                                         time.Time
+	tipo                                          string
+	estado                                        string
+	condicion                                     string // "" = from the customer's dias_credito
+	observaciones                                 *string
+	lineas                                        []lineaIn
+}
+
+func optionalID(in *httpx.Input, key string) *int64 {
+	if n, ok := in.Int(key, httpx.Int{Min: httpx.Min(1)}); ok {
+		return &n
+	}
+	return nil
+}
+
+func oneOf(in *httpx.Input, key string, required bool, values []string) (string, bool) {
+	v, ok := in.String(key, httpx.Str{Required: required})
+	if !ok {
+		return "", false
+	}
+	if !slices.Contains(values, v) {
+		in.Fail(key, "El campo "+strings.ReplaceAll(key, "_", " ")+" debe ser uno de: "+strings.Join(values, ", ")+".")
+		return "", false
+	}
+	return v, true
+}
+
+// readDate reads a YYYY-MM-DD date between 1900 and 2999 (beyond that it is
+// a typing mistake, and due dates computed from it must stay in range).
+func readDate(in *httpx.Input, key string, required bool) (time.Time, bool) {
+	s, ok := in.String(key, httpx.Str{Required: required})
+	if !ok {
+		return time.Time{}, false
+	}
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil || d.Year() < 1900 || d.Year() > 2999 {
+		in.Fail(key, "El campo "+strings.ReplaceAll(key, "_", " ")+" debe ser una fecha válida con formato AAAA-MM-DD (entre 1900 y 2999).")
+		return time.Time{}, false
+	}
+	return d, true
+}
+
+var (
+	cantidadRegla   = regla{required: true, scale: 3, min: dec("0.01"), max: dec("9999999999999.999")}
+	precioRegla     = regla{required: true, scale: 2, min: dec("0")}
+	descuentoRegla  = regla{scale: 2, min: dec("0")}
+	porcentajeRegla = regla{scale: 2, min: dec("0"), max: dec("100")}
+)
+
+// readVenta validates a create body. empresa_id is not read: the tenant is
+// always the active company.
+func readVenta(in *httpx.Input) ventaIn {
+	x := ventaIn{estado: Pendiente}
+	x.sucursalID = optionalID(in, "sucursal_id")
+	x.clienteID = optionalID(in, "cliente_id")
+	x.formaPagoID = optionalID(in, "forma_pago_id")
+	x.almacenID = optionalID(in, "almacen_id")
+	x.fecha, _ = readDate(in, "fecha_venta", true)
+	x.tipo, _ = oneOf(in, "tipo_comprobante", true, TiposComprobante)
+	if v, ok := oneOf(in, "estado", false, Estados); ok {
+		if v == Anulada {
+			in.Fail("estado", "Una venta no se puede crear anulada.")
+		}
+		x.estado = v
+	}
+	x.condicion, _ = oneOf(in, "condicion_venta", false, []string{Contado, Credito})
+	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
+		x.observaciones = &v
+	}
+	items, ok := in.List("detalles", true)
+	switch {
+	case !ok:
+	case len(items) == 0:
+		in.Fail("detalles", "El campo detalles debe tener al menos 1 elemento.")
+	case len(items) > MaxLineas:
+		in.Fail("detalles", "El campo detalles no debe tener más de "+strconv.Itoa(MaxLineas)+" elementos.")
+	default:
+		x.lineas = make([]lineaIn, len(items))
+		for i, raw := range items {
+			x.lineas[i] = readLinea(in, i, raw)
+		}
+	}
+	return x
+}
+
+func readLinea(in *httpx.Input, i int, raw json.RawMessage) lineaIn {
+	prefix := "detalles." + strconv.Itoa(i) + "."
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		in.Fail("detalles."+strconv.Itoa(i), "Cada detalle debe ser un objeto con producto_id, cantidad y precio_unitario.")
+		return lineaIn{}
+	}
+	li := httpx.NewInput(obj)
+	var l lineaIn
+	l.productoID, _ = li.Int("producto_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+	cantOK, precioOK := false, false
+	l.cantidad, cantOK = readDecimal(li, "cantidad", cantidadRegla)
+	l.precio, precioOK = readDecimal(li, "precio_unitario", precioRegla)
+	l.descuento, _ = readDecimal(li, "descuento", descuentoRegla)
+	if p, ok := readDecimal(li, "porcentaje_impuesto", porcentajeRegla); ok {
+		l.porcentaje = &p
+	}
+	if v, ok := li.String("descripcion", httpx.Str{Max: 1000}); ok {
+		l.descripcion = &v
+	}
+	if cantOK && precioOK {
+		sub := montos.Calcular(montos.Linea{Cantidad: l.cantidad, PrecioUnitario: l.precio}).Subtotal
+		switch {
+		case sub.GreaterThanOrEqual(maxMonto):
+			li.Fail("cantidad", "El subtotal de la línea (cantidad × precio unitario) es demasiado grande.")
+		case !li.Failed("descuento") && l.descuento.GreaterThan(sub):
+			li.Fail("descuento", "El descuento no puede ser mayor que el subtotal de la línea ("+sub.StringFixed(2)+").")
+		}
+	}
+	in.Merge(prefix, li)
+	return l
+}
+
+// producto is what a sale needs of a product.
+type producto struct {
+	nombre     string
+	activo     bool
+	gestionado bool
+	porcentaje decimal.Decimal
+}
+
+// referencia is a referenced row: whether it exists in the tenant and is active.
+type referencia struct{ existe, activo bool }
+
+// contexto is everything the database says about a create body, read in one
+// pipelined round trip.
+type contexto struct {
+	productos          map[int64]producto
+	cliente            referencia
+	diasCredito        int64
+	sucursal, almacen  referencia
+	formaPago          referencia
+	descontar          bool
+	permitirNegativo   bool
+	almacenPrincipalID *int64
+}
+
+func leerContexto(ctx context.Context, tx *db.Tx, empresaID int64, x ventaIn) (contexto, error) {
+	c := contexto{productos: map[int64]producto{}}
+	ids := make([]int64, 0, len(x.lineas))
+	for _, l := range x.lineas {
+		ids = append(ids, l.productoID)
+	}
+	b := &pgx.Batch{}
+	b.Queue(`select p.id, p.nombre, p.activo, p.gestionado_inventario, coalesce(ti.porcentaje, 0)
+		from productos p left join tipos_impuesto ti on ti.id = p.tipo_impuesto_id
+		where p.empresa_id = $1 and p.id = any($2) and not p.eliminado`, empresaID, ids)
+	b.Queue(`select activo, dias_credito from clientes where empresa_id = $1 and id = $2 and not eliminado`, empresaID, x.clienteID)
+	b.Queue(`select activo from sucursales where empresa_id = $1 and id = $2 and not eliminado`, empresaID, x.sucursalID)
+	b.Queue(`select activo from almacenes where empresa_id = $1 and id = $2 and not eliminado`, empresaID, x.almacenID)
+	b.Queue(`select activo from formas_pago where id = $1 and not eliminado`, x.formaPagoID)
+	b.Queue(`select clave, valor = 'true'::jsonb from configuraciones
+		where empresa_id = $1 and clave = any($2) and activo and not eliminado`, empresaID, []string{ajusteDescontar, ajusteNegativo})
+	// The branch's principal warehouse: the company's principal warehouse
+	// when it belongs to the sale's branch, else the company's principal one.
+	b.Queue(`select id from almacenes where empresa_id = $1 and es_principal and activo and not eliminado
+		order by (sucursal_id = $2) desc nulls last, id limit 1`, empresaID, x.sucursalID)
+	br := tx.SendBatch(ctx, b)
+	defer br.Close()
+
+	rows, _ := br.Query()
+	for rows.Next() {
+		var id int64
+		var p producto
+		var pct pgtype.Numeric
+		if err := rows.Scan(&id, &p.nombre, &p.activo, &p.gestionado, &pct); err != nil {
+			rows.Close()
+			return c, fmt.Errorf("ventas: productos: %w", err)
+		}
+		p.porcentaje = toDecimal(pct)
+		c.productos[id] = p
+	}
+	if err := rows.Err(); err != nil {
+		return c, fmt.Errorf("ventas: productos: %w", err)
+	}
+	err := br.QueryRow().Scan(&c.cliente.activo, &c.diasCredito)
+	if c.cliente.existe, err = found(err); err != nil {
+		return c, fmt.Errorf("ventas: cliente: %w", err)
+	}
+	for _, ref := range []*referencia{&c.sucursal, &c.almacen, &c.formaPago} {
+		err := br.QueryRow().Scan(&ref.activo)
+		if ref.existe, err = found(err); err != nil {
+			return c, fmt.Errorf("ventas: referencias: %w", err)
+		}
+	}
+	rows, _ = br.Query()
+	for rows.Next() {
+		var clave string
+		var on bool
+		if err := rows.Scan(&clave, &on); err != nil {
+			rows.Close()
+			return c, fmt.Errorf("ventas: configuraciones: %w", err)
+		}
+		switch clave {
+		case ajusteDescontar:
+			c.descontar = on
+		case ajusteNegativo:
+			c.permitirNegativo = on
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return c, fmt.Errorf("ventas: configuraciones: %w", err)
+	}
+	var principal int64
+	err = br.QueryRow().Scan(&principal)
+	ok, err := found(err)
+	if err != nil {
+		return c, fmt.Errorf("ventas: almacén principal: %w", err)
+	}
+	if ok {
+		c.almacenPrincipalID = &principal
+	}
+	return c, nil
+}
+
+// found turns pgx.ErrNoRows into (false, nil).
+func found(err error) (bool, error) {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func toDecimal(n pgtype.Numeric) decimal.Decimal {
+	if !n.Valid {
+		return decimal.Zero
+	}
+	return decimal.NewFromBigInt(n.Int, n.Exp)
+}
+
+// checkRef reports a missing or inactive referenced row under key.
+func checkRef(in *httpx.Input, id *int64, ref referencia, key, missing, inactive string) {
+	if id == nil {
+		return
+	}
+	switch {
+	case !ref.existe:
+		in.Fail(key, missing)
+	case !ref.activo:
+		in.Fail(key, inactive)
+	}
+}
+
+// lineaCalculada is a line with its tax rate, its text and its amounts.
+type lineaCalculada struct {
+	lineaIn
+	tasa       decimal.Decimal // porcentaje_impuesto, given or the product's
+	texto      *string         // descripcion, given or the product's name
+	importe    montos.Importe
+	gestionado bool
+}
+
+const msgVentaCreada = "Venta creada correctamente."
+
+func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	in, err := httpx.ReadInput(r)
+	if err != nil {
+		return err
+	}
+	x := readVenta(in)
+	if err := in.Err(); err != nil {
+		return err
+	}
+	return s.idempotente(w, r, p, "POST /api/ventas", in.Body(), msgVentaCreada, func(ctx context.Context, tx *db.Tx) (any, error) {
+		v, err := crear(ctx, tx, p, in, x)
+		if err != nil {
+			return nil, err
+		}
+		if err := eventos.Registrar(ctx, tx, p.EmpresaID, eventos.VentaCreada, v); err != nil {
+			return nil, err
+		}
+		return v, nil
+	})
+}
+
+// crear records a validated sale in tx: its references are checked, its
+// number taken from the company's counter, the sale and its lines inserted
+// in one statement, its receivable opened and its stock exit processed.
+// Any failure leaves nothing behind (the caller's transaction rolls back,
+// giving the number back).
+func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x ventaIn) (Venta, error) {
+	c, err := leerContexto(ctx, tx, p.EmpresaID, x)
+	if err != nil {
+		return Venta{}, err
+	}
+	checkRef(in, x.clienteID, c.cliente, "cliente_id", "El cliente seleccionado no existe en esta empresa.", "El cliente seleccionado está inactivo.")
+	checkRef(in, x.sucursalID, c.sucursal, "sucursal_id", "La sucursal seleccionada no existe en esta empresa.", "La sucursal seleccionada está inactiva.")
+	checkRef(in, x.almacenID, c.almacen, "almacen_id", "El almacén seleccionado no existe en esta empresa.", "El almacén seleccionado está inactivo.")
+	checkRef(in, x.formaPagoID, c.formaPago, "forma_pago_id", "La forma de pago seleccionada no existe.", "La forma de pago seleccionada está inactiva.")
+
+	lineas := make([]lineaCalculada, len(x.lineas))
+	importes := make([]montos.Importe, len(x.lineas))
+	for i, l := range x.lineas {
+		prod, ok := c.productos[l.productoID]
+		key := "detalles." + strconv.Itoa(i) + ".producto_id"
+		switch {
+		case !ok:
+			in.Fail(key, "El producto seleccionado no existe en esta empresa.")
+			continue
+		case !prod.activo:
+			in.Fail(key, "El producto seleccionado está inactivo.")
+			continue
+		}
+		lc := lineaCalculada{lineaIn: l, tasa: prod.porcentaje, texto: l.descripcion, gestionado: prod.gestionado}
+		if l.porcentaje != nil {
+			lc.tasa = *l.porcentaje
+		}
+		if lc.texto == nil {
+			nombre := prod.nombre
+			lc.texto = &nombre
+		}
+		lc.importe = montos.Calcular(montos.Linea{Cantidad: l.cantidad, PrecioUnitario: l.precio, Descuento: l.descuento, PorcentajeImpuesto: lc.tasa})
+		lineas[i], importes[i] = lc, lc.importe
+	}
+	total := montos.Sumar(importes)
+	if total.Subtotal.Add(total.Impuesto).GreaterThanOrEqual(maxMonto) {
+		in.Fail("detalles", "El total de la venta es demasiado grande.")
+	}
+
+	condicion := x.condicion
+	if condicion == "" {
+		condicion = Contado
+		if x.clienteID != nil && c.diasCredito > 0 {
+			condicion = Credito
+		}
+	}
+	if condicion == Credito && x.clienteID == nil {
+		in.Fail("cliente_id", "Una venta a crédito requiere un cliente.")
+	}
+	if condicion == Credito && x.estado == Pagada {
+		in.Fail("estado", "Una venta a crédito no se puede crear pagada: se paga registrando pagos en su cuenta por cobrar.")
+	}
+	if err := in.Err(); err != nil {
+		return Venta{}, err
+	}
+
+	almacen := x.almacenID
+	if almacen == nil && c.descontar {
+		almacen = c.almacenPrincipalID
+	}
+
+	prefix := Prefijos[x.tipo]
+	n, err := documentos.Siguiente(ctx, tx, p.EmpresaID, prefix)
+	if err != nil {
+		return Venta{}, err
+	}
+	numero := documentos.Numero(prefix, n, 8)
+
+	k := len(lineas)
+	nums := make([]int32, k)
+	prods := make([]int64, k)
+	descs := make([]*string, k)
+	cants, precios, descuentos, pcts := make([]pgtype.Numeric, k), make([]pgtype.Numeric, k), make([]pgtype.Numeric, k), make([]pgtype.Numeric, k)
+	subs, imps, tots := make([]pgtype.Numeric, k), make([]pgtype.Numeric, k), make([]pgtype.Numeric, k)
+	for i, l := range lineas {
+		nums[i], prods[i], descs[i] = int32(i+1), l.productoID, l.texto
+		cants[i], precios[i], descuentos[i], pcts[i] = numeric(l.cantidad), numeric(l.precio), numeric(l.descuento), numeric(l.tasa)
+		subs[i], imps[i], tots[i] = numeric(l.importe.Subtotal), numeric(l.importe.Impuesto), numeric(l.importe.Total)
+	}
+	b := &pgx.Batch{}
+	b.Queue(`with v as (
+		  insert into ventas (empresa_id, sucursal_id, cliente_id, usuario_id, forma_pago_id, almacen_id, numero_comprobante,
+		    tipo_comprobante, fecha_venta, estado, condicion_venta, observaciones,
+		    monto_subtotal, monto_descuentos, monto_impuestos, monto_total)
+		  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) returning id
+		), d as (
+		  insert into detalles_venta (empresa_id, venta_id, linea, producto_id, descripcion, cantidad, precio_unitario, descuento,
+		    porcentaje_impuesto, subtotal, monto_impuesto, total)
+		  select $1, v.id, x.linea, x.producto, x.descripcion, x.cantidad, x.precio, x.descuento, x.porcentaje, x.subtotal, x.impuesto, x.total
+		  from v, unnest($17::int[], $18::bigint[], $19::text[], $20::numeric[], $21::numeric[], $22::numeric[], $23::numeric[],
+		    $24::numeric[], $25::numeric[], $26::numeric[])
+		    as x(linea, producto, descripcion, cantidad, precio, descuento, porcentaje, subtotal, impuesto, total)
+		)
+		select id from v`,
+		p.EmpresaID, x.sucursalID, x.clienteID, p.UsuarioID, x.formaPagoID, almacen, numero,
+		x.tipo, x.fecha, x.estado, condicion, x.observaciones,
+		numeric(total.Subtotal), numeric(total.Descuento), numeric(total.Impuesto), numeric(total.Total),
+		nums, prods, descs, cants, precios, descuentos, pcts, subs, imps, tots)
+	abre := condicion == Credito && x.estado != Borrador
+	if abre {
+		queueAbrirCuenta(b, p.EmpresaID, nil, &numero)
+	}
+	var id int64
+	br := tx.SendBatch(ctx, b)
+	err = br.QueryRow().Scan(&id)
+	if err == nil && abre {
+		_, err = br.Exec()
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if _, ok := db.IsUniqueViolation(err); ok {
+			return Venta{}, httpx.Conflict("El número de comprobante " + numero + " ya existe; intente de nuevo.")
+		}
+		return Venta{}, fmt.Errorf("ventas: insert: %w", err)
+	}
+
+	if almacen != nil && x.estado != Borrador {
+		var sl []lineaStock
+		for i, l := range lineas {
+			if l.gestionado {
+				sl = append(sl, lineaStock{indice: i, productoID: l.productoID, cantidad: l.cantidad})
+			}
+		}
+		err := salida(ctx, tx, p, ventaStock{id: id, numero: numero, almacenID: *almacen, clienteID: x.clienteID, fecha: x.fecha,
+			lineas: sl, permitirNegativo: c.permitirNegativo})
+		if err != nil {
+			return Venta{}, err
+		}
+	}
+	v, ok, err := Find(ctx, tx, p.EmpresaID, id)
+	if err == nil && !ok {
+		err = fmt.Errorf("ventas: created sale %d not visible", id)
+	}
+	return v, err
+}
+
+// queueAbrirCuenta queues the receivable of a credit sale (by id or by
+// number): the whole total is due fecha_venta + the customer's dias_credito
+// days (DiasCreditoPorDefecto when the customer has none). A sale of total
+// 0 owes nothing, so its receivable is born paid.
+func queueAbrirCuenta(b *pgx.Batch, empresaID int64, id *int64, numero *string) {
+	b.Queue(`insert into cuentas_por_cobrar (empresa_id, cliente_id, venta_id, monto, saldo, fecha_emision, fecha_vencimiento, estado)
+		select v.empresa_id, v.cliente_id, v.id, v.monto_total, v.monto_total, v.fecha_venta,
+		  v.fecha_venta + least(coalesce(nullif(c.dias_credito, 0), $4), 36500),
+		  case when v.monto_total = 0 then 'pagada' else 'pendiente' end
+		from ventas v join clientes c on c.empresa_id = v.empresa_id and c.id = v.cliente_id
+		where v.empresa_id = $1 and v.condicion_venta = 'credito'
+		  and ($2::bigint is null or v.id = $2) and ($3::text is null or v.numero_comprobante = $3)
+		on conflict (empresa_id, venta_id) do nothing`, empresaID, id, numero, DiasCreditoPorDefecto)
+}

@@ -1,0 +1,167 @@
+package ventas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+// actual is the locked state of a sale being changed.
+type actual struct {
+	id        int64
+	numero    string
+	estado    string
+	condicion string
+	almacenID *int64
+	clienteID *int64
+	fecha     time.Time
+	// The open balance of its receivable (nil when it has none).
+	saldo *Numero
+}
+
+// bloquear reads and locks a sale of the tenant (404 when there is none),
+// so that concurrent changes of one sale happen one after the other.
+func bloquear(ctx context.Context, tx *db.Tx, empresaID, id int64) (actual, error) {
+	var a actual
+	err := tx.QueryRow(ctx, `select v.id, v.numero_comprobante, v.estado, v.condicion_venta, v.almacen_id, v.cliente_id, v.fecha_venta,
+			(select c.saldo from cuentas_por_cobrar c where c.empresa_id = v.empresa_id and c.venta_id = v.id
+			   and c.estado = 'pendiente' and not c.eliminado)
+		from ventas v where v.empresa_id = $1 and v.id = $2 and not v.eliminado for update of v`, empresaID, id).
+		Scan(&a.id, &a.numero, &a.estado, &a.condicion, &a.almacenID, &a.clienteID, &a.fecha, &a.saldo)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return a, httpx.NotFound(msgNoEncontrada)
+	}
+	if err != nil {
+		return a, fmt.Errorf("ventas: bloquear: %w", err)
+	}
+	return a, nil
+}
+
+const msgAnuladaFinal = "La venta está anulada y no admite cambios."
+
+// update changes only observaciones and estado; every other field of the
+// body is ignored (SPEC.md: "other fields are not updated").
+func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	in, err := httpx.ReadInput(r)
+	if err != nil {
+		return err
+	}
+	var obs *string
+	obsSent := in.Has("observaciones")
+	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
+		obs = &v
+	}
+	estado, estadoSent := oneOf(in, "estado", false, Estados)
+	if err := in.Err(); err != nil {
+		return err
+	}
+	var v Venta
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		ctx := r.Context()
+		cur, err := bloquear(ctx, tx, p.EmpresaID, id)
+		if err != nil {
+			return err
+		}
+		if cur.estado == Anulada {
+			return httpx.InvalidField("estado", msgAnuladaFinal)
+		}
+		if estadoSent && estado != cur.estado {
+			if !slices.Contains(transiciones[cur.estado], estado) {
+				return httpx.InvalidField("estado", fmt.Sprintf("No se puede cambiar el estado de la venta de %s a %s.", cur.estado, estado))
+			}
+			switch estado {
+			case Anulada:
+				if err := anular(ctx, tx, p, cur, false); err != nil {
+					return err
+				}
+			case Pagada:
+				if cur.saldo != nil && cur.saldo.Decimal().IsPositive() {
+					return httpx.InvalidField("estado", "La venta tiene un saldo pendiente de "+cur.saldo.Decimal().StringFixed(2)+
+						" en su cuenta por cobrar; registre el pago en /api/cuentas-por-cobrar/{id}/pagos.")
+				}
+			case Pendiente: // a confirmed draft moves its stock and opens its receivable now
+				if err := confirmar(ctx, tx, p, cur); err != nil {
+					return err
+				}
+			}
+		}
+		if obsSent || (estadoSent && estado != Anulada) {
+			newEstado := cur.estado
+			if estadoSent {
+				newEstado = estado
+			}
+			if _, err := tx.Exec(ctx, `update ventas set estado = $3,
+				observaciones = case when $4 then $5 else observaciones end where empresa_id = $1 and id = $2`,
+				p.EmpresaID, id, newEstado, obsSent, obs); err != nil {
+				return fmt.Errorf("ventas: update: %w", err)
+			}
+		}
+		var found bool
+		v, found, err = Find(ctx, tx, p.EmpresaID, id)
+		if err == nil && !found {
+			err = httpx.NotFound(msgNoEncontrada)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "Venta actualizada correctamente.", v)
+}
+
+// confirmar turns a draft into a pending sale: its stock exit and its
+// receivable happen now.
+func confirmar(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) error {
+	if cur.almacenID != nil {
+		vs, err := stockGuardado(ctx, tx, p.EmpresaID, cur)
+		if err != nil {
+			return err
+		}
+		if err := salida(ctx, tx, p, vs); err != nil {
+			return err
+		}
+	}
+	if cur.condicion == Credito {
+		b := &pgx.Batch{}
+		id := cur.id
+		queueAbrirCuenta(b, p.EmpresaID, &id, nil)
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return fmt.Errorf("ventas: cuenta por cobrar: %w", err)
+		}
+	}
+	return nil
+}
+
+// destroy cancels the sale (as PUT estado=anulada does) and soft-deletes it.
+func (s *Service) destroy(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		cur, err := bloquear(r.Context(), tx, p.EmpresaID, id)
+		if err != nil {
+			return err
+		}
+		return anular(r.Context(), tx, p, cur, true)
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OKMessage(w, "Venta anulada y eliminada correctamente.")
+}

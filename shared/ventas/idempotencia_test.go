@@ -1,0 +1,111 @@
+package ventas_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	a := f.producto(prod{codigo: "A"})
+	a2 := f.producto(prod{empresa: 2, codigo: "A"})
+	f.stock(f.almacen, a, "10", "100", "", "")
+	body := with(venta(linea(a, 2, 100)), "almacen_id", f.almacen)
+	post := func(tok, key string, b any) testenv.Resp {
+		return f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: tok, Body: b,
+			Headers: map[string]string{"Idempotency-Key": key}})
+	}
+	first := post(f.admin, "venta-123", body)
+	if first.Status != http.StatusCreated || first.Header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("first: %d %s", first.Status, first.Raw)
+	}
+	again := post(f.admin, "venta-123", body)
+	if again.Status != http.StatusCreated || !bytes.Equal(again.Raw, first.Raw) || again.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay: %d %s", again.Status, again.Raw)
+	}
+	// Nothing was created twice: one sale, one stock exit, one number, one event.
+	if n := f.int(`select count(*) from ventas`); n != 1 {
+		t.Errorf("%d sales", n)
+	}
+	if f.existencias(f.almacen, a) != "8.000" {
+		t.Errorf("stock %s", f.existencias(f.almacen, a))
+	}
+	if n := f.int(`select count(*) from eventos where tipo = 'VentaCreadaEvent'`); n != 1 {
+		t.Errorf("%d events", n)
+	}
+	// The same key with another body.
+	r := post(f.admin, "venta-123", with(body, "observaciones", "otra"))
+	expect422(t, r, "Idempotency-Key")
+	// Another key creates the next sale.
+	if r := post(f.admin, "venta-124", body); r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000002" {
+		t.Errorf("other key: %d %s", r.Status, r.Raw)
+	}
+	// A refused request does not burn its key.
+	expect422(t, post(f.admin, "venta-125", with(venta(linea(a, 100, 1)), "almacen_id", f.almacen)), "detalles.0.cantidad")
+	if r := post(f.admin, "venta-125", body); r.Status != http.StatusCreated {
+		t.Errorf("key of a refused request: %d %s", r.Status, r.Raw)
+	}
+	// Keys are per tenant: company 2 may use the same key.
+	admin2 := f.e.Admin(2)
+	if r := post(admin2, "venta-123", venta(linea(a2, 1, 100))); r.Status != http.StatusCreated || testenv.Num(r.JSON, "data.empresa_id") != 2 ||
+		r.Header.Get("Idempotent-Replayed") != "" {
+		t.Errorf("company 2 with company 1's key: %d %s", r.Status, r.Raw)
+	}
+	// Too long a key is a 400.
+	long := make([]byte, 256)
+	for i := range long {
+		long[i] = 'k'
+	}
+	if r := post(f.admin, string(long), body); r.Status != http.StatusBadRequest {
+		t.Errorf("long key: %d", r.Status)
+	}
+	// Payments honour the key too.
+	cliente := f.cliente(1, "101110111", 30)
+	s := f.venderOK(with(venta(linea(a, 1, 100)), "cliente_id", cliente))
+	pagos := path("cuentas-por-cobrar", int64(testenv.Num(s.JSON, "data.cuenta_por_cobrar.id")), "/pagos")
+	pay := func(key string, monto any) testenv.Resp {
+		return f.e.Do(testenv.Req{Method: http.MethodPost, Path: pagos, Token: f.admin, Body: map[string]any{"monto": monto},
+			Headers: map[string]string{"Idempotency-Key": key}})
+	}
+	p1, p2 := pay("pago-1", 40), pay("pago-1", 40)
+	if p1.Status != http.StatusCreated || !bytes.Equal(p1.Raw, p2.Raw) || f.int(`select count(*) from pagos`) != 1 {
+		t.Errorf("payment replay: %d %s / %s", p1.Status, p1.Raw, p2.Raw)
+	}
+	expect422(t, pay("pago-1", 41), "Idempotency-Key")
+	// A sale's key used on a payment is another request.
+	expect422(t, pay("venta-123", 40), "Idempotency-Key")
+}
+
+func TestVentaCreadaEventCarriesTheSaleAsTheAPIShowsIt(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p := f.producto(prod{codigo: "P", tarifa: "08"})
+	cliente := f.cliente(1, "101110111", 0)
+	r := f.venderOK(with(venta(linea(p, 3, "99.99")), "cliente_id", cliente))
+	payload := f.text(`select payload::text from eventos where tipo = 'VentaCreadaEvent'`)
+	var got, want map[string]any
+	if err := json.Unmarshal([]byte(payload), &got); err != nil {
+		t.Fatal(err)
+	}
+	want = r.JSON["data"].(map[string]any)
+	gotJSON, _ := json.Marshal(got)
+	wantJSON, _ := json.Marshal(want)
+	if !bytes.Equal(gotJSON, wantJSON) {
+		t.Errorf("payload differs from the response:\n%s\n%s", gotJSON, wantJSON)
+	}
+	// Refused sales write no event.
+	f.vender(venta(linea(p, 0, 1)))
+	if n := f.int(`select count(*) from eventos where tipo = 'VentaCreadaEvent'`); n != 1 {
+		t.Errorf("%d events", n)
+	}
+	// The Administrador sees it in /api/eventos.
+	ev := f.e.Get("/api/eventos?tipo=VentaCreadaEvent", f.admin)
+	if testenv.Str(ev.JSON, "data.0.payload.numero_comprobante") != "FAC-00000001" || testenv.Len(ev.JSON, "data.0.payload.detalles") != 1 {
+		t.Errorf("eventos: %s", ev.Raw)
+	}
+}

@@ -1,0 +1,154 @@
+package ventas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/inventario"
+)
+
+// lineaStock is a sale line of a stock-managed product; indice is its
+// 0-based position in the sale (the key of its validation errors).
+type lineaStock struct {
+	indice     int
+	productoID int64
+	cantidad   decimal.Decimal
+}
+
+// ventaStock is what a sale's stock exit needs.
+type ventaStock struct {
+	id               int64
+	numero           string
+	almacenID        int64
+	clienteID        *int64
+	fecha            time.Time
+	lineas           []lineaStock
+	permitirNegativo bool
+}
+
+// salida takes a sale's stock-managed lines out of its warehouse with one
+// processed exit of type Venta (FIFO by batch). A line the stock cannot
+// cover is a 422 under detalles.N.cantidad.
+func salida(ctx context.Context, tx *db.Tx, p auth.Principal, v ventaStock) error {
+	if len(v.lineas) == 0 {
+		return nil
+	}
+	lineas := make([]inventario.Linea, len(v.lineas))
+	for i, l := range v.lineas {
+		lineas[i] = inventario.Linea{ProductoID: l.productoID, Cantidad: l.cantidad}
+	}
+	venta := v.id
+	obs := "Venta " + v.numero
+	_, err := inventario.Crear(ctx, tx, p.EmpresaID, inventario.Movimiento{
+		Clase: inventario.Salida, Tipo: "Venta", AlmacenID: v.almacenID, Fecha: v.fecha, UsuarioID: p.UsuarioID,
+		VentaID: &venta, ClienteID: v.clienteID, Observaciones: &obs, Lineas: lineas, Procesar: true,
+		PermitirNegativo: v.permitirNegativo,
+	})
+	var falta *inventario.FaltaStock
+	if errors.As(err, &falta) && falta.Linea >= 0 && falta.Linea < len(v.lineas) {
+		return httpx.InvalidField("detalles."+strconv.Itoa(v.lineas[falta.Linea].indice)+".cantidad",
+			fmt.Sprintf("Stock insuficiente en el almacén: disponible %s, solicitado %s.", falta.Disponible.String(), falta.Pedido.String()))
+	}
+	return err
+}
+
+// stockGuardado loads the stock exit of a saved sale (a draft being
+// confirmed) in one round trip: its stock-managed lines and the company's
+// negative-stock setting.
+func stockGuardado(ctx context.Context, tx *db.Tx, empresaID int64, cur actual) (ventaStock, error) {
+	v := ventaStock{id: cur.id, numero: cur.numero, clienteID: cur.clienteID, fecha: cur.fecha}
+	if cur.almacenID != nil {
+		v.almacenID = *cur.almacenID
+	}
+	b := &pgx.Batch{}
+	b.Queue(`select d.linea, d.producto_id, d.cantidad from detalles_venta d
+		join productos p on p.empresa_id = d.empresa_id and p.id = d.producto_id
+		where d.empresa_id = $1 and d.venta_id = $2 and p.gestionado_inventario order by d.linea`, empresaID, cur.id)
+	b.Queue(`select coalesce((select valor = 'true'::jsonb from configuraciones
+		where empresa_id = $1 and clave = $2 and activo and not eliminado), false)`, empresaID, ajusteNegativo)
+	br := tx.SendBatch(ctx, b)
+	defer br.Close()
+	rows, _ := br.Query()
+	ls, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lineaStock, error) {
+		var l lineaStock
+		var cant pgtype.Numeric
+		err := r.Scan(&l.indice, &l.productoID, &cant)
+		l.indice--
+		l.cantidad = toDecimal(cant)
+		return l, err
+	})
+	if err != nil {
+		return v, fmt.Errorf("ventas: líneas de stock: %w", err)
+	}
+	v.lineas = ls
+	if err := br.QueryRow().Scan(&v.permitirNegativo); err != nil {
+		return v, fmt.Errorf("ventas: configuración: %w", err)
+	}
+	return v, nil
+}
+
+// anular cancels a sale in tx: what its exit took goes back to the
+// warehouse with a processed entry of type Devolucion Cliente (the batches
+// it consumed, and what negative stock let through), its receivable is
+// cancelled (estado anulada, saldo 0), and the sale becomes anulada; with
+// eliminar it is also soft-deleted. The caller holds the sale's row lock.
+func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, eliminar bool) error {
+	if cur.estado != Anulada {
+		rows, err := tx.Query(ctx, `select id, almacen_id from movimientos_inventario
+			where empresa_id = $1 and venta_id = $2 and clase = 'salida' and tipo = 'Venta' and estado = 'Procesada' and not eliminado
+			  and not exists (select 1 from movimientos_inventario e where e.empresa_id = $1 and e.movimiento_par_id = movimientos_inventario.id
+			    and e.clase = 'entrada' and e.tipo = 'Devolucion Cliente')
+			order by id`, p.EmpresaID, cur.id)
+		if err != nil {
+			return fmt.Errorf("ventas: salidas: %w", err)
+		}
+		type salidaRow struct{ ID, Almacen int64 }
+		salidas, err := pgx.CollectRows(rows, pgx.RowToStructByPos[salidaRow])
+		if err != nil {
+			return fmt.Errorf("ventas: salidas: %w", err)
+		}
+		for _, s := range salidas {
+			lineas, err := inventario.Consumido(ctx, tx, p.EmpresaID, s.ID)
+			if err != nil {
+				return err
+			}
+			resto, err := inventario.NoCubierto(ctx, tx, p.EmpresaID, s.ID)
+			if err != nil {
+				return err
+			}
+			lineas = append(lineas, resto...)
+			if len(lineas) == 0 {
+				continue
+			}
+			venta, par := cur.id, s.ID
+			obs := "Anulación de la venta " + cur.numero
+			if _, err := inventario.Crear(ctx, tx, p.EmpresaID, inventario.Movimiento{
+				Clase: inventario.Entrada, Tipo: "Devolucion Cliente", AlmacenID: s.Almacen, UsuarioID: p.UsuarioID,
+				VentaID: &venta, ClienteID: cur.clienteID, MovimientoParID: &par, Observaciones: &obs,
+				Lineas: lineas, Procesar: true,
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	b := &pgx.Batch{}
+	b.Queue(`update cuentas_por_cobrar set estado = 'anulada', saldo = 0
+		where empresa_id = $1 and venta_id = $2 and estado <> 'anulada'`, p.EmpresaID, cur.id)
+	b.Queue(`update ventas set estado = 'anulada', anulado_en = coalesce(anulado_en, now()),
+		activo = case when $3 then false else activo end, eliminado = eliminado or $3
+		where empresa_id = $1 and id = $2`, p.EmpresaID, cur.id, eliminar)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("ventas: anular: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,388 @@
+// Package ventas is the sales domain: /api/ventas (a sale and its lines
+// created in one transaction, with its document number, totals, stock exit,
+// receivable, event and Idempotency-Key) and /api/cuentas-por-cobrar (the
+// receivables of credit sales and the payments that settle them). Every
+// request costs a constant number of database round trips whatever its
+// number of lines or its page size.
+package ventas
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/lambdahttp"
+)
+
+// Service serves the ventas group: sales and receivables.
+type Service struct {
+	DB *db.DB
+}
+
+// Handlers returns the group's handlers keyed by route name.
+func (s *Service) Handlers() lambdahttp.Handlers {
+	return lambdahttp.Handlers{
+		"ventas.index":             s.index,
+		"ventas.store":             s.store,
+		"ventas.show":              s.show,
+		"ventas.update":            s.update,
+		"ventas.patch":             s.update,
+		"ventas.destroy":           s.destroy,
+		"cuentas-por-cobrar.index": s.cuentasIndex,
+		"cuentas-por-cobrar.show":  s.cuentasShow,
+		"cuentas-por-cobrar.pagos": s.pagosStore,
+	}
+}
+
+func principal(r *http.Request) auth.Principal {
+	p, _ := auth.FromContext(r.Context())
+	return p
+}
+
+func scope(p auth.Principal) db.Scope {
+	return db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}
+}
+
+// States of a sale (SPEC.md "States and transitions > Sale").
+const (
+	Borrador  = "borrador"
+	Pendiente = "pendiente"
+	Pagada    = "pagada"
+	Anulada   = "anulada"
+)
+
+// Estados are the states a sale may be in.
+var Estados = []string{Borrador, Pendiente, Pagada, Anulada}
+
+// transiciones are the state changes PUT/PATCH (and DELETE, to anulada)
+// allow; anulada is final.
+var transiciones = map[string][]string{
+	Borrador:  {Pendiente, Anulada},
+	Pendiente: {Pagada, Anulada},
+	Pagada:    {Anulada},
+}
+
+// Payment conditions.
+const (
+	Contado = "contado"
+	Credito = "credito"
+)
+
+// Prefijos maps tipo_comprobante to its numero_comprobante prefix.
+var Prefijos = map[string]string{"factura": "FAC", "tiquete": "TIQ", "nota_credito": "NC", "nota_debito": "ND"}
+
+// TiposComprobante are the accepted tipo_comprobante values, in SPEC order.
+var TiposComprobante = []string{"factura", "tiquete", "nota_credito", "nota_debito"}
+
+// DiasCreditoPorDefecto is the term of an explicit credit sale to a
+// customer without dias_credito.
+const DiasCreditoPorDefecto = 30
+
+// ClienteRef is the nested customer of a sale or receivable.
+type ClienteRef struct {
+	ID                 int64   `json:"id"`
+	TipoIdentificacion string  `json:"tipo_identificacion"`
+	Identificacion     string  `json:"identificacion"`
+	NombreCompleto     *string `json:"nombre_completo"`
+	Email              *string `json:"email"`
+	Telefono           *string `json:"telefono"`
+	DiasCredito        int64   `json:"dias_credito"`
+}
+
+// UsuarioRef is the nested user who recorded a sale.
+type UsuarioRef struct {
+	ID        int64   `json:"id"`
+	Nombre    string  `json:"nombre"`
+	Apellidos *string `json:"apellidos"`
+	Email     string  `json:"email"`
+}
+
+// Ref is a nested id and name (branch, warehouse).
+type Ref struct {
+	ID     int64   `json:"id"`
+	Nombre string  `json:"nombre"`
+	Codigo *string `json:"codigo"`
+}
+
+// FormaPagoRef is the nested payment method.
+type FormaPagoRef struct {
+	ID     int64  `json:"id"`
+	Codigo string `json:"codigo"`
+	Nombre string `json:"nombre"`
+}
+
+// ProductoRef is the nested product of a line.
+type ProductoRef struct {
+	ID                   int64   `json:"id"`
+	Codigo               *string `json:"codigo"`
+	Nombre               string  `json:"nombre"`
+	Tipo                 string  `json:"tipo"`
+	GestionadoInventario bool    `json:"gestionado_inventario"`
+	CodigoCabys          *string `json:"codigo_cabys"`
+}
+
+// Detalle is a line of a sale.
+type Detalle struct {
+	ID                 int64        `json:"id"`
+	VentaID            int64        `json:"venta_id"`
+	Linea              int          `json:"linea"`
+	ProductoID         int64        `json:"producto_id"`
+	Descripcion        *string      `json:"descripcion"`
+	Cantidad           Numero       `json:"cantidad"`
+	PrecioUnitario     Numero       `json:"precio_unitario"`
+	Descuento          Numero       `json:"descuento"`
+	PorcentajeImpuesto Numero       `json:"porcentaje_impuesto"`
+	Subtotal           Numero       `json:"subtotal"`
+	MontoImpuesto      Numero       `json:"monto_impuesto"`
+	Total              Numero       `json:"total"`
+	Producto           *ProductoRef `json:"producto"`
+}
+
+// CuentaRef is the receivable nested in a sale.
+type CuentaRef struct {
+	ID               int64  `json:"id"`
+	Monto            Numero `json:"monto"`
+	Saldo            Numero `json:"saldo"`
+	FechaVencimiento string `json:"fecha_vencimiento"`
+	Estado           string `json:"estado"`
+}
+
+// Venta is a sale as the API shows it. Detalles are loaded on the detail
+// view (show, create, update), not in lists.
+type Venta struct {
+	ID                int64         `json:"id"`
+	EmpresaID         int64         `json:"empresa_id"`
+	SucursalID        *int64        `json:"sucursal_id"`
+	ClienteID         *int64        `json:"cliente_id"`
+	UsuarioID         int64         `json:"usuario_id"`
+	FormaPagoID       *int64        `json:"forma_pago_id"`
+	AlmacenID         *int64        `json:"almacen_id"`
+	NumeroComprobante string        `json:"numero_comprobante"`
+	TipoComprobante   string        `json:"tipo_comprobante"`
+	FechaVenta        string        `json:"fecha_venta"`
+	Estado            string        `json:"estado"`
+	CondicionVenta    string        `json:"condicion_venta"`
+	Observaciones     *string       `json:"observaciones"`
+	Moneda            string        `json:"moneda"`
+	MontoSubtotal     Numero        `json:"monto_subtotal"`
+	MontoDescuentos   Numero        `json:"monto_descuentos"`
+	MontoImpuestos    Numero        `json:"monto_impuestos"`
+	MontoTotal        Numero        `json:"monto_total"`
+	AnuladoEn         *time.Time    `json:"anulado_en"`
+	Activo            bool          `json:"activo"`
+	Eliminado         bool          `json:"eliminado"`
+	CreadoEn          time.Time     `json:"creado_en"`
+	ActualizadoEn     time.Time     `json:"actualizado_en"`
+	Cliente           *ClienteRef   `json:"cliente"`
+	Usuario           *UsuarioRef   `json:"usuario"`
+	Sucursal          *Ref          `json:"sucursal"`
+	Almacen           *Ref          `json:"almacen"`
+	FormaPago         *FormaPagoRef `json:"forma_pago"`
+	CuentaPorCobrar   *CuentaRef    `json:"cuenta_por_cobrar"`
+	Detalles          []Detalle     `json:"detalles,omitempty"`
+}
+
+const ventaCols = `v.id, v.empresa_id, v.sucursal_id, v.cliente_id, v.usuario_id, v.forma_pago_id, v.almacen_id,
+	v.numero_comprobante, v.tipo_comprobante, v.fecha_venta::text, v.estado, v.condicion_venta, v.observaciones, v.moneda,
+	v.monto_subtotal, v.monto_descuentos, v.monto_impuestos, v.monto_total, v.anulado_en, v.activo, v.eliminado,
+	v.creado_en, v.actualizado_en`
+
+func scanVenta(row pgx.CollectableRow) (Venta, error) {
+	var v Venta
+	err := row.Scan(&v.ID, &v.EmpresaID, &v.SucursalID, &v.ClienteID, &v.UsuarioID, &v.FormaPagoID, &v.AlmacenID,
+		&v.NumeroComprobante, &v.TipoComprobante, &v.FechaVenta, &v.Estado, &v.CondicionVenta, &v.Observaciones, &v.Moneda,
+		&v.MontoSubtotal, &v.MontoDescuentos, &v.MontoImpuestos, &v.MontoTotal, &v.AnuladoEn, &v.Activo, &v.Eliminado,
+		&v.CreadoEn, &v.ActualizadoEn)
+	return v, err
+}
+
+// nombreCompleto is a customer's display name, as the clientes resource
+// computes it (a física is nombre + apellidos; the others their razon_social).
+const nombreCompleto = `case when c.tipo_identificacion = 'fisica' or c.razon_social is null
+	then coalesce(nullif(trim(concat_ws(' ', c.nombre, c.apellidos)), ''), c.razon_social) else c.razon_social end`
+
+const clienteRefSQL = `select c.id, c.tipo_identificacion, c.identificacion, ` + nombreCompleto + `, c.email, c.telefono, c.dias_credito
+	from clientes c where c.empresa_id = $1 and c.id = any($2)`
+
+func scanClienteRef(r pgx.CollectableRow) (ClienteRef, error) {
+	var c ClienteRef
+	return c, r.Scan(&c.ID, &c.TipoIdentificacion, &c.Identificacion, &c.NombreCompleto, &c.Email, &c.Telefono, &c.DiasCredito)
+}
+
+// loadVentas fills the nested objects of every sale (and, with detalle, the
+// lines with their products) in one pipelined round trip.
+func loadVentas(ctx context.Context, q db.Querier, empresaID int64, vs []Venta, detalle bool) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(vs))
+	var clientes, usuarios, sucursales, almacenes, formas []int64
+	for i, v := range vs {
+		ids[i] = v.ID
+		usuarios = append(usuarios, v.UsuarioID)
+		if v.ClienteID != nil {
+			clientes = append(clientes, *v.ClienteID)
+		}
+		if v.SucursalID != nil {
+			sucursales = append(sucursales, *v.SucursalID)
+		}
+		if v.AlmacenID != nil {
+			almacenes = append(almacenes, *v.AlmacenID)
+		}
+		if v.FormaPagoID != nil {
+			formas = append(formas, *v.FormaPagoID)
+		}
+	}
+	b := &pgx.Batch{}
+	b.Queue(clienteRefSQL, empresaID, clientes)
+	b.Queue(`select id, nombre, apellidos, email from usuarios where id = any($1)`, usuarios)
+	b.Queue(`select id, nombre, codigo from sucursales where empresa_id = $1 and id = any($2)`, empresaID, sucursales)
+	b.Queue(`select id, nombre, codigo from almacenes where empresa_id = $1 and id = any($2)`, empresaID, almacenes)
+	b.Queue(`select id, codigo, nombre from formas_pago where id = any($1)`, formas)
+	b.Queue(`select venta_id, id, monto, saldo, fecha_vencimiento::text, estado from cuentas_por_cobrar
+		where empresa_id = $1 and venta_id = any($2) and not eliminado`, empresaID, ids)
+	if detalle {
+		b.Queue(`select d.id, d.venta_id, d.linea, d.producto_id, d.descripcion, d.cantidad, d.precio_unitario, d.descuento,
+			d.porcentaje_impuesto, d.subtotal, d.monto_impuesto, d.total,
+			p.id, p.codigo, p.nombre, p.tipo, p.gestionado_inventario, p.codigo_cabys
+			from detalles_venta d join productos p on p.empresa_id = d.empresa_id and p.id = d.producto_id
+			where d.empresa_id = $1 and d.venta_id = any($2) order by d.venta_id, d.linea`, empresaID, ids)
+	}
+	br := q.SendBatch(ctx, b)
+	defer br.Close()
+
+	rows, _ := br.Query()
+	cs, err := pgx.CollectRows(rows, scanClienteRef)
+	if err != nil {
+		return fmt.Errorf("ventas: clientes: %w", err)
+	}
+	rows, _ = br.Query()
+	us, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (UsuarioRef, error) {
+		var u UsuarioRef
+		return u, r.Scan(&u.ID, &u.Nombre, &u.Apellidos, &u.Email)
+	})
+	if err != nil {
+		return fmt.Errorf("ventas: usuarios: %w", err)
+	}
+	scanRef := func(r pgx.CollectableRow) (Ref, error) {
+		var x Ref
+		return x, r.Scan(&x.ID, &x.Nombre, &x.Codigo)
+	}
+	rows, _ = br.Query()
+	ss, err := pgx.CollectRows(rows, scanRef)
+	if err != nil {
+		return fmt.Errorf("ventas: sucursales: %w", err)
+	}
+	rows, _ = br.Query()
+	as, err := pgx.CollectRows(rows, scanRef)
+	if err != nil {
+		return fmt.Errorf("ventas: almacenes: %w", err)
+	}
+	rows, _ = br.Query()
+	fs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (FormaPagoRef, error) {
+		var f FormaPagoRef
+		return f, r.Scan(&f.ID, &f.Codigo, &f.Nombre)
+	})
+	if err != nil {
+		return fmt.Errorf("ventas: formas de pago: %w", err)
+	}
+	type cuenta struct {
+		venta int64
+		c     CuentaRef
+	}
+	rows, _ = br.Query()
+	cxcs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (cuenta, error) {
+		var x cuenta
+		return x, r.Scan(&x.venta, &x.c.ID, &x.c.Monto, &x.c.Saldo, &x.c.FechaVencimiento, &x.c.Estado)
+	})
+	if err != nil {
+		return fmt.Errorf("ventas: cuentas por cobrar: %w", err)
+	}
+	var ds []Detalle
+	if detalle {
+		rows, _ = br.Query()
+		ds, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Detalle, error) {
+			var d Detalle
+			p := &ProductoRef{}
+			err := r.Scan(&d.ID, &d.VentaID, &d.Linea, &d.ProductoID, &d.Descripcion, &d.Cantidad, &d.PrecioUnitario, &d.Descuento,
+				&d.PorcentajeImpuesto, &d.Subtotal, &d.MontoImpuesto, &d.Total,
+				&p.ID, &p.Codigo, &p.Nombre, &p.Tipo, &p.GestionadoInventario, &p.CodigoCabys)
+			d.Producto = p
+			return d, err
+		})
+		if err != nil {
+			return fmt.Errorf("ventas: detalles: %w", err)
+		}
+	}
+
+	clienteBy := map[int64]*ClienteRef{}
+	for i := range cs {
+		clienteBy[cs[i].ID] = &cs[i]
+	}
+	usuarioBy := map[int64]*UsuarioRef{}
+	for i := range us {
+		usuarioBy[us[i].ID] = &us[i]
+	}
+	sucursalBy, almacenBy := map[int64]*Ref{}, map[int64]*Ref{}
+	for i := range ss {
+		sucursalBy[ss[i].ID] = &ss[i]
+	}
+	for i := range as {
+		almacenBy[as[i].ID] = &as[i]
+	}
+	formaBy := map[int64]*FormaPagoRef{}
+	for i := range fs {
+		formaBy[fs[i].ID] = &fs[i]
+	}
+	idx := map[int64]int{}
+	for i := range vs {
+		v := &vs[i]
+		idx[v.ID] = i
+		v.Usuario = usuarioBy[v.UsuarioID]
+		if v.ClienteID != nil {
+			v.Cliente = clienteBy[*v.ClienteID]
+		}
+		if v.SucursalID != nil {
+			v.Sucursal = sucursalBy[*v.SucursalID]
+		}
+		if v.AlmacenID != nil {
+			v.Almacen = almacenBy[*v.AlmacenID]
+		}
+		if v.FormaPagoID != nil {
+			v.FormaPago = formaBy[*v.FormaPagoID]
+		}
+	}
+	for i := range cxcs {
+		vs[idx[cxcs[i].venta]].CuentaPorCobrar = &cxcs[i].c
+	}
+	for _, d := range ds {
+		v := &vs[idx[d.VentaID]]
+		v.Detalles = append(v.Detalles, d)
+	}
+	return nil
+}
+
+// Find loads one sale of the tenant (not deleted) with its nested objects
+// and lines, in two round trips. found is false when there is none.
+func Find(ctx context.Context, q db.Querier, empresaID, id int64) (Venta, bool, error) {
+	rows, err := q.Query(ctx, `select `+ventaCols+` from ventas v where v.empresa_id = $1 and v.id = $2 and not v.eliminado`, empresaID, id)
+	if err != nil {
+		return Venta{}, false, fmt.Errorf("ventas: find: %w", err)
+	}
+	vs, err := pgx.CollectRows(rows, scanVenta)
+	if err != nil {
+		return Venta{}, false, fmt.Errorf("ventas: find: %w", err)
+	}
+	if len(vs) == 0 {
+		return Venta{}, false, nil
+	}
+	if err := loadVentas(ctx, q, empresaID, vs, true); err != nil {
+		return Venta{}, false, err
+	}
+	return vs[0], true, nil
+}
