@@ -41,9 +41,14 @@ template:
 lint: tools
 	cfn-lint template.yaml
 
-## tools: cfn-lint for the template checks (pip), Go modules
+## tools: cfn-lint (pip), xmllint and xmlsec1 (apt-get, as root), Go modules
 tools:
 	@command -v cfn-lint >/dev/null 2>&1 || $(PIP) install --quiet cfn-lint
+	@if ! command -v xmllint >/dev/null 2>&1 || ! command -v xmlsec1 >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			apt-get update -qq && apt-get install -y -qq libxml2-utils xmlsec1 >/dev/null; \
+		else echo "warning: install libxml2-utils and xmlsec1 for the invoicing validators"; fi; \
+	fi
 	@$(GO) mod download
 
 ## bench: benchmarks (no timers in tests)
