@@ -19,7 +19,7 @@ import (
 // Nuevo generates an RSA-2048 self-signed certificate for the given common
 // name / cédula (it becomes the subject CN, and the subject serialNumber
 // too when it looks like an identification: digits and dashes only), valid
-// from one hour ago for four years, with a random 127-bit serial (its decimal
+// from one hour ago for four years, with a random serial of 39 decimal digits (its decimal
 // form is long, as in real certificates). It returns the key and
 // certificate packed as .p12 with pin twice:
 //
@@ -50,11 +50,14 @@ func Generar(cn string) (*rsa.PrivateKey, *x509.Certificate, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("firmatest: RSA: %w", err)
 	}
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
+	// 10^38 + [0, 7·10^37): always 39 decimal digits and below 2^127, like
+	// the long decimal serials of Hacienda-issued certificates.
+	low := new(big.Int).Exp(big.NewInt(10), big.NewInt(38), nil)
+	serial, err := rand.Int(rand.Reader, new(big.Int).Mul(big.NewInt(7), new(big.Int).Exp(big.NewInt(10), big.NewInt(37), nil)))
 	if err != nil {
 		return nil, nil, fmt.Errorf("firmatest: serial: %w", err)
 	}
-	serial.SetBit(serial, 126, 1) // always 39 decimal digits
+	serial.Add(serial, low)
 	nombre := pkix.Name{CommonName: cn, Country: []string{"CR"}, Organization: []string{"PRUEBAS"}}
 	if esIdentificacion(cn) {
 		nombre.SerialNumber = cn
