@@ -1,8 +1,10 @@
 // Command local runs the whole API on one machine (make run): a PostgreSQL
 // (DATABASE_URL, or a private cluster under .local/ started with the
-// machine's initdb/pg_ctl), migrations, the idempotent seed, and the local
-// API Gateway on :3000 calling the real authorizer and function handlers.
-// Ctrl-C stops everything it started.
+// machine's initdb/pg_ctl), migrations, the idempotent seed, the local
+// API Gateway on :3000 calling the real authorizer and function handlers,
+// the hacienda worker on an in-process queue, the scheduler's sweep on a
+// ticker, and (outside production, when no Hacienda endpoint is configured)
+// the local tax-authority simulator. Ctrl-C stops everything it started.
 package main
 
 import (
@@ -23,6 +25,8 @@ import (
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/db/pgcluster"
+	"github.com/erpcr/erp/shared/hacienda/firma"
+	"github.com/erpcr/erp/shared/hacienda/simulador"
 	"github.com/erpcr/erp/shared/seed"
 )
 
@@ -78,11 +82,38 @@ func run() error {
 			return err
 		}
 	}
+	// The tax-authority simulator, unless real endpoints are configured
+	// (never in production).
+	var simSrv *http.Server
+	if !cfg.Hacienda.EndpointsConfigurados && cfg.Env != config.EnvProduction {
+		sim, err := simulador.Nuevo(simulador.Opciones{Demora: cfg.Hacienda.SimuladorDemora, Entorno: cfg.Env, VerificarFirma: firma.Verificar})
+		if err != nil {
+			return fmt.Errorf("simulador: %w", err)
+		}
+		simSrv = &http.Server{Addr: fmt.Sprintf("127.0.0.1:%d", cfg.Hacienda.SimuladorPuerto), Handler: sim, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := simSrv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				fmt.Fprintln(os.Stderr, "simulador:", err)
+			}
+		}()
+		cfg.Hacienda.SimuladorURL = fmt.Sprintf("http://127.0.0.1:%d", cfg.Hacienda.SimuladorPuerto)
+		defer func() {
+			shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_ = simSrv.Shutdown(shutdown)
+		}()
+	}
+
 	deps, err := app.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer deps.Close()
+	// SQS and EventBridge stand-ins: the in-process queue's consumer and the
+	// sweep every minute, until Ctrl-C.
+	workers, stopWorkers := context.WithCancel(ctx)
+	defer stopWorkers()
+	deps.RunLocalWorkers(workers)
 	gw, err := deps.Gateway()
 	if err != nil {
 		return err
@@ -97,6 +128,10 @@ func run() error {
 		fmt.Printf("  empresa %d %-14s %s / %s\n", c.ID, c.Nombre, c.AdminEmail, cfg.DemoPassword)
 	}
 	fmt.Printf("Ejemplo: curl -s -X POST http://localhost:%d/api/login -H 'Content-Type: application/json' -d '{\"email\":\"admin@demo.cr\",\"password\":\"%s\"}'\n", cfg.Port, cfg.DemoPassword)
+	if simSrv != nil {
+		fmt.Printf("Simulador de Hacienda en %s (demora %s); cualquier usuario y clave no vacíos son aceptados.\n",
+			cfg.Hacienda.SimuladorURL, cfg.Hacienda.SimuladorDemora)
+	}
 	fmt.Println("Ctrl-C para detener.")
 
 	select {

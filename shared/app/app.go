@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/jackc/pgx/v5"
@@ -18,8 +19,10 @@ import (
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/queue"
 	"github.com/erpcr/erp/shared/secrets"
 	"github.com/erpcr/erp/shared/seed"
 )
@@ -29,6 +32,13 @@ type Deps struct {
 	Cfg config.Config
 	Log *slog.Logger
 	DB  *db.DB
+
+	// The invoicing service and the in-process queue, built on first use
+	// (group_facturacion.go).
+	haciendaOnce sync.Once
+	hacienda     *facturacion.Service
+	localOnce    sync.Once
+	local        *queue.Local
 }
 
 // NewLogger is the structured JSON logger of every process.

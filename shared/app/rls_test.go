@@ -74,6 +74,12 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 			select $1, x.id, 100, current_date from cuentas_por_cobrar x where x.empresa_id = $1`, c)
 		e.Exec(`insert into eventos (empresa_id, tipo, payload) values ($1, 'ClienteCreadoEvent', '{}')`, c)
 		e.Exec(`insert into claves_idempotencia (empresa_id, clave, ruta, huella, estado_http, respuesta) values ($1, 'k', 'POST /api/ventas', '\x00', 201, '\x00')`, c)
+		e.Exec(`insert into hacienda_configuraciones (empresa_id, ambiente, usuario_cifrado) values ($1, 'staging', '\x01')`, c)
+		e.Exec(`insert into hacienda_terminales (empresa_id, sucursal_id, establecimiento, terminal)
+			select $1, id, 1, 1 from sucursales where empresa_id = $1 and es_principal`, c)
+		e.Exec(`insert into comprobantes_electronicos (empresa_id, venta_id, tipo_documento, clave, numero_consecutivo, fecha_emision)
+			select $1, v.id, '01', '506211126' || lpad(v.empresa_id::text, 12, '0') || '00100001010000000001' || '1' || '12345678',
+			  '00100001010000000001', now() from ventas v where v.empresa_id = $1`, c)
 	}
 
 	ctx := context.Background()

@@ -3,6 +3,8 @@
 package config
 
 import (
+	"encoding/base64"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -57,6 +59,101 @@ type Config struct {
 	Port int
 	// LogLevel: debug, info, warn, error.
 	LogLevel string
+
+	// SecretsKey is the AES-256 key (ERP_SECRETS_KEY, base64 of 32 bytes)
+	// that encrypts the companies' Hacienda secrets at rest. Outside
+	// production an unset key falls back to DevSecretsKey (see ClaveSecretos).
+	SecretsKey []byte
+	// SecretsKeyARN names a Secrets Manager secret holding that key (base64),
+	// read in AWS instead of ERP_SECRETS_KEY (ERP_SECRETS_KEY_ARN).
+	SecretsKeyARN string
+	// Hacienda holds the tax authority's endpoints and the invoicing limits.
+	Hacienda Hacienda
+}
+
+// Hacienda configures electronic invoicing (comprobantes electrónicos).
+type Hacienda struct {
+	// Staging and Production are the endpoints of each Hacienda
+	// environment; a company picks one in its settings.
+	Staging, Production Endpoints
+	// SimuladorURL, when set (ERP_HACIENDA_SIMULADOR_URL), sends every
+	// company to the local tax-authority simulator at that base URL
+	// (<url>/idp/token, <url>/recepcion) whatever environment it chose.
+	// Ignored when ERP_ENV=production.
+	SimuladorURL string
+	// SimuladorPuerto is the port cmd/local starts the simulator on when no
+	// endpoint is configured (ERP_HACIENDA_SIMULADOR_PUERTO, default 3100).
+	SimuladorPuerto int
+	// SimuladorDemora is how long the simulator takes to decide
+	// (ERP_HACIENDA_SIMULADOR_DEMORA, default 5s).
+	SimuladorDemora time.Duration
+	// MaxEnviosHora caps POST /api/v1/hacienda/{id}/enviar per company and
+	// hour (ERP_HACIENDA_MAX_ENVIOS_HORA, default 10; 0 = no limit).
+	MaxEnviosHora int
+	// QueueURL is the SQS queue of the hacienda worker
+	// (ERP_HACIENDA_QUEUE_URL); empty means the in-process queue.
+	QueueURL string
+	// EndpointsConfigurados is true when any ERP_HACIENDA_*_URL was set
+	// (then cmd/local starts no simulator).
+	EndpointsConfigurados bool
+}
+
+// Endpoints are the token (IdP) URL, OAuth client id and recepción base URL
+// of one Hacienda environment.
+type Endpoints struct {
+	TokenURL, ClientID, RecepcionURL string
+}
+
+// Official endpoints (NOTES.md §5). The sandbox recepción base is the one
+// reported to answer 202 in practice; both are overridable.
+const (
+	StagingTokenURL        = "https://idp.comprobanteselectronicos.go.cr/auth/realms/rut-stag/protocol/openid-connect/token"
+	StagingRecepcionURL    = "https://api-sandbox.comprobanteselectronicos.go.cr/recepcion/v1/"
+	ProductionTokenURL     = "https://idp.comprobanteselectronicos.go.cr/auth/realms/rut/protocol/openid-connect/token"
+	ProductionRecepcionURL = "https://api.comprobanteselectronicos.go.cr/recepcion/v1/"
+)
+
+// DevSecretsKey is the fixed key used outside production when
+// ERP_SECRETS_KEY is unset: data encrypted with it is not secret. It is
+// refused in production.
+const DevSecretsKey = "ZXJwLWRldi1zb2xvLWxvY2FsLW5vLXNlY3JldG8tMDE="
+
+// ErrNoSecretsKey is returned in production when no key is configured.
+var ErrNoSecretsKey = errors.New("config: ERP_SECRETS_KEY or ERP_SECRETS_KEY_ARN is required in production")
+
+// ClaveSecretos returns the key that encrypts secrets at rest: the
+// configured one, else (outside production) DevSecretsKey. In AWS the key
+// comes from ERP_SECRETS_KEY_ARN and is resolved by the caller.
+func (c Config) ClaveSecretos() ([]byte, error) {
+	if len(c.SecretsKey) > 0 {
+		return c.SecretsKey, nil
+	}
+	if c.Env == EnvProduction {
+		return nil, ErrNoSecretsKey
+	}
+	return DecodeKey(DevSecretsKey)
+}
+
+// DecodeKey reads a base64 AES-256 key.
+func DecodeKey(s string) ([]byte, error) {
+	k, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(k) != 32 {
+		return nil, fmt.Errorf("config: the secrets key must be the base64 of 32 bytes")
+	}
+	return k, nil
+}
+
+// HaciendaEndpoints returns the endpoints of a Hacienda environment ("staging" or
+// "production"): the simulator's when one is configured outside production.
+func (c Config) HaciendaEndpoints(ambiente string) Endpoints {
+	if c.Hacienda.SimuladorURL != "" && c.Env != EnvProduction {
+		base := strings.TrimRight(c.Hacienda.SimuladorURL, "/")
+		return Endpoints{TokenURL: base + "/idp/token", ClientID: "api-stag", RecepcionURL: base}
+	}
+	if ambiente == "production" {
+		return c.Hacienda.Production
+	}
+	return c.Hacienda.Staging
 }
 
 // Load reads the environment. It never fails for missing optional values;
@@ -98,6 +195,15 @@ func Load() (Config, error) {
 	if c.Debug, err = boolean("ERP_DEBUG", false); err != nil {
 		return c, err
 	}
+	if v := os.Getenv("ERP_SECRETS_KEY"); v != "" {
+		if c.SecretsKey, err = DecodeKey(v); err != nil {
+			return c, fmt.Errorf("ERP_SECRETS_KEY: %w", err)
+		}
+	}
+	c.SecretsKeyARN = os.Getenv("ERP_SECRETS_KEY_ARN")
+	if c.Hacienda, err = loadHacienda(); err != nil {
+		return c, err
+	}
 	if c.Env == EnvProduction {
 		c.Debug = false
 	}
@@ -109,10 +215,49 @@ func Load() (Config, error) {
 	return c, nil
 }
 
+func loadHacienda() (Hacienda, error) {
+	h := Hacienda{
+		Staging: Endpoints{
+			TokenURL:     get("ERP_HACIENDA_STAGING_TOKEN_URL", StagingTokenURL),
+			ClientID:     get("ERP_HACIENDA_STAGING_CLIENT_ID", "api-stag"),
+			RecepcionURL: get("ERP_HACIENDA_STAGING_URL", StagingRecepcionURL),
+		},
+		Production: Endpoints{
+			TokenURL:     get("ERP_HACIENDA_PRODUCTION_TOKEN_URL", ProductionTokenURL),
+			ClientID:     get("ERP_HACIENDA_PRODUCTION_CLIENT_ID", "api-prod"),
+			RecepcionURL: get("ERP_HACIENDA_PRODUCTION_URL", ProductionRecepcionURL),
+		},
+		SimuladorURL: os.Getenv("ERP_HACIENDA_SIMULADOR_URL"),
+		QueueURL:     os.Getenv("ERP_HACIENDA_QUEUE_URL"),
+	}
+	for _, k := range []string{"ERP_HACIENDA_STAGING_TOKEN_URL", "ERP_HACIENDA_STAGING_URL", "ERP_HACIENDA_PRODUCTION_TOKEN_URL",
+		"ERP_HACIENDA_PRODUCTION_URL", "ERP_HACIENDA_SIMULADOR_URL"} {
+		if os.Getenv(k) != "" {
+			h.EndpointsConfigurados = true
+		}
+	}
+	var err error
+	if h.SimuladorPuerto, err = integer("ERP_HACIENDA_SIMULADOR_PUERTO", 3100); err != nil {
+		return h, err
+	}
+	if h.SimuladorDemora, err = duration("ERP_HACIENDA_SIMULADOR_DEMORA", 5*time.Second); err != nil {
+		return h, err
+	}
+	if h.MaxEnviosHora, err = integer("ERP_HACIENDA_MAX_ENVIOS_HORA", 10); err != nil {
+		return h, err
+	}
+	return h, nil
+}
+
 // String prints the configuration with secrets masked.
 func (c Config) String() string {
-	return fmt.Sprintf("env=%s db=%s admin_db=%s db_secret=%s max_conns=%d exec_mode=%s token_ttl=%s base_domain=%q debug=%t",
-		c.Env, MaskURL(c.DatabaseURL), MaskURL(c.DatabaseAdminURL), c.DBSecretARN, c.DBMaxConns, c.DBExecMode, c.TokenTTL, c.TenantBaseDomain, c.Debug)
+	key := "unset"
+	if len(c.SecretsKey) > 0 {
+		key = "***"
+	}
+	return fmt.Sprintf("env=%s db=%s admin_db=%s db_secret=%s max_conns=%d exec_mode=%s token_ttl=%s base_domain=%q debug=%t secrets_key=%s hacienda_simulador=%q hacienda_queue=%q",
+		c.Env, MaskURL(c.DatabaseURL), MaskURL(c.DatabaseAdminURL), c.DBSecretARN, c.DBMaxConns, c.DBExecMode, c.TokenTTL, c.TenantBaseDomain, c.Debug,
+		key, c.Hacienda.SimuladorURL, c.Hacienda.QueueURL)
 }
 
 // MaskURL hides the password of a connection URL.

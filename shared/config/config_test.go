@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLoadDefaultsAndValidation(t *testing.T) {
 	t.Setenv("ERP_ENV", "")
@@ -26,5 +29,49 @@ func TestLoadDefaultsAndValidation(t *testing.T) {
 func TestMaskURLHidesPasswords(t *testing.T) {
 	if got := MaskURL("postgres://erp_app:secreto@db:5432/erp"); got != "postgres://erp_app:***@db:5432/erp" {
 		t.Errorf("%s", got)
+	}
+}
+
+func TestHaciendaSettings(t *testing.T) {
+	t.Setenv("ERP_ENV", "development")
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Hacienda.MaxEnviosHora != 10 || c.Hacienda.SimuladorPuerto != 3100 || c.Hacienda.SimuladorDemora.Seconds() != 5 ||
+		c.Hacienda.EndpointsConfigurados || c.HaciendaEndpoints("production").RecepcionURL != ProductionRecepcionURL ||
+		c.HaciendaEndpoints("staging").TokenURL != StagingTokenURL {
+		t.Fatalf("defaults: %+v", c.Hacienda)
+	}
+	// Outside production a missing key falls back to the development key.
+	if k, err := c.ClaveSecretos(); err != nil || len(k) != 32 {
+		t.Fatalf("dev key: %v", err)
+	}
+	// The simulator replaces both environments, except in production.
+	t.Setenv("ERP_HACIENDA_SIMULADOR_URL", "http://127.0.0.1:3100/")
+	c, _ = Load()
+	if e := c.HaciendaEndpoints("production"); e.RecepcionURL != "http://127.0.0.1:3100" || e.TokenURL != "http://127.0.0.1:3100/idp/token" || !c.Hacienda.EndpointsConfigurados {
+		t.Fatalf("simulator endpoints: %+v", e)
+	}
+	t.Setenv("ERP_ENV", "production")
+	c, _ = Load()
+	if e := c.HaciendaEndpoints("production"); e.RecepcionURL != ProductionRecepcionURL {
+		t.Fatalf("production used the simulator: %+v", e)
+	}
+	if _, err := c.ClaveSecretos(); err != ErrNoSecretsKey {
+		t.Fatalf("production without a key: %v", err)
+	}
+	t.Setenv("ERP_SECRETS_KEY", DevSecretsKey)
+	c, err = Load()
+	if k, kerr := c.ClaveSecretos(); err != nil || kerr != nil || len(k) != 32 || strings.Contains(c.String(), DevSecretsKey) {
+		t.Fatalf("configured key: %v %v %s", err, kerr, c.String())
+	}
+	for k, v := range map[string]string{"ERP_SECRETS_KEY": "corta", "ERP_HACIENDA_MAX_ENVIOS_HORA": "-1", "ERP_HACIENDA_SIMULADOR_DEMORA": "pronto"} {
+		t.Run(k, func(t *testing.T) {
+			t.Setenv(k, v)
+			if _, err := Load(); err == nil {
+				t.Errorf("%s=%s accepted", k, v)
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ package deploy
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,7 +40,40 @@ const (
 	httpTimeout       = 29
 	authorizerTimeout = 10
 	taskTimeout       = 300
+	// queueTimeout covers a batch of messages handled one after the other,
+	// each at most one call to the tax authority (its HTTP client gives up
+	// after 20 s); scheduleTimeout a sweep that only wakes rows.
+	queueTimeout    = 300
+	scheduleTimeout = 60
+	// visibilityFactor: AWS recommends a visibility timeout of at least six
+	// times the consumer's timeout, so a message is not delivered again
+	// while a batch that holds it may still be running.
+	visibilityFactor = 6
+	// Retention of messages: 4 days in a queue (messages are wake-ups; the
+	// sweep finds the work anyway), 14 days in a dead-letter queue.
+	queueRetention = 345600
+	dlqRetention   = 1209600
 )
+
+// secretsKeyCondition is true when SecretsKeySecretArn is set.
+const secretsKeyCondition = "HasSecretsKeySecret"
+
+// secretsKeyFunctions decrypt the companies' Hacienda secrets (certificate,
+// PIN, credentials), so they read the AES key from Secrets Manager.
+var secretsKeyFunctions = map[string]bool{"hacienda": true, "hacienda-worker": true}
+
+// QueueLogicalID returns the logical id of a queue ("hacienda" ->
+// "HaciendaQueue"); DeadLetterQueueLogicalID its dead-letter queue.
+func QueueLogicalID(name string) string { return pascal(name) + "Queue" }
+
+// DeadLetterQueueLogicalID returns the logical id of a queue's dead-letter queue.
+func DeadLetterQueueLogicalID(name string) string { return pascal(name) + "DeadLetterQueue" }
+
+// QueueURLEnv is the environment variable that carries a queue's URL to its
+// producers and consumer ("hacienda" -> ERP_HACIENDA_QUEUE_URL).
+func QueueURLEnv(name string) string {
+	return "ERP_" + strings.ToUpper(notAlnum.ReplaceAllString(name, "_")) + "_QUEUE_URL"
+}
 
 // identityHeaders form the authorizer cache key when caching is on: the
 // token and the tenant together decide the principal.
@@ -63,6 +97,10 @@ func Template() []byte {
 	root.set("Globals", globals())
 	resources := &mapping{spaced: true}
 	resources.set(apiLogicalID, httpAPI(all, authorizerFunction(fns)))
+	for _, q := range routes.Queues() {
+		resources.set(DeadLetterQueueLogicalID(q.Name), deadLetterQueue(q))
+		resources.set(QueueLogicalID(q.Name), sqsQueue(q))
+	}
 	for _, f := range fns {
 		resources.set(FunctionLogicalID(f.Name), function(f))
 	}
@@ -124,6 +162,12 @@ func parameters(fns []routes.Function, all []routes.Route) *mapping {
 		"Default", "2", "MinValue", "1", "MaxValue", "4"))
 	p.set("LogLevel", param("String", "Application log level.",
 		"Default", "info", "AllowedValues", flow("debug", "info", "warn", "error")))
+	p.set("SecretsKeySecretArn", param("String", "Secrets Manager secret holding the base64 AES-256 key that encrypts the companies' "+
+		"Hacienda secrets (certificate, PIN, credentials) at rest; read by the functions that decrypt them. Required outside dev "+
+		"(empty: the functions refuse to store or use secrets in production).",
+		"Default", quoted(""), "AllowedPattern", quoted("^(arn:aws[a-z-]*:secretsmanager:.+)?$")))
+	p.set("HaciendaMaxEnviosHora", param("Number", "Submissions to Hacienda (POST /api/v1/hacienda/{id}/enviar) per company and hour; 0: no limit.",
+		"Default", "10", "MinValue", "0"))
 	for _, f := range fns {
 		id := pascal(f.Name)
 		p.set(id+"ReservedConcurrency", param("Number", "Reserved concurrency of the "+f.Name+" function; -1: not reserved, 0: disabled.",
@@ -162,6 +206,7 @@ func conditions(fns []routes.Function) *mapping {
 	c.set(cachingCondition, `!Not [!Equals [!Ref AuthorizerResultTtl, "0"]]`)
 	// Lambda requires both lists in a VpcConfig, so one condition covers both.
 	c.set("HasVpcConfig", `!And [!Not [!Equals [!Join ["", !Ref SubnetIds], ""]], !Not [!Equals [!Join ["", !Ref SecurityGroupIds], ""]]]`)
+	c.set(secretsKeyCondition, `!Not [!Equals [!Ref SecretsKeySecretArn, ""]]`)
 	for _, f := range fns {
 		id := pascal(f.Name)
 		c.set("Has"+id+"ReservedConcurrency", `!Not [!Equals [!Ref `+id+`ReservedConcurrency, "-1"]]`)
@@ -181,6 +226,7 @@ func globals() *mapping {
 	vars.set("ERP_TOKEN_TTL", "!Ref TokenTtl")
 	vars.set("ERP_TENANT_BASE_DOMAIN", "!Ref TenantBaseDomain")
 	vars.set("ERP_LOG_LEVEL", "!Ref LogLevel")
+	vars.set("ERP_HACIENDA_MAX_ENVIOS_HORA", "!Ref HaciendaMaxEnviosHora")
 	env := &mapping{}
 	env.set("Variables", vars)
 
@@ -318,6 +364,12 @@ func function(f routes.Function) *mapping {
 		timeout = taskTimeout
 	case routes.KindHTTP:
 		props.set("Description", quoted("ERP: HTTP function group "+f.Name))
+	case routes.KindQueue:
+		props.set("Description", quoted("ERP: "+f.Name+", consumer of the "+f.Queue+" queue (batches, partial-failure reporting)"))
+		timeout = queueTimeout
+	case routes.KindSchedule:
+		props.set("Description", quoted("ERP: "+f.Name+", EventBridge target "+f.Schedule+" (sweeps of due work)"))
+		timeout = scheduleTimeout
 	default:
 		props.set("Description", quoted("ERP: "+f.Name+" function ("+string(f.Kind)+")"))
 	}
@@ -343,6 +395,24 @@ func function(f routes.Function) *mapping {
 		arn.set("SecretArn", "!Ref "+s.param)
 		pol := &mapping{}
 		pol.set("AWSSecretsManagerGetSecretValuePolicy", arn)
+		policies = append(policies, pol)
+	}
+	if secretsKeyFunctions[f.Name] {
+		vars.set("ERP_SECRETS_KEY_ARN", "!Ref SecretsKeySecretArn")
+		policies = append(policies, "!If ["+secretsKeyCondition+
+			", {AWSSecretsManagerGetSecretValuePolicy: {SecretArn: !Ref SecretsKeySecretArn}}, !Ref AWS::NoValue]")
+	}
+	// Producers get the queue's URL and may send to it (the consumer too:
+	// it re-queues retries and the next status poll).
+	for _, q := range routes.Queues() {
+		if !slices.Contains(q.Producers, f.Name) && q.Consumer != f.Name {
+			continue
+		}
+		vars.set(QueueURLEnv(q.Name), "!Ref "+QueueLogicalID(q.Name))
+		name := &mapping{}
+		name.set("QueueName", "!GetAtt "+QueueLogicalID(q.Name)+".QueueName")
+		pol := &mapping{}
+		pol.set("SQSSendMessagePolicy", name)
 		policies = append(policies, pol)
 	}
 	env := &mapping{}
@@ -375,12 +445,78 @@ func function(f routes.Function) *mapping {
 			props.set("Events", events)
 		}
 	}
+	if f.Kind == routes.KindQueue {
+		q := queueOf(f.Queue)
+		ev := &mapping{}
+		ev.set("Queue", "!GetAtt "+QueueLogicalID(q.Name)+".Arn")
+		ev.set("BatchSize", strconv.Itoa(q.BatchSize))
+		ev.set("FunctionResponseTypes", sequence{"ReportBatchItemFailures"})
+		e := &mapping{}
+		e.set("Type", "SQS")
+		e.set("Properties", ev)
+		events := &mapping{}
+		events.set(pascal(q.Name)+"Messages", e)
+		props.set("Events", events)
+	}
+	if f.Kind == routes.KindSchedule {
+		ev := &mapping{}
+		ev.set("Schedule", quoted(f.Schedule))
+		ev.set("Description", quoted("ERP: "+f.Name+" sweep"))
+		ev.set("Enabled", "true")
+		e := &mapping{}
+		e.set("Type", "Schedule")
+		e.set("Properties", ev)
+		events := &mapping{}
+		events.set("Sweep", e)
+		props.set("Events", events)
+	}
 
 	meta := &mapping{}
 	meta.set("BuildMethod", "go1.x")
 	res := &mapping{}
 	res.set("Type", "AWS::Serverless::Function")
 	res.set("Metadata", meta)
+	res.set("Properties", props)
+	return res
+}
+
+// queueOf returns the queue of the route table with that name.
+func queueOf(name string) routes.Queue {
+	for _, q := range routes.Queues() {
+		if q.Name == name {
+			return q
+		}
+	}
+	panic("deploy: unknown queue " + name)
+}
+
+// consumerTimeout is the timeout of a queue's consumer function.
+func consumerTimeout() int { return queueTimeout }
+
+// sqsQueue declares a queue: encrypted at rest, a visibility timeout six
+// times its consumer's timeout, and a redrive policy to its dead-letter
+// queue after MaxReceiveCount deliveries.
+func sqsQueue(q routes.Queue) *mapping {
+	redrive := &mapping{}
+	redrive.set("deadLetterTargetArn", "!GetAtt "+DeadLetterQueueLogicalID(q.Name)+".Arn")
+	redrive.set("maxReceiveCount", strconv.Itoa(q.MaxReceiveCount))
+	props := &mapping{}
+	props.set("VisibilityTimeout", strconv.Itoa(visibilityFactor*consumerTimeout()))
+	props.set("MessageRetentionPeriod", strconv.Itoa(queueRetention))
+	props.set("SqsManagedSseEnabled", "true")
+	props.set("RedrivePolicy", redrive)
+	res := &mapping{}
+	res.set("Type", "AWS::SQS::Queue")
+	res.set("Properties", props)
+	return res
+}
+
+func deadLetterQueue(q routes.Queue) *mapping {
+	props := &mapping{}
+	props.set("MessageRetentionPeriod", strconv.Itoa(dlqRetention))
+	props.set("SqsManagedSseEnabled", "true")
+	res := &mapping{}
+	res.set("Type", "AWS::SQS::Queue")
 	res.set("Properties", props)
 	return res
 }
@@ -400,6 +536,16 @@ func outputs(fns []routes.Function) *mapping {
 		v.set("Description", quoted("Name of the "+f.Name+" function"))
 		v.set("Value", "!Ref "+FunctionLogicalID(f.Name))
 		o.set(pascal(f.Name)+"FunctionName", v)
+	}
+	for _, q := range routes.Queues() {
+		v := &mapping{}
+		v.set("Description", quoted("URL of the "+q.Name+" queue"))
+		v.set("Value", "!Ref "+QueueLogicalID(q.Name))
+		o.set(QueueLogicalID(q.Name)+"Url", v)
+		d := &mapping{}
+		d.set("Description", quoted("URL of the dead-letter queue of the "+q.Name+" queue (alarm when not empty)"))
+		d.set("Value", "!Ref "+DeadLetterQueueLogicalID(q.Name))
+		o.set(DeadLetterQueueLogicalID(q.Name)+"Url", d)
 	}
 	return o
 }

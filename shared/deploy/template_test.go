@@ -98,7 +98,11 @@ func TestEveryRouteIsAnHttpAPIEvent(t *testing.T) {
 	events := 0
 	for _, id := range resources.keys {
 		if ev := resources.get(t, id).lookup("Properties", "Events"); ev != nil {
-			events += len(ev.keys)
+			for _, name := range ev.keys {
+				if ev.get(t, name, "Type").scalar == "HttpApi" {
+					events++
+				}
+			}
 		}
 	}
 	if events != len(routes.All()) {
@@ -189,7 +193,8 @@ func TestEveryFunctionIsDeclared(t *testing.T) {
 		if uri := props.get(t, "CodeUri").scalar; uri != "functions/"+f.Name+"/" {
 			t.Errorf("%s: CodeUri %q", id, uri)
 		}
-		if hasEvents := props.lookup("Events") != nil; hasEvents != (f.Kind == routes.KindHTTP) {
+		triggered := f.Kind == routes.KindHTTP || f.Kind == routes.KindQueue || f.Kind == routes.KindSchedule
+		if hasEvents := props.lookup("Events") != nil; hasEvents != triggered {
 			t.Errorf("%s (%s): has events = %t", id, f.Kind, hasEvents)
 		}
 		vars := props.get(t, "Environment", "Variables")
@@ -205,6 +210,93 @@ func TestEveryFunctionIsDeclared(t *testing.T) {
 				t.Errorf("%s: parameter %s missing", id, p)
 			}
 		}
+	}
+}
+
+// TestQueuesSchedulesAndTheirPermissions pins the asynchronous part: each
+// queue with its dead-letter queue, its consumer's SQS event source
+// (batches with partial-failure reporting), the producers' URL and send
+// permission, the scheduler's rule, and the secrets key of the functions
+// that decrypt the companies' Hacienda secrets.
+func TestQueuesSchedulesAndTheirPermissions(t *testing.T) {
+	t.Parallel()
+	doc := parseYAML(t, Template())
+	res := doc.get(t, "Resources")
+	hasPolicy := func(fn *yamlNode, want string) bool {
+		for _, p := range fn.get(t, "Properties", "Policies").seq {
+			if p.lookup(want) != nil || strings.Contains(p.scalar, want) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(routes.Queues()) == 0 {
+		t.Fatal("no queues")
+	}
+	for _, q := range routes.Queues() {
+		queue := res.get(t, QueueLogicalID(q.Name))
+		if queue.get(t, "Type").scalar != "AWS::SQS::Queue" || res.get(t, DeadLetterQueueLogicalID(q.Name), "Type").scalar != "AWS::SQS::Queue" {
+			t.Errorf("queue %s: want AWS::SQS::Queue and a dead-letter queue", q.Name)
+		}
+		if got := queue.get(t, "Properties", "RedrivePolicy", "deadLetterTargetArn").scalar; got != "!GetAtt "+DeadLetterQueueLogicalID(q.Name)+".Arn" {
+			t.Errorf("queue %s: redrive to %s", q.Name, got)
+		}
+		vis, _ := strconv.Atoi(queue.get(t, "Properties", "VisibilityTimeout").scalar)
+		consumer := res.get(t, FunctionLogicalID(q.Consumer))
+		timeout, _ := strconv.Atoi(consumer.get(t, "Properties", "Timeout").scalar)
+		if vis < 6*timeout {
+			t.Errorf("queue %s: visibility timeout %d below 6 x the consumer's %d s", q.Name, vis, timeout)
+		}
+		found := false
+		events := consumer.get(t, "Properties", "Events")
+		for _, name := range events.keys {
+			ev := events.get(t, name)
+			if ev.get(t, "Type").scalar != "SQS" {
+				continue
+			}
+			found = true
+			props := ev.get(t, "Properties")
+			if props.get(t, "Queue").scalar != "!GetAtt "+QueueLogicalID(q.Name)+".Arn" || props.get(t, "BatchSize").scalar != strconv.Itoa(q.BatchSize) {
+				t.Errorf("consumer %s: event %s", q.Consumer, name)
+			}
+			if frt := props.get(t, "FunctionResponseTypes"); len(frt.seq) != 1 || frt.seq[0].scalar != "ReportBatchItemFailures" {
+				t.Errorf("consumer %s: FunctionResponseTypes must be [ReportBatchItemFailures]", q.Consumer)
+			}
+		}
+		if !found {
+			t.Errorf("consumer %s has no SQS event", q.Consumer)
+		}
+		for _, p := range append([]string{q.Consumer}, q.Producers...) {
+			fn := res.get(t, FunctionLogicalID(p))
+			if fn.get(t, "Properties", "Environment", "Variables", QueueURLEnv(q.Name)).scalar != "!Ref "+QueueLogicalID(q.Name) {
+				t.Errorf("%s: %s must be the queue's URL", p, QueueURLEnv(q.Name))
+			}
+			if !hasPolicy(fn, "SQSSendMessagePolicy") {
+				t.Errorf("%s may not send to the %s queue", p, q.Name)
+			}
+		}
+	}
+	for _, f := range routes.Functions() {
+		fn := res.get(t, FunctionLogicalID(f.Name))
+		if f.Kind == routes.KindSchedule {
+			found := false
+			for _, name := range fn.get(t, "Properties", "Events").keys {
+				ev := fn.get(t, "Properties", "Events", name)
+				if ev.get(t, "Type").scalar == "Schedule" && ev.get(t, "Properties", "Schedule").scalar == f.Schedule {
+					found = true
+				}
+			}
+			if !found || f.Schedule != "rate(1 minute)" {
+				t.Errorf("%s: want a Schedule event %q", f.Name, f.Schedule)
+			}
+		}
+		secret := fn.lookup("Properties", "Environment", "Variables", "ERP_SECRETS_KEY_ARN") != nil
+		if secret != secretsKeyFunctions[f.Name] || secret != hasPolicy(fn, "SecretsKeySecretArn") {
+			t.Errorf("%s: secrets key env %t, policy %t", f.Name, secret, hasPolicy(fn, "SecretsKeySecretArn"))
+		}
+	}
+	if !secretsKeyFunctions["hacienda"] || !secretsKeyFunctions["hacienda-worker"] {
+		t.Error("the hacienda functions must read the secrets key")
 	}
 }
 

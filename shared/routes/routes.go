@@ -209,19 +209,58 @@ type FunctionKind string
 const (
 	KindHTTP       FunctionKind = "http"
 	KindAuthorizer FunctionKind = "authorizer"
-	KindTask       FunctionKind = "task" // invoked directly (deploy-time tasks)
+	KindTask       FunctionKind = "task"     // invoked directly (deploy-time tasks)
+	KindQueue      FunctionKind = "queue"    // SQS consumer (batch, partial-failure reporting)
+	KindSchedule   FunctionKind = "schedule" // EventBridge scheduled rule target
 )
 
 // Function is one deployable Lambda.
 type Function struct {
 	Name string
 	Kind FunctionKind
+	// Queue is the queue a KindQueue function consumes (see Queues).
+	Queue string
+	// Schedule is the EventBridge expression of a KindSchedule function.
+	Schedule string
+}
+
+// Queue is an SQS queue of the application: one consumer function, the
+// functions that send to it (they get its URL in ERP_<NAME>_QUEUE_URL and
+// permission to send), and a dead-letter queue for messages that keep
+// failing.
+type Queue struct {
+	Name      string
+	Consumer  string
+	Producers []string
+	// BatchSize is the consumer's batch size.
+	BatchSize int
+	// MaxReceiveCount is how many deliveries a message gets before it goes
+	// to the dead-letter queue.
+	MaxReceiveCount int
+}
+
+// Queues lists the application's queues. hacienda carries "look at
+// comprobante N" wake-ups: submissions and the 30 s status polls.
+func Queues() []Queue {
+	return []Queue{{
+		Name: "hacienda", Consumer: "hacienda-worker", Producers: []string{"hacienda", "hacienda-worker", "scheduler"},
+		BatchSize: 10, MaxReceiveCount: 5,
+	}}
 }
 
 // Functions lists every deployable function: the HTTP groups of the route
-// table plus the ones without routes (authorizer, migrate).
+// table plus the ones without routes (authorizer, migrate, the queue
+// consumers and the scheduler).
 func Functions() []Function {
-	out := []Function{{Name: "authorizer", Kind: KindAuthorizer}, {Name: "migrate", Kind: KindTask}}
+	out := []Function{
+		{Name: "authorizer", Kind: KindAuthorizer},
+		{Name: "migrate", Kind: KindTask},
+		// The sweep: due submissions and status polls whose message was lost.
+		{Name: "scheduler", Kind: KindSchedule, Schedule: "rate(1 minute)"},
+	}
+	for _, q := range Queues() {
+		out = append(out, Function{Name: q.Consumer, Kind: KindQueue, Queue: q.Name})
+	}
 	for _, g := range Groups() {
 		out = append(out, Function{Name: g, Kind: KindHTTP})
 	}

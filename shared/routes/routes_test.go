@@ -74,3 +74,32 @@ func TestFunctionsIncludeAuthorizerMigrateAndEveryGroup(t *testing.T) {
 		}
 	}
 }
+
+func TestQueueConsumersAndTheSchedulerAreFunctions(t *testing.T) {
+	fns := map[string]Function{}
+	for _, f := range Functions() {
+		fns[f.Name] = f
+	}
+	if f := fns["scheduler"]; f.Kind != KindSchedule || f.Schedule != "rate(1 minute)" {
+		t.Errorf("scheduler: %+v", f)
+	}
+	for _, q := range Queues() {
+		if f := fns[q.Consumer]; f.Kind != KindQueue || f.Queue != q.Name {
+			t.Errorf("consumer of %s: %+v", q.Name, f)
+		}
+		if q.BatchSize < 1 || q.BatchSize > 10 || q.MaxReceiveCount < 1 {
+			t.Errorf("queue %s: batch %d, max receive %d", q.Name, q.BatchSize, q.MaxReceiveCount)
+		}
+		for _, p := range q.Producers {
+			if _, ok := fns[p]; !ok {
+				t.Errorf("queue %s: producer %s is no function", q.Name, p)
+			}
+		}
+	}
+	if f := fns["hacienda-worker"]; f.Kind != KindQueue {
+		t.Errorf("hacienda-worker: %+v", f)
+	}
+	if f := fns["hacienda"]; f.Kind != KindHTTP {
+		t.Errorf("hacienda: %+v", f)
+	}
+}

@@ -52,6 +52,51 @@ type ventaIn struct {
 	condicion                                     string // "" = from the customer's dias_credito
 	observaciones                                 *string
 	lineas                                        []lineaIn
+	// The sale a credit or debit note corrects.
+	referenciaID *int64
+	codigoRef    *string
+	razonRef     *string
+}
+
+// CodigosReferencia are the InformacionReferencia codes of the 2026
+// enumeration (Nota 9) a credit or debit note may carry: 01 anula, 02
+// corrige monto, 04 referencia a otro documento, 05 sustituye comprobante
+// provisional, 06 devolución de mercancía, 07 sustituye comprobante, 08
+// factura endosada, 09 NC financiera, 10 ND financiera, 11 proveedor no
+// domiciliado, 12 exoneración posterior, 13 anula por error material, 14
+// corrige monto por error material, 15 sustituye por error material, 16
+// sustituye comprobante rechazado, 99 otros (17 is for payment receipts).
+var CodigosReferencia = []string{"01", "02", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13", "14", "15", "16", "99"}
+
+// esNota reports whether a tipo_comprobante is a credit or debit note.
+func esNota(tipo string) bool { return tipo == "nota_credito" || tipo == "nota_debito" }
+
+// readReferencia reads the reference of a note: required for nota_credito
+// and nota_debito, refused for the other types.
+func readReferencia(in *httpx.Input, x *ventaIn) {
+	x.referenciaID = optionalID(in, "venta_referencia_id")
+	if v, ok := oneOf(in, "codigo_referencia", false, CodigosReferencia); ok {
+		x.codigoRef = &v
+	}
+	if v, ok := in.String("razon_referencia", httpx.Str{Max: 180}); ok {
+		x.razonRef = &v
+	}
+	if x.tipo == "" {
+		return
+	}
+	if esNota(x.tipo) {
+		for _, k := range []string{"venta_referencia_id", "codigo_referencia", "razon_referencia"} {
+			if !in.Has(k) || in.IsNull(k) {
+				in.Fail(k, "El campo "+strings.ReplaceAll(k, "_", " ")+" es obligatorio para una nota de crédito o débito.")
+			}
+		}
+		return
+	}
+	for _, k := range []string{"venta_referencia_id", "codigo_referencia", "razon_referencia"} {
+		if in.Has(k) && !in.IsNull(k) && !in.Failed(k) {
+			in.Fail(k, "El campo "+strings.ReplaceAll(k, "_", " ")+" solo aplica a notas de crédito o débito.")
+		}
+	}
 }
 
 func optionalID(in *httpx.Input, key string) *int64 {
@@ -112,6 +157,7 @@ func readVenta(in *httpx.Input) ventaIn {
 		x.estado = v
 	}
 	x.condicion, _ = oneOf(in, "condicion_venta", false, []string{Contado, Credito})
+	readReferencia(in, &x)
 	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
 		x.observaciones = &v
 	}
@@ -186,6 +232,9 @@ type contexto struct {
 	descontar          bool
 	permitirNegativo   bool
 	almacenPrincipalID *int64
+	// referencia is the sale a note corrects.
+	referencia referencia
+	refTipo    string
 }
 
 func leerContexto(ctx context.Context, tx *db.Tx, empresaID int64, x ventaIn) (contexto, error) {
@@ -208,6 +257,7 @@ func leerContexto(ctx context.Context, tx *db.Tx, empresaID int64, x ventaIn) (c
 	// when it belongs to the sale's branch, else the company's principal one.
 	b.Queue(`select id from almacenes where empresa_id = $1 and es_principal and activo and not eliminado
 		order by (sucursal_id = $2) desc nulls last, id limit 1`, empresaID, x.sucursalID)
+	b.Queue(`select estado <> 'anulada', tipo_comprobante from ventas where empresa_id = $1 and id = $2 and not eliminado`, empresaID, x.referenciaID)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close()
 
@@ -262,6 +312,10 @@ func leerContexto(ctx context.Context, tx *db.Tx, empresaID int64, x ventaIn) (c
 	}
 	if ok {
 		c.almacenPrincipalID = &principal
+	}
+	err = br.QueryRow().Scan(&c.referencia.activo, &c.refTipo)
+	if c.referencia.existe, err = found(err); err != nil {
+		return c, fmt.Errorf("ventas: venta de referencia: %w", err)
 	}
 	return c, nil
 }
@@ -341,6 +395,9 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 	checkRef(in, x.sucursalID, c.sucursal, "sucursal_id", "La sucursal seleccionada no existe en esta empresa.", "La sucursal seleccionada está inactiva.")
 	checkRef(in, x.almacenID, c.almacen, "almacen_id", "El almacén seleccionado no existe en esta empresa.", "El almacén seleccionado está inactivo.")
 	checkRef(in, x.formaPagoID, c.formaPago, "forma_pago_id", "La forma de pago seleccionada no existe.", "La forma de pago seleccionada está inactiva.")
+	if esNota(x.tipo) {
+		checkRef(in, x.referenciaID, c.referencia, "venta_referencia_id", "La venta de referencia no existe en esta empresa.", "La venta de referencia está anulada.")
+	}
 
 	lineas := make([]lineaCalculada, len(x.lineas))
 	importes := make([]montos.Importe, len(x.lineas))
@@ -415,8 +472,9 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 	b.Queue(`with v as (
 		  insert into ventas (empresa_id, sucursal_id, cliente_id, usuario_id, forma_pago_id, almacen_id, numero_comprobante,
 		    tipo_comprobante, fecha_venta, estado, condicion_venta, observaciones,
-		    monto_subtotal, monto_descuentos, monto_impuestos, monto_total)
-		  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) returning id
+		    monto_subtotal, monto_descuentos, monto_impuestos, monto_total,
+		    venta_referencia_id, codigo_referencia, razon_referencia)
+		  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29) returning id
 		), d as (
 		  insert into detalles_venta (empresa_id, venta_id, linea, producto_id, descripcion, cantidad, precio_unitario, descuento,
 		    porcentaje_impuesto, subtotal, monto_impuesto, total)
@@ -429,7 +487,8 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 		p.EmpresaID, x.sucursalID, x.clienteID, p.UsuarioID, x.formaPagoID, almacen, numero,
 		x.tipo, x.fecha, x.estado, condicion, x.observaciones,
 		numeric(total.Subtotal), numeric(total.Descuento), numeric(total.Impuesto), numeric(total.Total),
-		nums, prods, descs, cants, precios, descuentos, pcts, subs, imps, tots)
+		nums, prods, descs, cants, precios, descuentos, pcts, subs, imps, tots,
+		x.referenciaID, x.codigoRef, x.razonRef)
 	abre := condicion == Credito && x.estado != Borrador
 	if abre {
 		queueAbrirCuenta(b, p.EmpresaID, nil, &numero)

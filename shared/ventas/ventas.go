@@ -152,28 +152,42 @@ type CuentaRef struct {
 	Estado           string `json:"estado"`
 }
 
+// FacturaRef is the electronic document (comprobante) of a sale, once one
+// exists: its id, clave and estado (pending, signed, sent, accepted,
+// rejected, error). With several (e.g. a tiquete replaced by a factura), the
+// latest.
+type FacturaRef struct {
+	ID     int64  `json:"id"`
+	Clave  string `json:"clave"`
+	Estado string `json:"estado"`
+}
+
 // Venta is a sale as the API shows it. Detalles are loaded on the detail
 // view (show, create, update), not in lists.
 type Venta struct {
-	ID                int64         `json:"id"`
-	EmpresaID         int64         `json:"empresa_id"`
-	SucursalID        *int64        `json:"sucursal_id"`
-	ClienteID         *int64        `json:"cliente_id"`
-	UsuarioID         int64         `json:"usuario_id"`
-	FormaPagoID       *int64        `json:"forma_pago_id"`
-	AlmacenID         *int64        `json:"almacen_id"`
-	NumeroComprobante string        `json:"numero_comprobante"`
-	TipoComprobante   string        `json:"tipo_comprobante"`
-	FechaVenta        string        `json:"fecha_venta"`
-	Estado            string        `json:"estado"`
-	CondicionVenta    string        `json:"condicion_venta"`
-	Observaciones     *string       `json:"observaciones"`
-	Moneda            string        `json:"moneda"`
-	MontoSubtotal     Numero        `json:"monto_subtotal"`
-	MontoDescuentos   Numero        `json:"monto_descuentos"`
-	MontoImpuestos    Numero        `json:"monto_impuestos"`
-	MontoTotal        Numero        `json:"monto_total"`
-	AnuladoEn         *time.Time    `json:"anulado_en"`
+	ID                int64      `json:"id"`
+	EmpresaID         int64      `json:"empresa_id"`
+	SucursalID        *int64     `json:"sucursal_id"`
+	ClienteID         *int64     `json:"cliente_id"`
+	UsuarioID         int64      `json:"usuario_id"`
+	FormaPagoID       *int64     `json:"forma_pago_id"`
+	AlmacenID         *int64     `json:"almacen_id"`
+	NumeroComprobante string     `json:"numero_comprobante"`
+	TipoComprobante   string     `json:"tipo_comprobante"`
+	FechaVenta        string     `json:"fecha_venta"`
+	Estado            string     `json:"estado"`
+	CondicionVenta    string     `json:"condicion_venta"`
+	Observaciones     *string    `json:"observaciones"`
+	Moneda            string     `json:"moneda"`
+	MontoSubtotal     Numero     `json:"monto_subtotal"`
+	MontoDescuentos   Numero     `json:"monto_descuentos"`
+	MontoImpuestos    Numero     `json:"monto_impuestos"`
+	MontoTotal        Numero     `json:"monto_total"`
+	AnuladoEn         *time.Time `json:"anulado_en"`
+	// The document a credit or debit note corrects (InformacionReferencia).
+	VentaReferenciaID *int64        `json:"venta_referencia_id"`
+	CodigoReferencia  *string       `json:"codigo_referencia"`
+	RazonReferencia   *string       `json:"razon_referencia"`
 	Activo            bool          `json:"activo"`
 	Eliminado         bool          `json:"eliminado"`
 	CreadoEn          time.Time     `json:"creado_en"`
@@ -184,19 +198,23 @@ type Venta struct {
 	Almacen           *Ref          `json:"almacen"`
 	FormaPago         *FormaPagoRef `json:"forma_pago"`
 	CuentaPorCobrar   *CuentaRef    `json:"cuenta_por_cobrar"`
-	Detalles          []Detalle     `json:"detalles,omitempty"`
+	// FacturaElectronica appears once the sale has a comprobante.
+	FacturaElectronica *FacturaRef `json:"factura_electronica,omitempty"`
+	Detalles           []Detalle   `json:"detalles,omitempty"`
 }
 
 const ventaCols = `v.id, v.empresa_id, v.sucursal_id, v.cliente_id, v.usuario_id, v.forma_pago_id, v.almacen_id,
 	v.numero_comprobante, v.tipo_comprobante, v.fecha_venta::text, v.estado, v.condicion_venta, v.observaciones, v.moneda,
-	v.monto_subtotal, v.monto_descuentos, v.monto_impuestos, v.monto_total, v.anulado_en, v.activo, v.eliminado,
+	v.monto_subtotal, v.monto_descuentos, v.monto_impuestos, v.monto_total, v.anulado_en,
+	v.venta_referencia_id, v.codigo_referencia, v.razon_referencia, v.activo, v.eliminado,
 	v.creado_en, v.actualizado_en`
 
 func scanVenta(row pgx.CollectableRow) (Venta, error) {
 	var v Venta
 	err := row.Scan(&v.ID, &v.EmpresaID, &v.SucursalID, &v.ClienteID, &v.UsuarioID, &v.FormaPagoID, &v.AlmacenID,
 		&v.NumeroComprobante, &v.TipoComprobante, &v.FechaVenta, &v.Estado, &v.CondicionVenta, &v.Observaciones, &v.Moneda,
-		&v.MontoSubtotal, &v.MontoDescuentos, &v.MontoImpuestos, &v.MontoTotal, &v.AnuladoEn, &v.Activo, &v.Eliminado,
+		&v.MontoSubtotal, &v.MontoDescuentos, &v.MontoImpuestos, &v.MontoTotal, &v.AnuladoEn,
+		&v.VentaReferenciaID, &v.CodigoReferencia, &v.RazonReferencia, &v.Activo, &v.Eliminado,
 		&v.CreadoEn, &v.ActualizadoEn)
 	return v, err
 }
@@ -246,6 +264,8 @@ func loadVentas(ctx context.Context, q db.Querier, empresaID int64, vs []Venta, 
 	b.Queue(`select id, codigo, nombre from formas_pago where id = any($1)`, formas)
 	b.Queue(`select venta_id, id, monto, saldo, fecha_vencimiento::text, estado from cuentas_por_cobrar
 		where empresa_id = $1 and venta_id = any($2) and not eliminado`, empresaID, ids)
+	b.Queue(`select distinct on (venta_id) venta_id, id, clave, estado from comprobantes_electronicos
+		where empresa_id = $1 and venta_id = any($2) and not eliminado order by venta_id, id desc`, empresaID, ids)
 	if detalle {
 		b.Queue(`select d.id, d.venta_id, d.linea, d.producto_id, d.descripcion, d.cantidad, d.precio_unitario, d.descuento,
 			d.porcentaje_impuesto, d.subtotal, d.monto_impuesto, d.total,
@@ -303,6 +323,18 @@ func loadVentas(ctx context.Context, q db.Querier, empresaID int64, vs []Venta, 
 	if err != nil {
 		return fmt.Errorf("ventas: cuentas por cobrar: %w", err)
 	}
+	type factura struct {
+		venta int64
+		f     FacturaRef
+	}
+	rows, _ = br.Query()
+	fes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (factura, error) {
+		var x factura
+		return x, r.Scan(&x.venta, &x.f.ID, &x.f.Clave, &x.f.Estado)
+	})
+	if err != nil {
+		return fmt.Errorf("ventas: comprobantes electrónicos: %w", err)
+	}
 	var ds []Detalle
 	if detalle {
 		rows, _ = br.Query()
@@ -359,6 +391,9 @@ func loadVentas(ctx context.Context, q db.Querier, empresaID int64, vs []Venta, 
 	}
 	for i := range cxcs {
 		vs[idx[cxcs[i].venta]].CuentaPorCobrar = &cxcs[i].c
+	}
+	for i := range fes {
+		vs[idx[fes[i].venta]].FacturaElectronica = &fes[i].f
 	}
 	for _, d := range ds {
 		v := &vs[idx[d.VentaID]]

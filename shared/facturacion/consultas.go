@@ -1,0 +1,215 @@
+package facturacion
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+// filtros reads list query parameters, collecting a 422 per bad one.
+type filtros struct {
+	r    *http.Request
+	errs map[string][]string
+}
+
+func (f *filtros) value(name string) string { return strings.TrimSpace(f.r.URL.Query().Get(name)) }
+
+func (f *filtros) fail(name, msg string) { f.errs[name] = append(f.errs[name], msg) }
+
+func (f *filtros) id(name string) *int64 {
+	v := f.value(name)
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 {
+		f.fail(name, "El campo "+name+" debe ser un número entero positivo.")
+		return nil
+	}
+	return &n
+}
+
+func (f *filtros) fecha(name string) *time.Time {
+	v := f.value(name)
+	if v == "" {
+		return nil
+	}
+	d, err := time.ParseInLocation(time.DateOnly, v, ZonaCR)
+	if err != nil {
+		f.fail(name, "El campo "+name+" debe ser una fecha válida con formato AAAA-MM-DD.")
+		return nil
+	}
+	return &d
+}
+
+func (f *filtros) uno(name string, values []string) *string {
+	v := f.value(name)
+	if v == "" {
+		return nil
+	}
+	if !slices.Contains(values, v) {
+		f.fail(name, "El campo "+name+" debe ser uno de: "+strings.Join(values, ", ")+".")
+		return nil
+	}
+	return &v
+}
+
+// rango reads fecha_inicio/fecha_fin as [desde, hasta) instants in Costa
+// Rica time (fecha_fin includes its whole day).
+func (f *filtros) rango() (desde, hasta *time.Time) {
+	desde, fin := f.fecha("fecha_inicio"), f.fecha("fecha_fin")
+	if desde != nil && fin != nil && fin.Before(*desde) {
+		f.fail("fecha_fin", "El campo fecha_fin debe ser una fecha posterior o igual a fecha_inicio.")
+	}
+	if fin != nil {
+		h := fin.AddDate(0, 0, 1)
+		hasta = &h
+	}
+	return desde, hasta
+}
+
+func (f *filtros) err() error {
+	if len(f.errs) > 0 {
+		return httpx.Invalid(f.errs)
+	}
+	return nil
+}
+
+var sorts = map[string]string{
+	"id": "c.id", "fecha_emision": "c.fecha_emision", "estado": "c.estado", "tipo_documento": "c.tipo_documento",
+	"clave": "c.clave", "creado_en": "c.creado_en",
+}
+
+// index is GET /api/v1/hacienda: the tenant's comprobantes, newest first,
+// filtered by estado, tipo_documento, fecha_inicio/fecha_fin (emission
+// date, Costa Rica time), venta_id and search (clave or consecutivo).
+func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	f := &filtros{r: r, errs: map[string][]string{}}
+	estado := f.uno("estado", Estados)
+	tipo := f.uno("tipo_documento", TiposDocumento)
+	desde, hasta := f.rango()
+	venta := f.id("venta_id")
+	if err := f.err(); err != nil {
+		return err
+	}
+	page, err := httpx.ParsePage(r)
+	if err != nil {
+		return err
+	}
+	order := "c.id desc"
+	q := r.URL.Query()
+	if q.Get("sort") != "" || q.Get("order") != "" {
+		if order, err = httpx.SortQuery(r, sorts, "c.id"); err != nil {
+			return err
+		}
+		order += ", c.id desc"
+	}
+	var out httpx.Page[Comprobante]
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		rows, total, err := db.Page(r.Context(), tx, compCols, compFrom+` where c.empresa_id = $1 and not c.eliminado
+			and ($2::text is null or c.estado = $2)
+			and ($3::text is null or c.tipo_documento = $3)
+			and ($4::timestamptz is null or c.fecha_emision >= $4)
+			and ($5::timestamptz is null or c.fecha_emision < $5)
+			and ($6::bigint is null or c.venta_id = $6)
+			and ($7::text is null or c.clave ilike $7 or c.numero_consecutivo ilike $7)`, order,
+			[]any{p.EmpresaID, estado, tipo, desde, hasta, venta, httpx.SearchQuery(r)}, page.PerPage, page.Offset(), scanComprobante)
+		out = httpx.NewPage(page, rows, total)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// Estadisticas is GET /estadisticas: counts by state and by type (every
+// state and type present, 0 when none), with the same date filters.
+type Estadisticas struct {
+	Total     int            `json:"total"`
+	PorEstado map[string]int `json:"por_estado"`
+	PorTipo   map[string]int `json:"por_tipo"`
+}
+
+func (s *Service) estadisticas(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	f := &filtros{r: r, errs: map[string][]string{}}
+	desde, hasta := f.rango()
+	if err := f.err(); err != nil {
+		return err
+	}
+	out := Estadisticas{PorEstado: map[string]int{}, PorTipo: map[string]int{}}
+	for _, e := range Estados {
+		out.PorEstado[e] = 0
+	}
+	for _, t := range TiposDocumento {
+		out.PorTipo[t] = 0
+	}
+	err := s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		rows, err := tx.Query(r.Context(), `select estado, tipo_documento, count(*) from comprobantes_electronicos
+			where empresa_id = $1 and not eliminado
+			  and ($2::timestamptz is null or fecha_emision >= $2) and ($3::timestamptz is null or fecha_emision < $3)
+			group by estado, tipo_documento`, p.EmpresaID, desde, hasta)
+		if err != nil {
+			return err
+		}
+		var estado, tipo string
+		var n int
+		_, err = pgx.ForEachRow(rows, []any{&estado, &tipo, &n}, func() error {
+			out.PorEstado[estado] += n
+			out.PorTipo[tipo] += n
+			out.Total += n
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "", out)
+}
+
+func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	var d Detalle
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		d, err = buscarDetalle(r.Context(), tx, p.EmpresaID, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "", d)
+}
+
+// estado is GET /{id}/estado: the state as the worker last recorded it
+// (the worker polls Hacienda every 30 s; this never waits for it).
+func (s *Service) estado(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	var c Comprobante
+	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		c, err = buscar(r.Context(), tx, p.EmpresaID, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "", c.estadoActual())
+}

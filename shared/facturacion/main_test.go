@@ -1,0 +1,358 @@
+package facturacion_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/x509"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/config"
+	"github.com/erpcr/erp/shared/facturacion"
+	"github.com/erpcr/erp/shared/hacienda/firma"
+	"github.com/erpcr/erp/shared/hacienda/firma/firmatest"
+	"github.com/erpcr/erp/shared/hacienda/simulador"
+	"github.com/erpcr/erp/shared/queue"
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
+
+// Secrets of the tests' companies; no response and no log line may carry them.
+const (
+	usuarioHacienda = "cpj-3-101-000001@stag.comprobanteselectronicos.go.cr"
+	claveHacienda   = "ClaveSecretaDeHacienda#2026"
+	pinCertificado  = "PinSecreto1234"
+)
+
+// identidad is a test signing identity, generated once per process (RSA
+// key generation is slow).
+type identidad struct {
+	p12    []byte
+	legacy []byte
+	cert   *x509.Certificate
+}
+
+var (
+	identOnce sync.Once
+	ident     identidad
+	identErr  error
+)
+
+func certificado(t *testing.T) identidad {
+	t.Helper()
+	identOnce.Do(func() {
+		ident.p12, ident.legacy, ident.cert, identErr = firmatest.Nuevo("3-101-000001", pinCertificado)
+	})
+	if identErr != nil {
+		t.Fatal(identErr)
+	}
+	return ident
+}
+
+// reloj is the injectable clock of a test: the service, the queue and the
+// simulator read it; tests move it instead of sleeping.
+type reloj struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (r *reloj) Now() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.t
+}
+
+func (r *reloj) Fijar(t time.Time) {
+	r.mu.Lock()
+	r.t = t
+	r.mu.Unlock()
+}
+
+func (r *reloj) Avanzar(d time.Duration) {
+	r.mu.Lock()
+	r.t = r.t.Add(d)
+	r.mu.Unlock()
+}
+
+// bufferSeguro is a log sink safe for concurrent writes.
+type bufferSeguro struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *bufferSeguro) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *bufferSeguro) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// fx is one test's stack: a fresh database, the local gateway, the
+// simulator on the same clock, the in-process queue and every log line.
+type fx struct {
+	t      *testing.T
+	e      *testenv.Env
+	clk    *reloj
+	q      *queue.Local
+	sim    *simulador.Simulador
+	svc    *facturacion.Service
+	logs   *bufferSeguro
+	admin  string
+	fallos atomic.Int32 // next POST /recepcion answered 503 this many times
+	serie  atomic.Int64 // unique suffixes of fixtures
+	// causa400, when set, answers every POST /recepcion 400 with this X-Error-Cause.
+	causa400 atomic.Pointer[string]
+}
+
+// opciones adjust the simulator and the configuration of a test.
+type opciones struct {
+	sim func(*simulador.Opciones)
+	cfg func(*config.Config)
+}
+
+// Demora is the simulator's decision delay in these tests.
+const Demora = 60 * time.Second
+
+func setup(t *testing.T, o ...opciones) *fx {
+	t.Helper()
+	f := &fx{t: t, clk: &reloj{t: time.Now().Truncate(time.Second)}, logs: &bufferSeguro{}}
+	log := slog.New(slog.NewJSONHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	so := simulador.Opciones{
+		Demora: Demora, Now: f.clk.Now, Usuarios: map[string]string{usuarioHacienda: claveHacienda},
+		VerificarFirma: firma.Verificar, Entorno: "test", Log: log,
+	}
+	for _, x := range o {
+		if x.sim != nil {
+			x.sim(&so)
+		}
+	}
+	sim, err := simulador.Nuevo(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.sim = sim
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/recepcion") {
+			if f.fallos.Load() > 0 {
+				f.fallos.Add(-1)
+				http.Error(w, "servicio no disponible", http.StatusServiceUnavailable)
+				return
+			}
+			if c := f.causa400.Load(); c != nil {
+				w.Header().Set("X-Error-Cause", *c)
+				w.WriteHeader(http.StatusBadRequest)
+				return
+			}
+		}
+		sim.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	f.e = testenv.New(t, func(c *config.Config) {
+		c.Hacienda.SimuladorURL = srv.URL
+		c.Hacienda.MaxEnviosHora = 10
+		for _, x := range o {
+			if x.cfg != nil {
+				x.cfg(c)
+			}
+		}
+	})
+	// Every log line of the stack goes to f.logs: rebuild the gateway with
+	// that logger (the handlers capture it when they are built).
+	f.e.Deps.Log = log
+	gw, err := f.e.Deps.Gateway()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.e.Server.Close()
+	f.e.Server = httptest.NewServer(gw)
+	f.svc = f.e.Deps.Hacienda()
+	f.q = queue.NewLocal(f.clk.Now)
+	f.q.Log = log
+	f.svc.Now, f.svc.Queue, f.svc.Log = f.clk.Now, f.q, log
+	f.svc.Dormir = func(ctx context.Context, d time.Duration) error { f.clk.Avanzar(d); return ctx.Err() }
+	f.admin = f.e.Admin(1)
+	return f
+}
+
+// call is an API call with a token.
+func (f *fx) call(tok, method, path string, body any) testenv.Resp {
+	f.t.Helper()
+	return f.e.Do(testenv.Req{Method: method, Path: path, Token: tok, Body: body})
+}
+
+// ok is call that fails the test unless the status is want.
+func (f *fx) ok(want int, tok, method, path string, body any) testenv.Resp {
+	f.t.Helper()
+	r := f.call(tok, method, path, body)
+	if r.Status != want {
+		f.t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, want, r.Raw)
+	}
+	return r
+}
+
+// drain runs the worker on every due message.
+func (f *fx) drain() int {
+	f.t.Helper()
+	n, err := f.q.Drain(context.Background(), f.svc.Procesar)
+	if err != nil {
+		f.t.Fatalf("worker: %v", err)
+	}
+	return n
+}
+
+// scan runs a one-row query as the owner.
+func (f *fx) scan(sql string, args []any, dst ...any) {
+	f.t.Helper()
+	conn, err := pgx.Connect(context.Background(), f.e.AdminURL)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if err := conn.QueryRow(context.Background(), sql, args...).Scan(dst...); err != nil {
+		f.t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+func (f *fx) int(sql string, args ...any) int64 {
+	f.t.Helper()
+	var n int64
+	f.scan(sql, args, &n)
+	return n
+}
+
+// configurar gives company 1 a complete invoicing configuration through
+// the API (certificate, PIN, credentials, activity, issuer address).
+func (f *fx) configurar(tok string) testenv.Resp {
+	f.t.Helper()
+	id := certificado(f.t)
+	return f.ok(http.StatusOK, tok, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{
+		"ambiente": "staging", "usuario": usuarioHacienda, "clave": claveHacienda,
+		"certificado": base64.StdEncoding.EncodeToString(id.p12), "pin": pinCertificado,
+		"codigo_actividad": "4711.1", "proveedor_sistemas": "3101000001",
+		"emisor": map[string]any{
+			"nombre_comercial": "Demo", "provincia": "1", "canton": "01", "distrito": "01",
+			"otras_senas": "Avenida Central, calle 1", "telefono": "2222-3333", "correo_electronico": "facturas@demo.cr",
+		},
+	})
+}
+
+// producto inserts a product of company 1 with a CABYS code (nil: none)
+// and the 13 % IVA; it returns its id.
+func (f *fx) producto(codigo string, cabys *string, servicio bool) int64 {
+	f.t.Helper()
+	tipo, unidad := "producto", "Unid"
+	if servicio {
+		tipo, unidad = "servicio", "Sp"
+	}
+	return f.int(`insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo,
+			precio_venta, gestionado_inventario, codigo_cabys)
+		select 1, c.id, u.id, (select id from tipos_impuesto where codigo = '01' and codigo_tarifa_iva = '08'),
+			'Producto ' || $1, $1, $2, 1000, false, $4
+		from categorias_producto c, unidades_medida u where c.empresa_id = 1 and u.codigo = $3 returning id`,
+		codigo, tipo, unidad, cabys)
+}
+
+// cliente inserts a customer (persona física) of company 1.
+func (f *fx) cliente(ident string) int64 {
+	f.t.Helper()
+	return f.int(`insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre, apellidos, email, telefono)
+		values (1, 'fisica', $1, 'María', 'Rojas Vargas', 'maria@correo.cr', '88887777') returning id`, ident)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// CABYS is a valid-looking 13-digit code.
+const CABYS = "4399000000000"
+
+// vender records a sale through the API and returns its id.
+func (f *fx) vender(body map[string]any) int64 {
+	f.t.Helper()
+	r := f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/ventas", body)
+	return int64(testenv.Num(r.JSON, "data.id"))
+}
+
+// venta is a sale body: a factura with the given lines.
+func venta(cliente int64, lineas ...map[string]any) map[string]any {
+	b := map[string]any{"fecha_venta": "2026-11-21", "tipo_comprobante": "factura", "detalles": lineas, "forma_pago_id": 1}
+	if cliente > 0 {
+		b["cliente_id"] = cliente
+	}
+	return b
+}
+
+func linea(producto int64, cantidad, precio any, kv ...any) map[string]any {
+	l := map[string]any{"producto_id": producto, "cantidad": cantidad, "precio_unitario": precio}
+	for i := 0; i+1 < len(kv); i += 2 {
+		l[kv[i].(string)] = kv[i+1]
+	}
+	return l
+}
+
+// generar creates the comprobante of a sale and returns its id.
+func (f *fx) generar(tok string, ventaID int64, extra ...any) int64 {
+	f.t.Helper()
+	body := map[string]any{"venta_id": ventaID}
+	for i := 0; i+1 < len(extra); i += 2 {
+		body[extra[i].(string)] = extra[i+1]
+	}
+	r := f.ok(http.StatusCreated, tok, http.MethodPost, "/api/v1/hacienda/generar", body)
+	return int64(testenv.Num(r.JSON, "data.id"))
+}
+
+func ruta(id int64, paso string) string {
+	p := "/api/v1/hacienda/" + strconv.FormatInt(id, 10)
+	if paso != "" {
+		p += "/" + paso
+	}
+	return p
+}
+
+// emitir takes a comprobante through generar-xml and firmar.
+func (f *fx) emitir(tok string, id int64) {
+	f.t.Helper()
+	f.ok(http.StatusOK, tok, http.MethodPost, ruta(id, "generar-xml"), nil)
+	f.ok(http.StatusOK, tok, http.MethodPost, ruta(id, "firmar"), nil)
+}
+
+// estado reads a comprobante's state through the API.
+func (f *fx) estado(id int64) map[string]any {
+	f.t.Helper()
+	r := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(id, "estado"), nil)
+	d, _ := r.JSON["data"].(map[string]any)
+	return d
+}
+
+// esperarFinal advances the clock by the polling interval and runs the
+// worker until the comprobante reaches a final state; it returns the state
+// and how many polls it took.
+func (f *fx) esperarFinal(id int64, maxPolls int) (string, int) {
+	f.t.Helper()
+	for i := 1; i <= maxPolls; i++ {
+		f.clk.Avanzar(facturacion.IntervaloConsulta)
+		f.drain()
+		if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Sent && e != facturacion.Signed {
+			return e, i
+		}
+	}
+	return testenv.Str(f.estado(id), "estado"), maxPolls
+}
+
+func itoa(n int64) string { return fmt.Sprint(n) }

@@ -1,0 +1,368 @@
+package facturacion
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/hacienda/comprobante"
+	"github.com/erpcr/erp/shared/hacienda/firma"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/queue"
+	"github.com/erpcr/erp/shared/ratelimit"
+)
+
+// Messages of the steps taken out of order (422 under estado).
+const (
+	msgAceptado      = "El comprobante ya fue aceptado por Hacienda y no admite cambios."
+	msgRechazado     = "El comprobante fue rechazado por Hacienda; emita un comprobante nuevo para la venta."
+	msgEnviado       = "El comprobante ya fue recibido por Hacienda; consulte su estado."
+	msgEnCurso       = "El envío del comprobante a Hacienda está en curso; espere su resultado."
+	msgSinXML        = "Primero genere el XML del comprobante (generar-xml)."
+	msgErrorHacienda = "Hacienda informó un error al procesar el comprobante; emita un comprobante nuevo para la venta."
+	msgSinFirma      = "Primero firme el comprobante (firmar)."
+	msgSinCertif     = "La empresa no tiene certificado (.p12) y PIN configurados; configúrelos en /api/v1/hacienda/configuracion."
+	msgSinCredencia  = "La empresa no tiene usuario y clave de Hacienda configurados; configúrelos en /api/v1/hacienda/configuracion."
+)
+
+// bloqueado is a comprobante locked for a step.
+type bloqueado struct {
+	Comprobante
+	xml, firmado *string
+}
+
+// bloquear reads and locks a comprobante of the tenant (404 when there is none).
+func bloquear(ctx context.Context, tx *db.Tx, empresaID, id int64) (bloqueado, error) {
+	var b bloqueado
+	if _, err := tx.Exec(ctx, `select 1 from comprobantes_electronicos where empresa_id = $1 and id = $2 for update`, empresaID, id); err != nil {
+		return b, fmt.Errorf("facturacion: bloquear: %w", err)
+	}
+	d, err := buscarDetalle(ctx, tx, empresaID, id)
+	if err != nil {
+		return b, err
+	}
+	return bloqueado{Comprobante: d.Comprobante, xml: d.XMLOriginal, firmado: d.XMLFirmado}, nil
+}
+
+// editable says whether the XML or the signature of c may (still) change:
+// not once Hacienda received it, nor while its submission is in progress.
+func (c bloqueado) editable() error {
+	switch {
+	case c.Estado == Accepted:
+		return httpx.InvalidField("estado", msgAceptado)
+	case c.Estado == Rejected:
+		return httpx.InvalidField("estado", msgRechazado)
+	case c.Estado == Sent || c.EnviadoEn != nil:
+		return httpx.InvalidField("estado", msgEnviado)
+	case c.EnvioEnCurso:
+		return httpx.InvalidField("estado", msgEnCurso)
+	}
+	return nil
+}
+
+// generarXML is POST /{id}/generar-xml: the v4.4 XML of the comprobante
+// (2026 XSDs) from the sale, the customer and the company's settings. Its
+// TotalComprobante must equal the sale's monto_total (422 otherwise). It
+// may be generated again until the document is submitted; doing so drops
+// the signature (estado back to pending).
+func (s *Service) generarXML(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	ctx := r.Context()
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	var out Detalle
+	err = s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+		c, err := bloquear(ctx, tx, p.EmpresaID, id)
+		if err != nil {
+			return err
+		}
+		if err := c.editable(); err != nil {
+			return err
+		}
+		cfg, err := cargarConfig(ctx, tx, p.EmpresaID)
+		if err != nil {
+			return err
+		}
+		v, err := leerVentaXML(ctx, tx, p.EmpresaID, c.VentaID)
+		if err != nil {
+			return err
+		}
+		d, err := documento(c.Comprobante, cfg, v)
+		if err != nil {
+			return err
+		}
+		calc, err := comprobante.Calcular(d)
+		if err != nil {
+			return errorComprobante(err)
+		}
+		if !calc.TotalComprobante.Round(2).Equal(v.montoTotal.Round(2)) {
+			return httpx.InvalidField("monto_total", fmt.Sprintf("El total del comprobante (%s) no coincide con el total de la venta (%s).",
+				calc.TotalComprobante.StringFixed(2), v.montoTotal.StringFixed(2)))
+		}
+		if ve := comprobante.Validar(d); len(ve) > 0 {
+			return invalidoDesde(ve)
+		}
+		xml, err := comprobante.XML(d)
+		if err != nil {
+			return errorComprobante(err)
+		}
+		_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_original = $3, xml_firmado = null, total_comprobante = $4,
+				estado = $5, ultimo_error = null
+			where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(xml), numeric(calc.TotalComprobante), Pending)
+		if err != nil {
+			return fmt.Errorf("facturacion: guardar XML: %w", err)
+		}
+		out, err = buscarDetalle(ctx, tx, p.EmpresaID, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "XML del comprobante generado correctamente.", out)
+}
+
+// errorComprobante turns comprobante's validation errors into a 422.
+func errorComprobante(err error) error {
+	var ve comprobante.ErrorValidacion
+	if errors.As(err, &ve) {
+		return invalidoDesde(ve)
+	}
+	return err
+}
+
+// firmar is POST /{id}/firmar: XAdES-EPES with the company's certificate.
+func (s *Service) firmar(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	ctx := r.Context()
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	cif, err := s.cifra(ctx)
+	if err != nil {
+		return err
+	}
+	var out Detalle
+	err = s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+		c, err := bloquear(ctx, tx, p.EmpresaID, id)
+		if err != nil {
+			return err
+		}
+		if err := c.editable(); err != nil {
+			return err
+		}
+		if c.xml == nil {
+			return httpx.InvalidField("estado", msgSinXML)
+		}
+		cfg, err := cargarConfig(ctx, tx, p.EmpresaID)
+		if err != nil {
+			return err
+		}
+		if len(cfg.certificado) == 0 || len(cfg.pin) == 0 {
+			return httpx.InvalidField("certificado", msgSinCertif)
+		}
+		p12, err := cif.Descifrar(p.EmpresaID, campoCertificado, cfg.certificado)
+		if err != nil {
+			return err
+		}
+		pin, err := cif.Descifrar(p.EmpresaID, campoPIN, cfg.pin)
+		if err != nil {
+			return err
+		}
+		crt, err := firma.CargarP12(p12, string(pin))
+		if err != nil {
+			return httpx.InvalidField("certificado", "El certificado configurado no se puede abrir con su PIN; vuelva a configurarlo.")
+		}
+		now := s.now()
+		firmado, err := firma.Firmar([]byte(*c.xml), crt, now)
+		switch {
+		case errors.Is(err, firma.ErrVigencia):
+			return httpx.InvalidField("certificado", "El certificado de la empresa no está vigente (válido hasta "+
+				firma.Describir(crt).ValidoHasta.In(ZonaCR).Format(time.DateOnly)+").")
+		case err != nil:
+			return fmt.Errorf("facturacion: firmar: %w", err)
+		}
+		_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_firmado = $3, estado = $4, ultimo_error = null
+			where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(firmado), Signed)
+		if err != nil {
+			return fmt.Errorf("facturacion: guardar firma: %w", err)
+		}
+		out, err = buscarDetalle(ctx, tx, p.EmpresaID, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, "Comprobante firmado correctamente.", out)
+}
+
+// reanudable says whether c was received by Hacienda but its polling gave
+// up before an answer (the cap): enviar then resumes polling.
+func (c bloqueado) reanudable() bool {
+	return c.Estado == Error && c.EnviadoEn != nil && c.RespondidoEn == nil
+}
+
+// enviable says whether c may be submitted: it must be signed, not yet
+// received by Hacienda and not finished (or, see reanudable, its polling
+// may resume).
+func (c bloqueado) enviable() error {
+	switch {
+	case c.Estado == Accepted:
+		return httpx.InvalidField("estado", msgAceptado)
+	case c.Estado == Rejected:
+		return httpx.InvalidField("estado", msgRechazado)
+	case c.Estado == Error && c.RespondidoEn != nil:
+		return httpx.InvalidField("estado", msgErrorHacienda)
+	case c.reanudable():
+		return nil
+	case c.Estado == Sent || c.EnviadoEn != nil:
+		return httpx.InvalidField("estado", msgEnviado)
+	case c.xml == nil:
+		return httpx.InvalidField("estado", msgSinXML)
+	case c.firmado == nil:
+		return httpx.InvalidField("estado", msgSinFirma)
+	}
+	return nil
+}
+
+const msgEnCola = "El envío a Hacienda quedó en cola; consulte el estado del comprobante."
+
+// enviar is POST /{id}/enviar: it queues the submission and answers 202
+// (SQS in AWS, the in-process queue locally; the state is in PostgreSQL).
+// Asking again while the submission is queued answers 202 again without
+// queueing twice. At most Cfg.Hacienda.MaxEnviosHora submissions per
+// company and hour (429 with Retry-After).
+func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	ctx := r.Context()
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return err
+	}
+	// First a read: out-of-order calls and repeated ones do not count
+	// against the submission limit.
+	var c Comprobante
+	var repetido, reanudar bool
+	err = s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+		b, err := bloquear(ctx, tx, p.EmpresaID, id)
+		if err != nil {
+			return err
+		}
+		c = b.Comprobante
+		if b.EnvioEnCurso && b.EnviadoEn == nil {
+			repetido = true
+			return nil
+		}
+		reanudar = b.reanudable()
+		return b.enviable()
+	})
+	if err != nil {
+		return err
+	}
+	if repetido {
+		return enCola(w, c)
+	}
+	if reanudar {
+		// Received by Hacienda, polling gave up: poll again (not a new
+		// submission, so the hourly limit does not apply).
+		return s.reanudar(w, r, id)
+	}
+	cfg, err := cargarConfigPool(ctx, s.DB, scope(p))
+	if err != nil {
+		return err
+	}
+	if len(cfg.usuario) == 0 || len(cfg.clave) == 0 {
+		return httpx.InvalidField("configuracion", msgSinCredencia)
+	}
+	lim := &ratelimit.Limiter{DB: s.DB, Name: "hacienda_envios", Max: s.Cfg.Hacienda.MaxEnviosHora, Window: time.Hour, Now: s.now}
+	ok, retry, err := lim.Hit(ctx, strconv.FormatInt(p.EmpresaID, 10))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return httpx.TooManyRequests(fmt.Sprintf("Se alcanzó el límite de %d envíos a Hacienda por hora para esta empresa.", s.Cfg.Hacienda.MaxEnviosHora), retry)
+	}
+	now := s.now()
+	err = s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+		b, err := bloquear(ctx, tx, p.EmpresaID, id)
+		if err != nil {
+			return err
+		}
+		if !(b.EnvioEnCurso && b.EnviadoEn == nil) {
+			if err := b.enviable(); err != nil {
+				return err
+			}
+			_, err = tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
+					en_proceso_hasta = null, envio_solicitado_en = $5, intentos_envio = 0, ultimo_error = null
+				where empresa_id = $1 and id = $2`, p.EmpresaID, id, Signed, trabajoEnviar, now)
+			if err != nil {
+				return fmt.Errorf("facturacion: encolar envío: %w", err)
+			}
+		}
+		c, err = buscar(ctx, tx, p.EmpresaID, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	// After the commit: if the wake-up is lost, the sweep finds the row.
+	if err := s.Queue.Wake(ctx, queue.Job{Tipo: TrabajoHacienda, EmpresaID: p.EmpresaID, ID: id}, 0); err != nil {
+		httpx.Logger(ctx).Error("hacienda: no se pudo encolar el envío; el barrido lo retomará", "comprobante_id", id, "error", err.Error())
+	}
+	return enCola(w, c)
+}
+
+// reanudar puts a received comprobante whose polling gave up back to
+// polling (estado sent), answering 202 like enviar.
+func (s *Service) reanudar(w http.ResponseWriter, r *http.Request, id int64) error {
+	p := principal(r)
+	ctx := r.Context()
+	now := s.now()
+	var c Comprobante
+	err := s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+		b, err := bloquear(ctx, tx, p.EmpresaID, id)
+		if err != nil {
+			return err
+		}
+		if !b.reanudable() {
+			return b.enviable()
+		}
+		_, err = tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
+				en_proceso_hasta = null, consultas = 0, ultimo_error = null
+			where empresa_id = $1 and id = $2`, p.EmpresaID, id, Sent, trabajoConsultar, now)
+		if err != nil {
+			return fmt.Errorf("facturacion: reanudar consultas: %w", err)
+		}
+		c, err = buscar(ctx, tx, p.EmpresaID, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := s.Queue.Wake(ctx, queue.Job{Tipo: TrabajoHacienda, EmpresaID: p.EmpresaID, ID: id}, 0); err != nil {
+		httpx.Logger(ctx).Error("hacienda: no se pudo encolar la consulta; el barrido la retomará", "comprobante_id", id, "error", err.Error())
+	}
+	return enCola(w, c)
+}
+
+func enCola(w http.ResponseWriter, c Comprobante) error {
+	httpx.WriteJSON(w, http.StatusAccepted, httpx.Envelope{Success: true, Message: msgEnCola, Data: c})
+	return nil
+}
+
+// cargarConfigPool reads the settings in a short transaction of its own.
+func cargarConfigPool(ctx context.Context, d *db.DB, sc db.Scope) (empresaConfig, error) {
+	var cfg empresaConfig
+	err := d.WithTx(ctx, sc, func(tx *db.Tx) error {
+		var err error
+		cfg, err = cargarConfig(ctx, tx, sc.EmpresaID)
+		return err
+	})
+	return cfg, err
+}
