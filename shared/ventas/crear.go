@@ -51,7 +51,11 @@ type ventaIn struct {
 	estado                                        string
 	condicion                                     string // "" = from the customer's dias_credito
 	observaciones                                 *string
-	lineas                                        []lineaIn
+	// The currency of the amounts and its rate to colones (1 for CRC); the
+	// electronic invoice carries both.
+	moneda     string
+	tipoCambio decimal.Decimal
+	lineas     []lineaIn
 	// The sale a credit or debit note corrects.
 	referenciaID *int64
 	codigoRef    *string
@@ -142,6 +146,27 @@ var (
 
 // readVenta validates a create body. empresa_id is not read: the tenant is
 // always the active company.
+// Monedas are the currencies a sale may be recorded in.
+var Monedas = []string{"CRC", "USD"}
+
+// readMoneda reads moneda (default CRC) and tipo_cambio: 1 for colones,
+// required and positive (up to 5 decimals, as Hacienda's TipoCambio) for
+// dollars.
+func readMoneda(in *httpx.Input, x *ventaIn) {
+	x.moneda, x.tipoCambio = "CRC", decimal.NewFromInt(1)
+	if v, ok := oneOf(in, "moneda", false, Monedas); ok {
+		x.moneda = v
+	}
+	tc, ok := readDecimal(in, "tipo_cambio", regla{required: x.moneda != "CRC", scale: 5, min: dec("0.00001"), max: dec("99999999")})
+	switch {
+	case !ok:
+	case x.moneda == "CRC" && !tc.Equal(decimal.NewFromInt(1)):
+		in.Fail("tipo_cambio", "El tipo de cambio de una venta en colones es 1.")
+	default:
+		x.tipoCambio = tc
+	}
+}
+
 func readVenta(in *httpx.Input) ventaIn {
 	x := ventaIn{estado: Pendiente}
 	x.sucursalID = optionalID(in, "sucursal_id")
@@ -157,6 +182,7 @@ func readVenta(in *httpx.Input) ventaIn {
 		x.estado = v
 	}
 	x.condicion, _ = oneOf(in, "condicion_venta", false, []string{Contado, Credito})
+	readMoneda(in, &x)
 	readReferencia(in, &x)
 	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
 		x.observaciones = &v
@@ -473,8 +499,8 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 		  insert into ventas (empresa_id, sucursal_id, cliente_id, usuario_id, forma_pago_id, almacen_id, numero_comprobante,
 		    tipo_comprobante, fecha_venta, estado, condicion_venta, observaciones,
 		    monto_subtotal, monto_descuentos, monto_impuestos, monto_total,
-		    venta_referencia_id, codigo_referencia, razon_referencia)
-		  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29) returning id
+		    venta_referencia_id, codigo_referencia, razon_referencia, moneda, tipo_cambio)
+		  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29, $30, $31) returning id
 		), d as (
 		  insert into detalles_venta (empresa_id, venta_id, linea, producto_id, descripcion, cantidad, precio_unitario, descuento,
 		    porcentaje_impuesto, subtotal, monto_impuesto, total)
@@ -488,7 +514,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 		x.tipo, x.fecha, x.estado, condicion, x.observaciones,
 		numeric(total.Subtotal), numeric(total.Descuento), numeric(total.Impuesto), numeric(total.Total),
 		nums, prods, descs, cants, precios, descuentos, pcts, subs, imps, tots,
-		x.referenciaID, x.codigoRef, x.razonRef)
+		x.referenciaID, x.codigoRef, x.razonRef, x.moneda, numeric(x.tipoCambio))
 	abre := condicion == Credito && x.estado != Borrador
 	if abre {
 		queueAbrirCuenta(b, p.EmpresaID, nil, &numero)

@@ -179,6 +179,7 @@ type Venta struct {
 	CondicionVenta    string     `json:"condicion_venta"`
 	Observaciones     *string    `json:"observaciones"`
 	Moneda            string     `json:"moneda"`
+	TipoCambio        Numero     `json:"tipo_cambio"`
 	MontoSubtotal     Numero     `json:"monto_subtotal"`
 	MontoDescuentos   Numero     `json:"monto_descuentos"`
 	MontoImpuestos    Numero     `json:"monto_impuestos"`
@@ -204,7 +205,7 @@ type Venta struct {
 }
 
 const ventaCols = `v.id, v.empresa_id, v.sucursal_id, v.cliente_id, v.usuario_id, v.forma_pago_id, v.almacen_id,
-	v.numero_comprobante, v.tipo_comprobante, v.fecha_venta::text, v.estado, v.condicion_venta, v.observaciones, v.moneda,
+	v.numero_comprobante, v.tipo_comprobante, v.fecha_venta::text, v.estado, v.condicion_venta, v.observaciones, v.moneda, v.tipo_cambio,
 	v.monto_subtotal, v.monto_descuentos, v.monto_impuestos, v.monto_total, v.anulado_en,
 	v.venta_referencia_id, v.codigo_referencia, v.razon_referencia, v.activo, v.eliminado,
 	v.creado_en, v.actualizado_en`
@@ -212,7 +213,7 @@ const ventaCols = `v.id, v.empresa_id, v.sucursal_id, v.cliente_id, v.usuario_id
 func scanVenta(row pgx.CollectableRow) (Venta, error) {
 	var v Venta
 	err := row.Scan(&v.ID, &v.EmpresaID, &v.SucursalID, &v.ClienteID, &v.UsuarioID, &v.FormaPagoID, &v.AlmacenID,
-		&v.NumeroComprobante, &v.TipoComprobante, &v.FechaVenta, &v.Estado, &v.CondicionVenta, &v.Observaciones, &v.Moneda,
+		&v.NumeroComprobante, &v.TipoComprobante, &v.FechaVenta, &v.Estado, &v.CondicionVenta, &v.Observaciones, &v.Moneda, &v.TipoCambio,
 		&v.MontoSubtotal, &v.MontoDescuentos, &v.MontoImpuestos, &v.MontoTotal, &v.AnuladoEn,
 		&v.VentaReferenciaID, &v.CodigoReferencia, &v.RazonReferencia, &v.Activo, &v.Eliminado,
 		&v.CreadoEn, &v.ActualizadoEn)
