@@ -58,8 +58,9 @@ func xmlsec1(t *testing.T, xml string, certPEM []byte) {
 	}
 }
 
-// The signed factura, tiquete and credit note validate against the 2026
-// XSDs with xmllint and their signatures verify with xmlsec1; the note
+// The signed factura (in colones and in dollars), tiquete, credit note and
+// debit note validate against the 2026 XSDs with xmllint and their
+// signatures verify with xmlsec1; the note
 // carries InformacionReferencia to the original document.
 func TestSignedDocumentsValidateWithXmllintAndVerifyWithXmlsec1(t *testing.T) {
 	t.Parallel()
@@ -80,11 +81,19 @@ func TestSignedDocumentsValidateWithXmllintAndVerifyWithXmlsec1(t *testing.T) {
 	nb["tipo_comprobante"], nb["venta_referencia_id"], nb["codigo_referencia"], nb["razon_referencia"] = "nota_credito", factura, "06", "Devolución de mercancía"
 	nc := f.generar(f.admin, f.vender(nb))
 	f.emitir(f.admin, nc)
+	db := venta(cl, linea(s, 1, "250.00"))
+	db["tipo_comprobante"], db["venta_referencia_id"], db["codigo_referencia"], db["razon_referencia"] = "nota_debito", factura, "10", "Intereses moratorios"
+	nd := f.generar(f.admin, f.vender(db))
+	f.emitir(f.admin, nd)
+	usd := venta(cl, linea(s, 2, "75.50"))
+	usd["moneda"], usd["tipo_cambio"] = "USD", "512.34"
+	fusd := f.generar(f.admin, f.vender(usd))
+	f.emitir(f.admin, fusd)
 
 	for _, c := range []struct {
 		id   int64
 		raiz string
-	}{{fe, "FacturaElectronica"}, {te, "TiqueteElectronico"}, {nc, "NotaCreditoElectronica"}} {
+	}{{fe, "FacturaElectronica"}, {te, "TiqueteElectronico"}, {nc, "NotaCreditoElectronica"}, {nd, "NotaDebitoElectronica"}, {fusd, "FacturaElectronica"}} {
 		t.Run(c.raiz, func(t *testing.T) {
 			d := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(c.id, ""), nil)
 			firmado := testenv.Str(d.JSON, "data.xml_firmado")
@@ -94,6 +103,12 @@ func TestSignedDocumentsValidateWithXmllintAndVerifyWithXmlsec1(t *testing.T) {
 			xmllint(t, c.raiz, firmado)
 			xmlsec1(t, firmado, certPEM)
 		})
+	}
+	xu := testenv.Str(f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(fusd, ""), nil).JSON, "data.xml_original")
+	for _, want := range []string{"<CodigoMoneda>USD</CodigoMoneda>", "<TipoCambio>512.34"} {
+		if !strings.Contains(xu, want) {
+			t.Errorf("dollar invoice XML lacks %s", want)
+		}
 	}
 	x := testenv.Str(f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(nc, ""), nil).JSON, "data.xml_original")
 	claveFE := testenv.Str(f.estado(fe), "clave")
