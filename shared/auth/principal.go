@@ -1,6 +1,11 @@
 package auth
 
-import "context"
+import (
+	"context"
+	"net/http"
+
+	"github.com/erpcr/erp/shared/db"
+)
 
 // Error classes the authorizer attaches instead of denying (API Gateway's
 // own denial is a bare English 403 we cannot word; DESIGN.md section 2).
@@ -63,4 +68,16 @@ func WithPrincipal(ctx context.Context, p Principal) context.Context {
 func FromContext(ctx context.Context) (Principal, bool) {
 	p, ok := ctx.Value(principalKey{}).(Principal)
 	return p, ok
+}
+
+// FromRequest returns the principal the route guard put in the request
+// (the zero Principal on public routes).
+func FromRequest(r *http.Request) Principal {
+	p, _ := FromContext(r.Context())
+	return p
+}
+
+// Scope is the database scope the principal acts in.
+func (p Principal) Scope() db.Scope {
+	return db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}
 }

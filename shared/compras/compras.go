@@ -15,15 +15,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/auth"
@@ -75,15 +71,6 @@ var estadosCuenta = []string{"pendiente", "pagada", "anulada"}
 // Costa Rica (UTC-6 all year), not the server's or the session's.
 const hoy = `(now() at time zone 'America/Costa_Rica')::date`
 
-func principal(r *http.Request) auth.Principal {
-	p, _ := auth.FromContext(r.Context())
-	return p
-}
-
-func scope(p auth.Principal) db.Scope {
-	return db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}
-}
-
 func label(key string) string { return strings.ReplaceAll(key, "_", " ") }
 
 func contains(list []string, v string) bool {
@@ -103,17 +90,6 @@ func (a *args) add(v any) string {
 	return "$" + strconv.Itoa(len(*a))
 }
 
-var numberRe = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
-
-// decRule are the rules of a decimal field.
-type decRule struct {
-	required bool
-	positive bool // > 0 (otherwise >= 0)
-	max      *decimal.Decimal
-	scale    int32           // decimals allowed
-	limit    decimal.Decimal // |value| must be below it (column precision)
-}
-
 var (
 	cien = decimal.NewFromInt(100)
 	// Column limits: numeric(16,3) quantities, numeric(18,2) money,
@@ -125,74 +101,6 @@ var (
 	// (at most 100%) and totals still fit numeric(18,2).
 	limiteOrden = decimal.New(1, 15)
 )
-
-// readDecimal reads a decimal field sent as a JSON number or a numeric
-// string, with Spanish messages under key.
-func readDecimal(in *httpx.Input, key string, rule decRule) (decimal.Decimal, bool) {
-	raw, present := in.Raw()[key]
-	if !present || in.IsNull(key) {
-		if rule.required {
-			in.Required(key)
-		}
-		return decimal.Decimal{}, false
-	}
-	s := strings.TrimSpace(string(raw))
-	if strings.HasPrefix(s, `"`) {
-		if err := json.Unmarshal(raw, &s); err != nil {
-			s = ""
-		}
-		s = strings.TrimSpace(s)
-	}
-	d, err := decimal.NewFromString(s)
-	if !numberRe.MatchString(s) || err != nil {
-		in.Fail(key, "El campo "+label(key)+" debe ser un número.")
-		return decimal.Decimal{}, false
-	}
-	switch {
-	case rule.positive && !d.IsPositive():
-		in.Fail(key, "El campo "+label(key)+" debe ser mayor que 0.")
-	case d.IsNegative():
-		in.Fail(key, "El campo "+label(key)+" debe ser al menos 0.")
-	case rule.max != nil && d.GreaterThan(*rule.max):
-		in.Fail(key, "El campo "+label(key)+" no debe ser mayor que "+rule.max.String()+".")
-	case !d.Equal(d.Truncate(rule.scale)):
-		in.Fail(key, fmt.Sprintf("El campo %s debe tener como máximo %d decimales.", label(key), rule.scale))
-	case d.Abs().GreaterThanOrEqual(rule.limit):
-		in.Fail(key, "El campo "+label(key)+" es demasiado grande.")
-	default:
-		return d, true
-	}
-	return decimal.Decimal{}, false
-}
-
-// readDate reads a YYYY-MM-DD field.
-func readDate(in *httpx.Input, key string, required bool) (time.Time, bool) {
-	s, ok := in.String(key, httpx.Str{Required: required})
-	if !ok {
-		return time.Time{}, false
-	}
-	d, err := time.Parse("2006-01-02", s)
-	if err != nil || d.Year() < 1900 || d.Year() > 9999 {
-		in.Fail(key, "El campo "+label(key)+" debe ser una fecha válida con formato AAAA-MM-DD.")
-		return time.Time{}, false
-	}
-	return d, true
-}
-
-// numeric converts a decimal to the pgx numeric type.
-func numeric(d decimal.Decimal) pgtype.Numeric {
-	var n pgtype.Numeric
-	_ = n.Scan(d.String())
-	return n
-}
-
-// toDecimal converts a scanned numeric.
-func toDecimal(n pgtype.Numeric) decimal.Decimal {
-	if !n.Valid || n.Int == nil {
-		return decimal.Zero
-	}
-	return decimal.NewFromBigInt(n.Int, n.Exp)
-}
 
 // scanJSON scans a one-column jsonb row.
 func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
@@ -225,7 +133,7 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 // recorded once); the key is kept in the same transaction as the work.
 func (s *Service) create(w http.ResponseWriter, r *http.Request, in *httpx.Input,
 	fn func(ctx context.Context, tx *db.Tx) (msg string, data json.RawMessage, err error)) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	key, err := idempotencia.Key(r)
 	if err != nil {
 		return err
@@ -236,7 +144,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request, in *httpx.Input
 		body   []byte
 		replay *idempotencia.Stored
 	)
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		if key != "" {
 			st, err := idempotencia.Begin(ctx, tx, p.EmpresaID, key, ruta, huella)

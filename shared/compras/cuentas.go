@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 )
@@ -25,7 +26,7 @@ var cuentaSorts = map[string]string{
 // orden_compra_id, estado, vencidas (pendiente and past due; 0 = the
 // others), search on the order's numero_orden.
 func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	page, err := httpx.ParsePage(r)
 	if err != nil {
 		return err
@@ -66,7 +67,7 @@ func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var out httpx.Page[json.RawMessage]
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		rows, total, err := db.Page(r.Context(), tx, cuentaLista, `from cuentas_por_pagar c where `+strings.Join(conds, " and "),
 			order+", c.id", a, page.PerPage, page.Offset(), scanJSON)
 		if err != nil {
@@ -83,13 +84,13 @@ func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) cuentasShow(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
 	var data json.RawMessage
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		var found bool
 		data, found, err = findCuenta(r.Context(), tx, p.EmpresaID, id)
 		if err == nil && !found {
@@ -108,7 +109,7 @@ func (s *Service) cuentasShow(w http.ResponseWriter, r *http.Request) error {
 // same statement; at 0 the payable is pagada. The payable is locked, so
 // concurrent payments cannot overdraw it.
 func (s *Service) pagar(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
@@ -117,8 +118,8 @@ func (s *Service) pagar(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	monto, okMonto := readDecimal(in, "monto", decRule{required: true, positive: true, scale: 2, limit: limiteMonto})
-	fecha, _ := readDate(in, "fecha", true)
+	monto, okMonto := in.Decimal("monto", httpx.Dec{Required: true, Positive: true, Scale: 2, Limit: limiteMonto})
+	fecha, _ := in.Date("fecha", true)
 	forma, okForma := in.Int("forma_pago_id", httpx.Int{Required: true, Min: httpx.Min(1)})
 	var referencia *string
 	if v, ok := in.String("referencia", httpx.Str{Max: 100}); ok {
@@ -156,7 +157,7 @@ func (s *Service) pagar(w http.ResponseWriter, r *http.Request) error {
 		if !formaExiste {
 			in.Fail("forma_pago_id", "La forma de pago seleccionada no existe.")
 		}
-		saldo := toDecimal(saldoN)
+		saldo := db.Decimal(saldoN)
 		if okMonto && monto.GreaterThan(saldo) {
 			in.Fail("monto", "El monto no puede ser mayor que el saldo pendiente ("+saldo.StringFixed(2)+").")
 		}
@@ -172,7 +173,7 @@ func (s *Service) pagar(w http.ResponseWriter, r *http.Request) error {
 					estado = case when saldo - $3 = 0 then 'pagada' else estado end
 				where empresa_id = $1 and id = $2
 			)
-			select id from pg`, p.EmpresaID, id, numeric(monto), fecha, forma, referencia, p.UsuarioID).Scan(&pagoID)
+			select id from pg`, p.EmpresaID, id, db.Numeric(monto), fecha, forma, referencia, p.UsuarioID).Scan(&pagoID)
 		if err != nil {
 			return "", nil, fmt.Errorf("compras: pago de %d: %w", id, err)
 		}

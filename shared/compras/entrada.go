@@ -76,12 +76,12 @@ func readOrden(in *httpx.Input, creating bool) ordenInput {
 	} else if in.IsNull("almacen_id") {
 		x.clearAlmacen = true
 	}
-	if v, ok := readDate(in, "fecha_orden", creating); ok {
+	if v, ok := in.Date("fecha_orden", creating); ok {
 		x.fechaOrden = &v
 	} else if !creating && in.IsNull("fecha_orden") {
 		in.Required("fecha_orden")
 	}
-	if v, ok := readDate(in, "fecha_entrega_estimada", false); ok {
+	if v, ok := in.Date("fecha_entrega_estimada", false); ok {
 		x.fechaEntrega = &v
 	} else if in.Has("fecha_entrega_estimada") && !in.Failed("fecha_entrega_estimada") {
 		x.clearEntrega = true // null or ""
@@ -138,13 +138,13 @@ func readLineas(in *httpx.Input, items []json.RawMessage) []lineaInput {
 		li := httpx.NewInput(m)
 		l := &lineas[i]
 		pid, _ := li.Int("producto_id", httpx.Int{Required: true, Min: httpx.Min(1)})
-		cant, okC := readDecimal(li, "cantidad", decRule{required: true, positive: true, scale: 3, limit: limiteCantidad})
-		precio, okU := readDecimal(li, "precio_unitario", decRule{required: true, scale: 2, limit: limiteMonto})
-		desc, okD := readDecimal(li, "descuento", decRule{scale: 2, limit: limiteMonto})
+		cant, okC := li.Decimal("cantidad", httpx.Dec{Required: true, Positive: true, Scale: 3, Limit: limiteCantidad})
+		precio, okU := li.Decimal("precio_unitario", httpx.Dec{Required: true, Scale: 2, Limit: limiteMonto})
+		desc, okD := li.Decimal("descuento", httpx.Dec{Scale: 2, Limit: limiteMonto})
 		if !li.Has("descuento") || li.IsNull("descuento") {
 			okD = true
 		}
-		if pct, ok := readDecimal(li, "porcentaje_impuesto", decRule{max: &cien, scale: 2, limit: limiteMonto}); ok {
+		if pct, ok := li.Decimal("porcentaje_impuesto", httpx.Dec{Max: &cien, Scale: 2, Limit: limiteMonto}); ok {
 			l.porcentaje = &pct
 		}
 		if v, ok := li.String("descripcion", httpx.Str{Max: 1000}); ok {
@@ -205,7 +205,7 @@ func scanOrden(row pgx.Row) (*ordenActual, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compras: orden: %w", err)
 	}
-	o.total = toDecimal(total)
+	o.total = db.Decimal(total)
 	return &o, nil
 }
 
@@ -287,7 +287,7 @@ func referencias(ctx context.Context, tx *db.Tx, empresaID, id int64, x *ordenIn
 				rows.Close()
 				return nil, nil, fmt.Errorf("compras: productos: %w", err)
 			}
-			p.porcentaje = toDecimal(pct)
+			p.porcentaje = db.Decimal(pct)
 			productos[pid] = p
 		}
 		if err := rows.Err(); err != nil {
@@ -337,8 +337,8 @@ func calcular(ls []lineaInput, productos map[int64]producto) lineasCalculadas {
 		imp := montos.Calcular(montos.Linea{Cantidad: l.cantidad, PrecioUnitario: l.precio, Descuento: l.descuento, PorcentajeImpuesto: pct})
 		importes[i] = imp
 		c.lineas[i], c.productos[i], c.descripciones[i] = int32(i+1), l.productoID, l.descripcion
-		c.cantidades[i], c.precios[i], c.descuentos[i], c.porcentajes[i] = numeric(l.cantidad), numeric(l.precio), numeric(imp.Descuento), numeric(pct)
-		c.subs[i], c.imps[i], c.tot[i] = numeric(imp.Subtotal), numeric(imp.Impuesto), numeric(imp.Total)
+		c.cantidades[i], c.precios[i], c.descuentos[i], c.porcentajes[i] = db.Numeric(l.cantidad), db.Numeric(l.precio), db.Numeric(imp.Descuento), db.Numeric(pct)
+		c.subs[i], c.imps[i], c.tot[i] = db.Numeric(imp.Subtotal), db.Numeric(imp.Impuesto), db.Numeric(imp.Total)
 	}
 	c.total = montos.Sumar(importes)
 	return c

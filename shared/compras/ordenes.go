@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/documentos"
 	"github.com/erpcr/erp/shared/httpx"
@@ -46,9 +47,9 @@ func queryDate(r *http.Request, in *httpx.Input, name string) (time.Time, bool) 
 	if v == "" {
 		return time.Time{}, false
 	}
-	d, err := time.Parse("2006-01-02", v)
-	if err != nil {
-		in.Fail(name, "El campo "+label(name)+" debe ser una fecha válida con formato AAAA-MM-DD.")
+	d, ok := httpx.ParseDate(v, nil)
+	if !ok {
+		in.Fail(name, httpx.DateMessage(name))
 		return time.Time{}, false
 	}
 	return d, true
@@ -59,7 +60,7 @@ func queryDate(r *http.Request, in *httpx.Input, name string) (time.Time, bool) 
 // fecha_inicio/fecha_fin (fecha_orden), search on numero_orden; empresa_id
 // is ignored (the tenant decides).
 func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	page, err := httpx.ParsePage(r)
 	if err != nil {
 		return err
@@ -112,7 +113,7 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 	}
 	from := `from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id where ` + strings.Join(conds, " and ")
 	var out httpx.Page[json.RawMessage]
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		rows, total, err := db.Page(r.Context(), tx, ordenLista, from, order+", o.id", a, page.PerPage, page.Offset(), scanJSON)
 		if err != nil {
 			return fmt.Errorf("compras: list: %w", err)
@@ -128,13 +129,13 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
 	var data json.RawMessage
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		var found bool
 		data, found, err = findOrden(r.Context(), tx, p.EmpresaID, id)
 		if err == nil && !found {
@@ -153,7 +154,7 @@ func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
 // a refused or failed order gives it back and concurrent orders get
 // distinct consecutive numbers.
 func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	in, err := httpx.ReadInput(r)
 	if err != nil {
 		return err
@@ -180,8 +181,8 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 			estado = *x.estado
 		}
 		a := []any{p.EmpresaID, *x.proveedorID, p.UsuarioID, x.almacenID, documentos.Numero(SerieOrden, n, 6), *x.fechaOrden,
-			x.fechaEntrega, estado, x.observaciones, numeric(c.total.Subtotal), numeric(c.total.Descuento),
-			numeric(c.total.Impuesto), numeric(c.total.Total)}
+			x.fechaEntrega, estado, x.observaciones, db.Numeric(c.total.Subtotal), db.Numeric(c.total.Descuento),
+			db.Numeric(c.total.Impuesto), db.Numeric(c.total.Total)}
 		var id int64
 		err = tx.QueryRow(ctx, `with o as (
 				insert into ordenes_compra (empresa_id, proveedor_id, usuario_id, almacen_id, numero_orden, fecha_orden,
@@ -201,7 +202,7 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 // partial). Sending detalles replaces every line; the totals are always
 // recomputed from the lines.
 func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
@@ -212,7 +213,7 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 	}
 	x := readOrden(in, false)
 	var data json.RawMessage
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		// The order is looked up (and locked) before the body is judged, so
 		// another company's order is a 404 whatever the body says.
@@ -258,8 +259,8 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 		if x.lineasSent {
 			c := calcular(x.lineas, productos)
 			b.Queue(`update ordenes_compra set monto_subtotal = $3, monto_descuentos = $4, monto_impuestos = $5, monto_total = $6
-				where empresa_id = $1 and id = $2`, p.EmpresaID, id, numeric(c.total.Subtotal), numeric(c.total.Descuento),
-				numeric(c.total.Impuesto), numeric(c.total.Total))
+				where empresa_id = $1 and id = $2`, p.EmpresaID, id, db.Numeric(c.total.Subtotal), db.Numeric(c.total.Descuento),
+				db.Numeric(c.total.Impuesto), db.Numeric(c.total.Total))
 			b.Queue(`delete from detalles_orden_compra where empresa_id = $1 and orden_compra_id = $2`, p.EmpresaID, id)
 			b.Queue(insertLineas("$2", 3), append([]any{p.EmpresaID, id}, c.args()...)...)
 		}
@@ -277,12 +278,12 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 
 // destroy soft-deletes an order in borrador.
 func (s *Service) destroy(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, p.EmpresaID, id))
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/inventario"
@@ -29,13 +30,13 @@ import (
 // transicion locks the order, lets check refuse the change, applies sql
 // ($1 tenant, $2 id) and answers the order's detail view.
 func (s *Service) transicion(w http.ResponseWriter, r *http.Request, check func(*ordenActual) string, sql, msg string) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
 	var data json.RawMessage
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, p.EmpresaID, id))
 		if err != nil {
@@ -138,12 +139,12 @@ func readRecepcion(in *httpx.Input) recepcionInput {
 		if l.detalleID == 0 && l.productoID == 0 && !li.Failed("detalle_id") && !li.Failed("producto_id") {
 			li.Fail("detalle_id", "Indique el detalle_id o el producto_id de la línea recibida.")
 		}
-		l.cantidad, _ = readDecimal(li, "cantidad", decRule{required: true, positive: true, scale: 3, limit: limiteCantidad})
+		l.cantidad, _ = li.Decimal("cantidad", httpx.Dec{Required: true, Positive: true, Scale: 3, Limit: limiteCantidad})
 		l.lote, _ = li.String("lote", httpx.Str{Max: 100})
-		if d, ok := readDate(li, "fecha_vencimiento", false); ok {
+		if d, ok := li.Date("fecha_vencimiento", false); ok {
 			l.vence = &d
 		}
-		if c, ok := readDecimal(li, "costo_unitario", decRule{scale: 4, limit: limiteCosto}); ok {
+		if c, ok := li.Decimal("costo_unitario", httpx.Dec{Scale: 4, Limit: limiteCosto}); ok {
 			l.costo = &c
 		}
 		in.Merge(x.key+"."+strconv.Itoa(i)+".", li)
@@ -170,7 +171,7 @@ var costaRica = time.FixedZone("America/Costa_Rica", -6*60*60)
 // today + the supplier's dias_credito). All in one transaction, in a
 // constant number of round trips.
 func (s *Service) recibir(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
@@ -184,7 +185,7 @@ func (s *Service) recibir(w http.ResponseWriter, r *http.Request) error {
 		data     json.RawMessage
 		completa bool
 	)
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		b := &pgx.Batch{}
 		b.Queue(lockOrden, p.EmpresaID, id)
@@ -205,7 +206,7 @@ func (s *Service) recibir(w http.ResponseWriter, r *http.Request) error {
 			var l lineaOrden
 			var pend, precio pgtype.Numeric
 			err := row.Scan(&l.id, &l.productoID, &pend, &precio, &l.gestionado)
-			l.pendiente, l.precio = toDecimal(pend), toDecimal(precio)
+			l.pendiente, l.precio = db.Decimal(pend), db.Decimal(precio)
 			return &l, err
 		})
 		if err != nil {
@@ -262,7 +263,7 @@ func (s *Service) recibir(w http.ResponseWriter, r *http.Request) error {
 				completa = false
 			}
 			if l.agregar.IsPositive() {
-				ids, cantidades = append(ids, l.id), append(cantidades, numeric(l.agregar))
+				ids, cantidades = append(ids, l.id), append(cantidades, db.Numeric(l.agregar))
 			}
 		}
 		b = &pgx.Batch{}

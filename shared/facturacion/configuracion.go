@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/hacienda/firma"
 	"github.com/erpcr/erp/shared/httpx"
@@ -243,9 +244,9 @@ func (s *Service) leerVista(ctx context.Context, tx *db.Tx, empresaID int64) (Co
 }
 
 func (s *Service) configuracionShow(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	var v Configuracion
-	err := s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err := s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		var err error
 		v, err = s.leerVista(r.Context(), tx, p.EmpresaID)
 		return err
@@ -279,7 +280,7 @@ type terminalIn struct {
 // update (only the fields sent change; null clears an optional one). The
 // certificate is checked with its PIN before anything is stored.
 func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	ctx := r.Context()
 	in, err := httpx.ReadInput(r)
 	if err != nil {
@@ -364,7 +365,7 @@ func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	var v Configuracion
-	err = s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		// Create the row if needed and lock it: concurrent PUTs apply one after the other.
 		b := &pgx.Batch{}
 		b.Queue(`insert into hacienda_configuraciones (empresa_id) values ($1) on conflict (empresa_id) do nothing`, p.EmpresaID)

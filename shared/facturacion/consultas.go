@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 )
@@ -41,9 +42,9 @@ func (f *filtros) fecha(name string) *time.Time {
 	if v == "" {
 		return nil
 	}
-	d, err := time.ParseInLocation(time.DateOnly, v, ZonaCR)
-	if err != nil {
-		f.fail(name, "El campo "+name+" debe ser una fecha válida con formato AAAA-MM-DD.")
+	d, ok := httpx.ParseDate(v, ZonaCR)
+	if !ok {
+		f.fail(name, httpx.DateMessage(name))
 		return nil
 	}
 	return &d
@@ -91,7 +92,7 @@ var sorts = map[string]string{
 // filtered by estado, tipo_documento, fecha_inicio/fecha_fin (emission
 // date, Costa Rica time), venta_id and search (clave or consecutivo).
 func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	f := &filtros{r: r, errs: map[string][]string{}}
 	estado := f.uno("estado", Estados)
 	tipo := f.uno("tipo_documento", TiposDocumento)
@@ -113,7 +114,7 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 		order += ", c.id desc"
 	}
 	var out httpx.Page[Comprobante]
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		rows, total, err := db.Page(r.Context(), tx, compCols, compFrom+` where c.empresa_id = $1 and not c.eliminado
 			and ($2::text is null or c.estado = $2)
 			and ($3::text is null or c.tipo_documento = $3)
@@ -141,7 +142,7 @@ type Estadisticas struct {
 }
 
 func (s *Service) estadisticas(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	f := &filtros{r: r, errs: map[string][]string{}}
 	desde, hasta := f.rango()
 	if err := f.err(); err != nil {
@@ -154,7 +155,7 @@ func (s *Service) estadisticas(w http.ResponseWriter, r *http.Request) error {
 	for _, t := range TiposDocumento {
 		out.PorTipo[t] = 0
 	}
-	err := s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err := s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		rows, err := tx.Query(r.Context(), `select estado, tipo_documento, count(*) from comprobantes_electronicos
 			where empresa_id = $1 and not eliminado
 			  and ($2::timestamptz is null or fecha_emision >= $2) and ($3::timestamptz is null or fecha_emision < $3)
@@ -179,13 +180,13 @@ func (s *Service) estadisticas(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
 	var d Detalle
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		d, err = buscarDetalle(r.Context(), tx, p.EmpresaID, id)
 		return err
 	})
@@ -198,13 +199,13 @@ func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
 // estado is GET /{id}/estado: the state as the worker last recorded it
 // (the worker polls Hacienda every 30 s; this never waits for it).
 func (s *Service) estado(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
 	var c Comprobante
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		c, err = buscar(r.Context(), tx, p.EmpresaID, id)
 		return err
 	})

@@ -36,7 +36,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/lambdahttp"
@@ -167,13 +166,4 @@ func (s *Service) cifra(ctx context.Context) (*Cifrador, error) {
 	}
 	s.cifrador = c
 	return c, nil
-}
-
-func principal(r *http.Request) auth.Principal {
-	p, _ := auth.FromContext(r.Context())
-	return p
-}
-
-func scope(p auth.Principal) db.Scope {
-	return db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}
 }

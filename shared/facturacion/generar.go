@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/documentos"
 	"github.com/erpcr/erp/shared/httpx"
@@ -74,7 +75,7 @@ const msgGenerado = "Comprobante generado correctamente."
 // sale has at most one comprobante per type: asking again returns the
 // existing one with 200.
 func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	ctx := r.Context()
 	in, err := httpx.ReadInput(r)
 	if err != nil {
@@ -86,7 +87,7 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 	}
 	var c Comprobante
 	creado := false
-	err = s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		// The sale is locked first, so that concurrent generar calls for
 		// one sale run one after the other and see each other's result.
 		b := &pgx.Batch{}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/hacienda/comprobante"
 	"github.com/erpcr/erp/shared/hacienda/firma"
@@ -70,14 +71,14 @@ func (c bloqueado) editable() error {
 // may be generated again until the document is submitted; doing so drops
 // the signature (estado back to pending).
 func (s *Service) generarXML(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	ctx := r.Context()
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
 	var out Detalle
-	err = s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		c, err := bloquear(ctx, tx, p.EmpresaID, id)
 		if err != nil {
 			return err
@@ -114,7 +115,7 @@ func (s *Service) generarXML(w http.ResponseWriter, r *http.Request) error {
 		}
 		_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_original = $3, xml_firmado = null, total_comprobante = $4,
 				estado = $5, ultimo_error = null
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(xml), numeric(calc.TotalComprobante), Pending)
+			where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(xml), db.Numeric(calc.TotalComprobante), Pending)
 		if err != nil {
 			return fmt.Errorf("facturacion: guardar XML: %w", err)
 		}
@@ -138,7 +139,7 @@ func errorComprobante(err error) error {
 
 // firmar is POST /{id}/firmar: XAdES-EPES with the company's certificate.
 func (s *Service) firmar(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	ctx := r.Context()
 	id, err := httpx.PathID(r)
 	if err != nil {
@@ -149,7 +150,7 @@ func (s *Service) firmar(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var out Detalle
-	err = s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		c, err := bloquear(ctx, tx, p.EmpresaID, id)
 		if err != nil {
 			return err
@@ -239,7 +240,7 @@ const msgEnCola = "El envío a Hacienda quedó en cola; consulte el estado del c
 // queueing twice. At most Cfg.Hacienda.MaxEnviosHora submissions per
 // company and hour (429 with Retry-After).
 func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	ctx := r.Context()
 	id, err := httpx.PathID(r)
 	if err != nil {
@@ -249,7 +250,7 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 	// against the submission limit.
 	var c Comprobante
 	var repetido, reanudar bool
-	err = s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		b, err := bloquear(ctx, tx, p.EmpresaID, id)
 		if err != nil {
 			return err
@@ -273,7 +274,7 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 		// submission, so the hourly limit does not apply).
 		return s.reanudar(w, r, id)
 	}
-	cfg, err := cargarConfigPool(ctx, s.DB, scope(p))
+	cfg, err := cargarConfigPool(ctx, s.DB, p.Scope())
 	if err != nil {
 		return err
 	}
@@ -289,7 +290,7 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 		return httpx.TooManyRequests(fmt.Sprintf("Se alcanzó el límite de %d envíos a Hacienda por hora para esta empresa.", s.Cfg.Hacienda.MaxEnviosHora), retry)
 	}
 	now := s.now()
-	err = s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		b, err := bloquear(ctx, tx, p.EmpresaID, id)
 		if err != nil {
 			return err
@@ -321,11 +322,11 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 // reanudar puts a received comprobante whose polling gave up back to
 // polling (estado sent), answering 202 like enviar.
 func (s *Service) reanudar(w http.ResponseWriter, r *http.Request, id int64) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	ctx := r.Context()
 	now := s.now()
 	var c Comprobante
-	err := s.DB.WithTx(ctx, scope(p), func(tx *db.Tx) error {
+	err := s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		b, err := bloquear(ctx, tx, p.EmpresaID, id)
 		if err != nil {
 			return err

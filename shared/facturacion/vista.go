@@ -43,12 +43,6 @@ func (m Monto) MarshalJSON() ([]byte, error) {
 	return []byte(m.d.StringFixed(places)), nil
 }
 
-func numeric(d decimal.Decimal) pgtype.Numeric {
-	var n pgtype.Numeric
-	_ = n.Scan(d.String())
-	return n
-}
-
 // VentaRef is the sale nested in a comprobante.
 type VentaRef struct {
 	ID                int64  `json:"id"`

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -49,76 +48,10 @@ type movimientoInput struct {
 	lineas        []lineaInput
 }
 
-var numberRe = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
-
-// decimalRule describes a decimal field: its scale (the column's) and
-// whether zero is allowed.
-type decimalRule struct {
-	required bool
-	scale    int32
-	positive bool // > 0; otherwise >= 0
-	limit    decimal.Decimal
-}
-
 var (
-	reglaCantidad = decimalRule{required: true, scale: 3, positive: true, limit: decimal.New(1, 13)}
-	reglaCosto    = decimalRule{scale: 4, limit: decimal.New(1, 14)}
+	reglaCantidad = httpx.Dec{Required: true, Scale: 3, Positive: true, Limit: decimal.New(1, 13)}
+	reglaCosto    = httpx.Dec{Scale: 4, Limit: decimal.New(1, 14)}
 )
-
-// readDecimal reads a JSON number or numeric string exactly (no float64).
-func readDecimal(in *httpx.Input, key string, rule decimalRule) (decimal.Decimal, bool) {
-	raw, present := in.Raw()[key]
-	if !present || in.IsNull(key) {
-		if rule.required {
-			in.Required(key)
-		}
-		return decimal.Decimal{}, false
-	}
-	name := strings.ReplaceAll(key, "_", " ")
-	s := strings.TrimSpace(string(raw))
-	if strings.HasPrefix(s, `"`) {
-		if err := json.Unmarshal(raw, &s); err != nil {
-			s = ""
-		}
-		s = strings.TrimSpace(s)
-	}
-	if !numberRe.MatchString(s) {
-		in.Fail(key, "El campo "+name+" debe ser un número.")
-		return decimal.Decimal{}, false
-	}
-	d, err := decimal.NewFromString(s)
-	if err != nil {
-		in.Fail(key, "El campo "+name+" debe ser un número.")
-		return decimal.Decimal{}, false
-	}
-	switch {
-	case rule.positive && !d.IsPositive():
-		in.Fail(key, "El campo "+name+" debe ser mayor que 0.")
-	case !rule.positive && d.IsNegative():
-		in.Fail(key, "El campo "+name+" debe ser al menos 0.")
-	case !d.Equal(d.Truncate(rule.scale)):
-		in.Fail(key, fmt.Sprintf("El campo %s debe tener como máximo %d decimales.", name, rule.scale))
-	case d.GreaterThanOrEqual(rule.limit):
-		in.Fail(key, "El campo "+name+" es demasiado grande.")
-	default:
-		return d, true
-	}
-	return decimal.Decimal{}, false
-}
-
-// readDate reads a YYYY-MM-DD field.
-func readDate(in *httpx.Input, key string) (time.Time, bool) {
-	s, ok := in.String(key, httpx.Str{})
-	if !ok {
-		return time.Time{}, false
-	}
-	d, err := time.Parse("2006-01-02", s)
-	if err != nil || d.Year() < 1900 || d.Year() > 9999 {
-		in.Fail(key, "El campo "+strings.ReplaceAll(key, "_", " ")+" debe ser una fecha válida con formato AAAA-MM-DD.")
-		return time.Time{}, false
-	}
-	return d, true
-}
 
 // fold compares type names ignoring case, accents and repeated spaces
 // ("devolución  cliente" is "Devolucion Cliente").
@@ -177,13 +110,13 @@ func readLineas(in *httpx.Input, entry bool) []lineaInput {
 		li := httpx.NewInput(obj)
 		var l lineaInput
 		l.productoID, _ = li.Int("producto_id", httpx.Int{Required: true, Min: httpx.Min(1)})
-		l.cantidad, _ = readDecimal(li, "cantidad", reglaCantidad)
+		l.cantidad, _ = li.Decimal("cantidad", reglaCantidad)
 		if entry {
-			if c, ok := readDecimal(li, "costo_unitario", reglaCosto); ok {
+			if c, ok := li.Decimal("costo_unitario", reglaCosto); ok {
 				l.costo = &c
 			}
 			l.lote, _ = li.String("lote", httpx.Str{Max: 100})
-			if d, ok := readDate(li, "fecha_vencimiento"); ok {
+			if d, ok := li.Date("fecha_vencimiento", false); ok {
 				l.vence = &d
 			}
 		}
@@ -203,7 +136,7 @@ func readMovimiento(in *httpx.Input, clase string) movimientoInput {
 	}
 	x.almacenID, _ = in.Int("almacen_id", httpx.Int{Required: true, Min: httpx.Min(1)})
 	x.fecha = hoy()
-	if d, ok := readDate(in, "fecha"); ok {
+	if d, ok := in.Date("fecha", false); ok {
 		x.fecha = d
 	}
 	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
@@ -236,7 +169,7 @@ func readTransferencia(in *httpx.Input) transferenciaInput {
 		in.Fail("almacen_destino_id", "El almacén de destino debe ser distinto del almacén de origen.")
 	}
 	x.fecha = hoy()
-	if d, ok := readDate(in, "fecha"); ok {
+	if d, ok := in.Date("fecha", false); ok {
 		x.fecha = d
 	}
 	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 )
@@ -80,7 +81,7 @@ func scanExistencia(row pgx.CollectableRow) (Existencia, error) {
 // batch row), filtered by almacen_id, producto_id, bajo_minimo and search
 // (product name, code, barcode), paginated; lotes=1 adds the batches.
 func (s *Service) existencias(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	page, err := httpx.ParsePage(r)
 	if err != nil {
 		return err
@@ -106,7 +107,7 @@ func (s *Service) existencias(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var out httpx.Page[Existencia]
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		rows, total, err := db.Page(ctx, tx, existenciaCols, existenciaFrom, order+", s.almacen_id, s.producto_id",
 			[]any{p.EmpresaID, almacen, producto, bajo, httpx.SearchQuery(r)}, page.PerPage, page.Offset(), scanExistencia)

@@ -55,15 +55,6 @@ var (
 
 func (c clase) noEncontrada() error { return httpx.NotFound(c.titulo + " no encontrada.") }
 
-func principal(r *http.Request) auth.Principal {
-	p, _ := auth.FromContext(r.Context())
-	return p
-}
-
-func scope(p auth.Principal) db.Scope {
-	return db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}
-}
-
 // puedeProcesar: applying stock (procesar, or a transfer that is processed
 // at once) is inventario.actualizar, as POST .../{id}/procesar is, so that a
 // role that only records movements cannot bypass their approval.
@@ -81,7 +72,7 @@ func puedeProcesar(p auth.Principal) error {
 func (s *Service) inTx(ctx context.Context, p auth.Principal, fn func(tx *db.Tx) error) error {
 	var err error
 	for range 3 {
-		err = s.DB.WithTx(ctx, scope(p), fn)
+		err = s.DB.WithTx(ctx, p.Scope(), fn)
 		var pg *pgconn.PgError
 		if !errors.As(err, &pg) || (pg.Code != "40P01" && pg.Code != "40001") {
 			return err
@@ -116,9 +107,9 @@ func queryDate(r *http.Request, name string) (*time.Time, error) {
 	if v == "" {
 		return nil, nil
 	}
-	d, err := time.Parse("2006-01-02", v)
-	if err != nil {
-		return nil, httpx.InvalidField(name, "El campo "+strings.ReplaceAll(name, "_", " ")+" debe ser una fecha válida con formato AAAA-MM-DD.")
+	d, ok := httpx.ParseDate(v, nil)
+	if !ok {
+		return nil, httpx.InvalidField(name, httpx.DateMessage(name))
 	}
 	return &d, nil
 }
@@ -185,7 +176,7 @@ const movimientoWhere = ` where m.empresa_id = $1 and m.clase = $2 and not m.eli
 
 func (s *Service) index(c clase) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p := principal(r)
+		p := auth.FromRequest(r)
 		page, err := httpx.ParsePage(r)
 		if err != nil {
 			return err
@@ -203,7 +194,7 @@ func (s *Service) index(c clase) httpx.HandlerFunc {
 			order += ", m.id"
 		}
 		var out httpx.Page[Vista]
-		err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 			args := append([]any{p.EmpresaID, c.clase}, filtros...)
 			rows, total, err := db.Page(r.Context(), tx, vistaCols, vistaFrom+movimientoWhere, order, args, page.PerPage, page.Offset(), scanVista)
 			if err != nil {
@@ -224,13 +215,13 @@ func (s *Service) index(c clase) httpx.HandlerFunc {
 
 func (s *Service) show(c clase) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p := principal(r)
+		p := auth.FromRequest(r)
 		id, err := httpx.PathID(r)
 		if err != nil {
 			return err
 		}
 		var v []Vista
-		err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+		err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 			v, err = buscar(r.Context(), tx, p.EmpresaID, c.clase, []int64{id})
 			return err
 		})
@@ -248,7 +239,7 @@ func (s *Service) show(c clase) httpx.HandlerFunc {
 
 func (s *Service) store(c clase) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p := principal(r)
+		p := auth.FromRequest(r)
 		in, err := httpx.ReadInput(r)
 		if err != nil {
 			return err
@@ -329,7 +320,7 @@ func bloquear(ctx context.Context, tx *db.Tx, empresaID int64, c clase, id int64
 
 func (s *Service) procesar(c clase) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p := principal(r)
+		p := auth.FromRequest(r)
 		id, err := httpx.PathID(r)
 		if err != nil {
 			return err
@@ -367,7 +358,7 @@ func (s *Service) procesar(c clase) httpx.HandlerFunc {
 
 func (s *Service) cancelar(c clase) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p := principal(r)
+		p := auth.FromRequest(r)
 		id, err := httpx.PathID(r)
 		if err != nil {
 			return err
@@ -413,7 +404,7 @@ type Transferencia struct {
 // and costs the exit consumed, linked to each other, both Procesada, in one
 // transaction.
 func (s *Service) transferir(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	in, err := httpx.ReadInput(r)
 	if err != nil {
 		return err

@@ -35,7 +35,7 @@ func NoCubierto(ctx context.Context, tx *db.Tx, empresaID, salidaID int64) ([]Li
 		if err := r.Scan(&l.ProductoID, &cant, &costo); err != nil {
 			return l, err
 		}
-		l.Cantidad, l.CostoUnitario = toDecimal(cant), toDecimal(costo)
+		l.Cantidad, l.CostoUnitario = db.Decimal(cant), db.Decimal(costo)
 		return l, nil
 	})
 }

@@ -83,12 +83,6 @@ func (e *FaltaStock) Error() string {
 // ErrEstado is returned when a movement is not Pendiente.
 var ErrEstado = errors.New("inventario: el movimiento no está pendiente")
 
-func numeric(d decimal.Decimal) pgtype.Numeric {
-	var n pgtype.Numeric
-	_ = n.Scan(d.String())
-	return n
-}
-
 // Crear records a movement and its lines and, when m.Procesar, applies it.
 // It returns the movement's id. The movement and its lines are one
 // statement; applying them right away needs no second read.
@@ -127,7 +121,7 @@ func Crear(ctx context.Context, tx *db.Tx, empresaID int64, m Movimiento) (int64
 		}
 		ds[i] = d
 		lineas[i], productos[i] = int32(i+1), d.producto
-		cantidades[i], costos[i], lotes[i], vencimientos[i] = numeric(d.cantidad), numeric(d.costo), d.lote, d.vencimiento
+		cantidades[i], costos[i], lotes[i], vencimientos[i] = db.Numeric(d.cantidad), db.Numeric(d.costo), d.lote, d.vencimiento
 	}
 	rows, err := tx.Query(ctx, `with m as (
 			insert into movimientos_inventario (empresa_id, clase, tipo, numero, almacen_id, fecha, usuario_id,
@@ -209,7 +203,7 @@ func Procesar(ctx context.Context, tx *db.Tx, empresaID, id int64, permitirNegat
 			return fmt.Errorf("inventario: procesar %d: %w", id, err)
 		}
 		if detalleID != nil {
-			d.id, d.producto, d.cantidad, d.costo = *detalleID, *producto, toDecimal(cant), toDecimal(costo)
+			d.id, d.producto, d.cantidad, d.costo = *detalleID, *producto, db.Decimal(cant), db.Decimal(costo)
 			ds = append(ds, d)
 		}
 	}
@@ -246,13 +240,6 @@ func aplicar(ctx context.Context, tx *db.Tx, empresaID, id int64, clase string, 
 	return nil
 }
 
-func toDecimal(n pgtype.Numeric) decimal.Decimal {
-	if !n.Valid {
-		return decimal.Zero
-	}
-	return decimal.NewFromBigInt(n.Int, n.Exp)
-}
-
 // entrar queues the addition of each line to its batch; a batch entered
 // again at another cost takes the weighted average cost.
 func entrar(b *pgx.Batch, empresaID, almacen int64, ds []detalle) {
@@ -263,7 +250,7 @@ func entrar(b *pgx.Batch, empresaID, almacen int64, ds []detalle) {
 	lotes := make([]*string, k)
 	vencimientos := make([]*time.Time, k)
 	for i, d := range ds {
-		productos[i], cantidades[i], costos[i], lotes[i], vencimientos[i] = d.producto, numeric(d.cantidad), numeric(d.costo), d.lote, d.vencimiento
+		productos[i], cantidades[i], costos[i], lotes[i], vencimientos[i] = d.producto, db.Numeric(d.cantidad), db.Numeric(d.costo), d.lote, d.vencimiento
 	}
 	// Lines of the same batch are summed first: one row may be upserted only
 	// once per statement. Rows are written product by product (the order in
@@ -313,7 +300,7 @@ func salir(ctx context.Context, tx *db.Tx, b *pgx.Batch, empresaID, almacen int6
 		if err := r.Scan(&l.id, &l.producto, &disp, &costo); err != nil {
 			return l, err
 		}
-		l.disponible, l.costo = toDecimal(disp), toDecimal(costo)
+		l.disponible, l.costo = db.Decimal(disp), db.Decimal(costo)
 		return l, nil
 	})
 	if err != nil {
@@ -343,7 +330,7 @@ func salir(ctx context.Context, tx *db.Tx, b *pgx.Batch, empresaID, almacen int6
 			l.disponible = l.disponible.Sub(take)
 			need = need.Sub(take)
 			cDetalle, cInventario = append(cDetalle, d.id), append(cInventario, l.id)
-			cCantidad, cCosto = append(cCantidad, numeric(take)), append(cCosto, numeric(l.costo))
+			cCantidad, cCosto = append(cCantidad, db.Numeric(take)), append(cCosto, db.Numeric(l.costo))
 		}
 		if need.IsPositive() {
 			if !permitirNegativo {
@@ -354,13 +341,13 @@ func salir(ctx context.Context, tx *db.Tx, b *pgx.Batch, empresaID, almacen int6
 			if ls := byProduct[d.producto]; len(ls) > 0 {
 				costo = ls[len(ls)-1].costo
 			}
-			negProductos, negCantidades, negCostos = append(negProductos, d.producto), append(negCantidades, numeric(need)), append(negCostos, numeric(costo))
+			negProductos, negCantidades, negCostos = append(negProductos, d.producto), append(negCantidades, db.Numeric(need)), append(negCostos, db.Numeric(costo))
 		}
 	}
 	ids := make([]int64, 0, len(lotes))
 	quedan := make([]pgtype.Numeric, 0, len(lotes))
 	for _, l := range lotes {
-		ids, quedan = append(ids, l.id), append(quedan, numeric(l.disponible))
+		ids, quedan = append(ids, l.id), append(quedan, db.Numeric(l.disponible))
 	}
 	b.Queue(`update inventarios i set cantidad_disponible = x.queda
 		from unnest($2::bigint[], $3::numeric[]) as x(id, queda)
@@ -431,7 +418,7 @@ func Consumido(ctx context.Context, tx *db.Tx, empresaID, salidaID int64) ([]Lin
 		if err := r.Scan(&l.ProductoID, &cant, &costo, &lote, &l.FechaVencimiento); err != nil {
 			return l, err
 		}
-		l.Cantidad, l.CostoUnitario = toDecimal(cant), toDecimal(costo)
+		l.Cantidad, l.CostoUnitario = db.Decimal(cant), db.Decimal(costo)
 		if lote != nil {
 			l.Lote = *lote
 		}

@@ -3,45 +3,16 @@ package recurso
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
-	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 )
 
 func label(name string) string { return strings.ReplaceAll(name, "_", " ") }
-
-var numberRe = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
-
-// readDecimal accepts a JSON number or a numeric string.
-func readDecimal(raw json.RawMessage) (decimal.Decimal, bool) {
-	s := strings.TrimSpace(string(raw))
-	if strings.HasPrefix(s, `"`) {
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return decimal.Decimal{}, false
-		}
-		s = strings.TrimSpace(s)
-	}
-	if !numberRe.MatchString(s) {
-		return decimal.Decimal{}, false
-	}
-	d, err := decimal.NewFromString(s)
-	return d, err == nil
-}
-
-// Numeric converts a decimal to the pgx numeric type.
-func Numeric(d decimal.Decimal) pgtype.Numeric {
-	var n pgtype.Numeric
-	_ = n.Scan(d.String())
-	return n
-}
 
 // Values reads the body against the fields. creating applies Required and
 // Default; updating reads only what was sent (partial validation).
@@ -114,32 +85,20 @@ func (res *Resource) values(in *httpx.Input, raw map[string]json.RawMessage, cre
 				vals[f.Name] = n
 			}
 		case Decimal:
-			d, ok := readDecimal(raw[f.Name])
-			if !ok {
-				in.Fail(f.Name, "El campo "+label(f.Name)+" debe ser un número.")
-				continue
-			}
 			scale := f.Scale
 			if scale == 0 {
 				scale = 2
 			}
-			if -d.Exponent() > scale && !d.Equal(d.Truncate(scale)) {
-				in.Fail(f.Name, fmt.Sprintf("El campo %s debe tener como máximo %d decimales.", label(f.Name), scale))
-				continue
+			rule := httpx.Dec{Required: f.Required, Scale: scale, Negative: f.MinValue == ""}
+			if f.MinValue != "" {
+				rule.Min = httpx.D(f.MinValue)
 			}
-			if f.MinValue != "" && d.LessThan(decimal.RequireFromString(f.MinValue)) {
-				in.Fail(f.Name, "El campo "+label(f.Name)+" debe ser al menos "+f.MinValue+".")
-				continue
+			if f.MaxValue != "" {
+				rule.Max = httpx.D(f.MaxValue)
 			}
-			if f.MaxValue != "" && d.GreaterThan(decimal.RequireFromString(f.MaxValue)) {
-				in.Fail(f.Name, "El campo "+label(f.Name)+" no debe ser mayor que "+f.MaxValue+".")
-				continue
+			if d, ok := in.Decimal(f.Name, rule); ok {
+				vals[f.Name] = db.Numeric(d)
 			}
-			if d.Abs().GreaterThanOrEqual(decimal.New(1, 16)) {
-				in.Fail(f.Name, "El campo "+label(f.Name)+" es demasiado grande.")
-				continue
-			}
-			vals[f.Name] = Numeric(d)
 		case Boolean:
 			if b, ok := in.Bool(f.Name, f.Required); ok {
 				vals[f.Name] = b
@@ -149,9 +108,9 @@ func (res *Resource) values(in *httpx.Input, raw map[string]json.RawMessage, cre
 			if !ok {
 				continue
 			}
-			d, err := time.Parse("2006-01-02", s)
-			if err != nil {
-				in.Fail(f.Name, "El campo "+label(f.Name)+" debe ser una fecha válida con formato AAAA-MM-DD.")
+			d, ok := httpx.ParseDate(s, nil)
+			if !ok {
+				in.Fail(f.Name, httpx.DateMessage(f.Name))
 				continue
 			}
 			vals[f.Name] = d

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 )
@@ -25,7 +26,7 @@ type list[T any] struct {
 
 // serveList answers a paginated list in a constant number of round trips.
 func serveList[T any](s *Service, w http.ResponseWriter, r *http.Request, l list[T]) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	page, err := httpx.ParsePage(r)
 	if err != nil {
 		return err
@@ -39,7 +40,7 @@ func serveList[T any](s *Service, w http.ResponseWriter, r *http.Request, l list
 		return err
 	}
 	var out httpx.Page[T]
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		rows, total, err := db.Page(r.Context(), tx, l.cols, l.from, order+", "+l.def,
 			[]any{p.EmpresaID, httpx.SearchQuery(r), activos}, page.PerPage, page.Offset(), l.scan)
 		if err != nil {

@@ -115,13 +115,13 @@ func (s *Service) rolesIndex(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) rolesShow(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
 	var x Rol
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		var found bool
 		x, found, err = findRol(r.Context(), tx, p.EmpresaID, id)
 		if err == nil && !found {
@@ -217,7 +217,7 @@ func readRol(in *httpx.Input, creating bool) rolInput {
 const msgSlugTomado = "Ya existe un rol con ese slug en esta empresa."
 
 func (s *Service) rolesStore(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	in, err := httpx.ReadInput(r)
 	if err != nil {
 		return err
@@ -227,7 +227,7 @@ func (s *Service) rolesStore(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var out Rol
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		activo := true
 		if x.activo != nil {
@@ -256,7 +256,7 @@ func (s *Service) rolesStore(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) rolesUpdate(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
@@ -270,7 +270,7 @@ func (s *Service) rolesUpdate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var out Rol
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		cur, found, err := findRol(ctx, tx, p.EmpresaID, id)
 		if err != nil {
@@ -316,12 +316,12 @@ func (s *Service) rolesUpdate(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) rolesDestroy(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		var predefinido bool
 		err := tx.QueryRow(ctx, `select predefinido from roles where empresa_id = $1 and id = $2 and not eliminado`, p.EmpresaID, id).Scan(&predefinido)
@@ -360,7 +360,7 @@ func (s *Service) permisosIndex(w http.ResponseWriter, r *http.Request) error {
 		modulo = &v
 	}
 	var out httpx.Page[auth.Permission]
-	err = s.DB.WithTx(r.Context(), scope(principal(r)), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), auth.FromRequest(r).Scope(), func(tx *db.Tx) error {
 		ps, total, err := db.Page(r.Context(), tx, "slug, modulo, accion, descripcion",
 			"from permisos where $1::text is null or modulo = $1", "slug",
 			[]any{modulo}, page.PerPage, page.Offset(), pgx.RowToStructByPos[auth.Permission])

@@ -41,15 +41,6 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 	}
 }
 
-func principal(r *http.Request) auth.Principal {
-	p, _ := auth.FromContext(r.Context())
-	return p
-}
-
-func scope(p auth.Principal) db.Scope {
-	return db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}
-}
-
 var usuarioSorts = map[string]string{"id": "u.id", "nombre": "u.nombre", "email": "u.email", "creado_en": "u.creado_en"}
 
 func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
@@ -64,13 +55,13 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
 	var u Usuario
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		var found bool
 		u, found, err = Find(r.Context(), tx, p.EmpresaID, id)
 		if err != nil {
@@ -219,7 +210,7 @@ func cargoExists(ctx context.Context, q db.Querier, empresaID, cargoID int64) (b
 const msgEmailTomado = "El correo electrónico ya está registrado."
 
 func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	in, err := httpx.ReadInput(r)
 	if err != nil {
 		return err
@@ -233,7 +224,7 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var u Usuario
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		if x.cargoID != nil {
 			ok, err := cargoExists(ctx, tx, p.EmpresaID, *x.cargoID)
@@ -292,7 +283,7 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
@@ -314,7 +305,7 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 		hash = &h
 	}
 	var u Usuario
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		cur, found, err := Find(ctx, tx, p.EmpresaID, id)
 		if err != nil {
@@ -396,7 +387,7 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) destroy(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
@@ -405,7 +396,7 @@ func (s *Service) destroy(w http.ResponseWriter, r *http.Request) error {
 		return &httpx.Error{Status: http.StatusUnprocessableEntity, Message: "No puede eliminar su propio usuario.",
 			Fields: map[string][]string{"id": {"No puede eliminar su propio usuario."}}}
 	}
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		cur, found, err := Find(ctx, tx, p.EmpresaID, id)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
 	"github.com/erpcr/erp/shared/httpx"
@@ -194,7 +195,7 @@ var EstadosCuenta = []string{"pendiente", "pagada", "anulada"}
 // cuentasIndex lists receivables: filters cliente_id, venta_id, estado and
 // vencidas=1 (pending and due before today).
 func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	f := newFiltros(r)
 	cliente, venta := f.id("cliente_id"), f.id("venta_id")
 	estado := f.uno("estado", EstadosCuenta)
@@ -218,13 +219,13 @@ func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) cuentasShow(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
 	var c CuentaPorCobrar
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		var found bool
 		c, found, err = FindCuenta(r.Context(), tx, p.EmpresaID, id)
 		if err == nil && !found {
@@ -243,7 +244,7 @@ func (s *Service) cuentasShow(w http.ResponseWriter, r *http.Request) error {
 // answer (and the PagoRecibidoEvent) is the payment with the receivable as
 // it is afterwards.
 func (s *Service) pagosStore(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
@@ -252,9 +253,9 @@ func (s *Service) pagosStore(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	monto, montoOK := readDecimal(in, "monto", regla{required: true, scale: 2, min: dec("0.01"),
-		minMsg: "El campo monto debe ser mayor que 0."})
-	fecha, fechaOK := readDate(in, "fecha", false)
+	monto, montoOK := in.Decimal("monto", httpx.Dec{Required: true, Scale: 2, Min: httpx.D("0.01"),
+		MinMsg: "El campo monto debe ser mayor que 0."})
+	fecha, fechaOK := in.Date("fecha", false)
 	formaPago := optionalID(in, "forma_pago_id")
 	var ref *string
 	if v, ok := in.String("referencia", httpx.Str{Max: 100}); ok {
@@ -320,10 +321,10 @@ func (s *Service) pagosStore(w http.ResponseWriter, r *http.Request) error {
 		nuevo := saldo.Decimal().Sub(monto)
 		b = &pgx.Batch{}
 		b.Queue(`insert into pagos (empresa_id, cuenta_por_cobrar_id, monto, fecha, forma_pago_id, referencia, usuario_id)
-			values ($1, $2, $3, coalesce($4::date, current_date), $5, $6, $7) returning id`, p.EmpresaID, id, numeric(monto), fechaArg,
+			values ($1, $2, $3, coalesce($4::date, current_date), $5, $6, $7) returning id`, p.EmpresaID, id, db.Numeric(monto), fechaArg,
 			formaPago, ref, p.UsuarioID)
 		b.Queue(`update cuentas_por_cobrar set saldo = $3::numeric, estado = case when $3::numeric = 0 then 'pagada' else estado end
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, numeric(nuevo))
+			where empresa_id = $1 and id = $2`, p.EmpresaID, id, db.Numeric(nuevo))
 		if nuevo.Equal(decimal.Zero) {
 			b.Queue(`update ventas set estado = 'pagada' where empresa_id = $1 and id = $2 and estado = 'pendiente'`, p.EmpresaID, ventaID)
 		}

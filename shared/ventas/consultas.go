@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 )
@@ -47,9 +48,9 @@ func (f *filtros) fecha(name string) *time.Time {
 	if v == "" {
 		return nil
 	}
-	d, err := time.Parse(time.DateOnly, v)
-	if err != nil {
-		f.fail(name, "El campo "+name+" debe ser una fecha válida con formato AAAA-MM-DD.")
+	d, ok := httpx.ParseDate(v, nil)
+	if !ok {
+		f.fail(name, httpx.DateMessage(name))
 		return nil
 	}
 	return &d
@@ -97,13 +98,13 @@ func orden(r *http.Request, sorts map[string]string, newest string) (string, err
 // the count and the page pipelined, then the relations of the whole page.
 func serveList[T any](s *Service, w http.ResponseWriter, r *http.Request, cols, from, order string, args []any,
 	scan pgx.RowToFunc[T], load func(ctx context.Context, q db.Querier, empresaID int64, rows []T) error) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	page, err := httpx.ParsePage(r)
 	if err != nil {
 		return err
 	}
 	var out httpx.Page[T]
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		rows, total, err := db.Page(r.Context(), tx, cols, from, order, args, page.PerPage, page.Offset(), scan)
 		if err != nil {
 			return fmt.Errorf("ventas: list: %w", err)
@@ -129,7 +130,7 @@ var ventaSorts = map[string]string{
 // index lists the tenant's sales. empresa_id is accepted and ignored: the
 // tenant is always the active company.
 func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	f := newFiltros(r)
 	sucursal, cliente := f.id("sucursal_id"), f.id("cliente_id")
 	desde, hasta := f.fecha("fecha_inicio"), f.fecha("fecha_fin")
@@ -164,13 +165,13 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 const msgNoEncontrada = "Venta no encontrada."
 
 func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
 	var v Venta
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		var found bool
 		v, found, err = Find(r.Context(), tx, p.EmpresaID, id)
 		if err == nil && !found {

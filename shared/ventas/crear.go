@@ -122,26 +122,11 @@ func oneOf(in *httpx.Input, key string, required bool, values []string) (string,
 	return v, true
 }
 
-// readDate reads a YYYY-MM-DD date between 1900 and 2999 (beyond that it is
-// a typing mistake, and due dates computed from it must stay in range).
-func readDate(in *httpx.Input, key string, required bool) (time.Time, bool) {
-	s, ok := in.String(key, httpx.Str{Required: required})
-	if !ok {
-		return time.Time{}, false
-	}
-	d, err := time.Parse(time.DateOnly, s)
-	if err != nil || d.Year() < 1900 || d.Year() > 2999 {
-		in.Fail(key, "El campo "+strings.ReplaceAll(key, "_", " ")+" debe ser una fecha válida con formato AAAA-MM-DD (entre 1900 y 2999).")
-		return time.Time{}, false
-	}
-	return d, true
-}
-
 var (
-	cantidadRegla   = regla{required: true, scale: 3, min: dec("0.01"), max: dec("9999999999999.999")}
-	precioRegla     = regla{required: true, scale: 2, min: dec("0")}
-	descuentoRegla  = regla{scale: 2, min: dec("0")}
-	porcentajeRegla = regla{scale: 2, min: dec("0"), max: dec("100")}
+	cantidadRegla   = httpx.Dec{Required: true, Scale: 3, Min: httpx.D("0.01"), Max: httpx.D("9999999999999.999")}
+	precioRegla     = httpx.Dec{Required: true, Scale: 2, Min: httpx.D("0")}
+	descuentoRegla  = httpx.Dec{Scale: 2, Min: httpx.D("0")}
+	porcentajeRegla = httpx.Dec{Scale: 2, Min: httpx.D("0"), Max: httpx.D("100")}
 )
 
 // readVenta validates a create body. empresa_id is not read: the tenant is
@@ -157,7 +142,7 @@ func readMoneda(in *httpx.Input, x *ventaIn) {
 	if v, ok := oneOf(in, "moneda", false, Monedas); ok {
 		x.moneda = v
 	}
-	tc, ok := readDecimal(in, "tipo_cambio", regla{required: x.moneda != "CRC", scale: 5, min: dec("0.00001"), max: dec("99999999")})
+	tc, ok := in.Decimal("tipo_cambio", httpx.Dec{Required: x.moneda != "CRC", Scale: 5, Min: httpx.D("0.00001"), Max: httpx.D("99999999")})
 	switch {
 	case !ok:
 	case x.moneda == "CRC" && !tc.Equal(decimal.NewFromInt(1)):
@@ -173,7 +158,7 @@ func readVenta(in *httpx.Input) ventaIn {
 	x.clienteID = optionalID(in, "cliente_id")
 	x.formaPagoID = optionalID(in, "forma_pago_id")
 	x.almacenID = optionalID(in, "almacen_id")
-	x.fecha, _ = readDate(in, "fecha_venta", true)
+	x.fecha, _ = in.Date("fecha_venta", true)
 	x.tipo, _ = oneOf(in, "tipo_comprobante", true, TiposComprobante)
 	if v, ok := oneOf(in, "estado", false, Estados); ok {
 		if v == Anulada {
@@ -214,10 +199,10 @@ func readLinea(in *httpx.Input, i int, raw json.RawMessage) lineaIn {
 	var l lineaIn
 	l.productoID, _ = li.Int("producto_id", httpx.Int{Required: true, Min: httpx.Min(1)})
 	cantOK, precioOK := false, false
-	l.cantidad, cantOK = readDecimal(li, "cantidad", cantidadRegla)
-	l.precio, precioOK = readDecimal(li, "precio_unitario", precioRegla)
-	l.descuento, _ = readDecimal(li, "descuento", descuentoRegla)
-	if p, ok := readDecimal(li, "porcentaje_impuesto", porcentajeRegla); ok {
+	l.cantidad, cantOK = li.Decimal("cantidad", cantidadRegla)
+	l.precio, precioOK = li.Decimal("precio_unitario", precioRegla)
+	l.descuento, _ = li.Decimal("descuento", descuentoRegla)
+	if p, ok := li.Decimal("porcentaje_impuesto", porcentajeRegla); ok {
 		l.porcentaje = &p
 	}
 	if v, ok := li.String("descripcion", httpx.Str{Max: 1000}); ok {
@@ -296,7 +281,7 @@ func leerContexto(ctx context.Context, tx *db.Tx, empresaID int64, x ventaIn) (c
 			rows.Close()
 			return c, fmt.Errorf("ventas: productos: %w", err)
 		}
-		p.porcentaje = toDecimal(pct)
+		p.porcentaje = db.Decimal(pct)
 		c.productos[id] = p
 	}
 	if err := rows.Err(); err != nil {
@@ -354,13 +339,6 @@ func found(err error) (bool, error) {
 	return err == nil, err
 }
 
-func toDecimal(n pgtype.Numeric) decimal.Decimal {
-	if !n.Valid {
-		return decimal.Zero
-	}
-	return decimal.NewFromBigInt(n.Int, n.Exp)
-}
-
 // checkRef reports a missing or inactive referenced row under key.
 func checkRef(in *httpx.Input, id *int64, ref referencia, key, missing, inactive string) {
 	if id == nil {
@@ -386,7 +364,7 @@ type lineaCalculada struct {
 const msgVentaCreada = "Venta creada correctamente."
 
 func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	in, err := httpx.ReadInput(r)
 	if err != nil {
 		return err
@@ -491,8 +469,8 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 	subs, imps, tots := make([]pgtype.Numeric, k), make([]pgtype.Numeric, k), make([]pgtype.Numeric, k)
 	for i, l := range lineas {
 		nums[i], prods[i], descs[i] = int32(i+1), l.productoID, l.texto
-		cants[i], precios[i], descuentos[i], pcts[i] = numeric(l.cantidad), numeric(l.precio), numeric(l.descuento), numeric(l.tasa)
-		subs[i], imps[i], tots[i] = numeric(l.importe.Subtotal), numeric(l.importe.Impuesto), numeric(l.importe.Total)
+		cants[i], precios[i], descuentos[i], pcts[i] = db.Numeric(l.cantidad), db.Numeric(l.precio), db.Numeric(l.descuento), db.Numeric(l.tasa)
+		subs[i], imps[i], tots[i] = db.Numeric(l.importe.Subtotal), db.Numeric(l.importe.Impuesto), db.Numeric(l.importe.Total)
 	}
 	b := &pgx.Batch{}
 	b.Queue(`with v as (
@@ -512,9 +490,9 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 		select id from v`,
 		p.EmpresaID, x.sucursalID, x.clienteID, p.UsuarioID, x.formaPagoID, almacen, numero,
 		x.tipo, x.fecha, x.estado, condicion, x.observaciones,
-		numeric(total.Subtotal), numeric(total.Descuento), numeric(total.Impuesto), numeric(total.Total),
+		db.Numeric(total.Subtotal), db.Numeric(total.Descuento), db.Numeric(total.Impuesto), db.Numeric(total.Total),
 		nums, prods, descs, cants, precios, descuentos, pcts, subs, imps, tots,
-		x.referenciaID, x.codigoRef, x.razonRef, x.moneda, numeric(x.tipoCambio))
+		x.referenciaID, x.codigoRef, x.razonRef, x.moneda, db.Numeric(x.tipoCambio))
 	abre := condicion == Credito && x.estado != Borrador
 	if abre {
 		queueAbrirCuenta(b, p.EmpresaID, nil, &numero)

@@ -51,7 +51,7 @@ const msgAnuladaFinal = "La venta está anulada y no admite cambios."
 // update changes only observaciones and estado; every other field of the
 // body is ignored (SPEC.md: "other fields are not updated").
 func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
@@ -70,7 +70,7 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var v Venta
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		cur, err := bloquear(ctx, tx, p.EmpresaID, id)
 		if err != nil {
@@ -148,12 +148,12 @@ func confirmar(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) err
 
 // destroy cancels the sale (as PUT estado=anulada does) and soft-deletes it.
 func (s *Service) destroy(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
 	if err != nil {
 		return err
 	}
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		cur, err := bloquear(r.Context(), tx, p.EmpresaID, id)
 		if err != nil {
 			return err

@@ -29,7 +29,7 @@ func (s *Service) idempotente(w http.ResponseWriter, r *http.Request, p auth.Pri
 		replay *idempotencia.Stored
 		out    []byte
 	)
-	err = s.DB.WithTx(r.Context(), scope(p), func(tx *db.Tx) error {
+	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		if key != "" {
 			stored, err := idempotencia.Begin(ctx, tx, p.EmpresaID, key, ruta, huella)

@@ -84,7 +84,7 @@ func stockGuardado(ctx context.Context, tx *db.Tx, empresaID int64, cur actual) 
 		var cant pgtype.Numeric
 		err := r.Scan(&l.indice, &l.productoID, &cant)
 		l.indice--
-		l.cantidad = toDecimal(cant)
+		l.cantidad = db.Decimal(cant)
 		return l, err
 	})
 	if err != nil {

@@ -9,12 +9,10 @@ package ventas
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/lambdahttp"
 )
@@ -37,15 +35,6 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		"cuentas-por-cobrar.show":  s.cuentasShow,
 		"cuentas-por-cobrar.pagos": s.pagosStore,
 	}
-}
-
-func principal(r *http.Request) auth.Principal {
-	p, _ := auth.FromContext(r.Context())
-	return p
-}
-
-func scope(p auth.Principal) db.Scope {
-	return db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}
 }
 
 // States of a sale (SPEC.md "States and transitions > Sale").

@@ -28,9 +28,9 @@ type casoFirma struct {
 	firmado  []byte
 }
 
-// firmarTodo signs the testdata documents and the real samples (their
+// firmarCasos signs the testdata documents and the real samples (their
 // ds:Signature removed first) with the test identity.
-func firmarTodo(t *testing.T) []casoFirma {
+func firmarCasos(t *testing.T) []casoFirma {
 	t.Helper()
 	id := identidadPrueba(t)
 	var casos []casoFirma
@@ -66,7 +66,7 @@ func TestFirmarVerificaConXmlsec1(t *testing.T) {
 	}
 	otro := escribir(t, dir, "otro.pem", certPEM(otroCert))
 
-	for i, c := range firmarTodo(t) {
+	for i, c := range firmarCasos(t) {
 		t.Run(c.nombre, func(t *testing.T) {
 			f := escribir(t, dir, "firmado"+string(rune('a'+i))+".xml", c.firmado)
 			if err := firma.Verificar(c.firmado); err != nil {
@@ -95,7 +95,7 @@ func TestFirmarVerificaConXmlsec1(t *testing.T) {
 func TestFirmadosValidanContraXSD(t *testing.T) {
 	xmllint := herramienta(t, "xmllint")
 	dir := t.TempDir()
-	for i, c := range firmarTodo(t) {
+	for i, c := range firmarCasos(t) {
 		raiz := raizDe(t, c.firmado)
 		xsd, err := esquemas.Extraer(filepath.Join(dir, "xsd"), raiz)
 		if err != nil {
