@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -55,7 +56,18 @@ func llaveSecretos(cfg config.Config) func(ctx context.Context) ([]byte, error) 
 		return func(context.Context) ([]byte, error) { return cfg.ClaveSecretos() }
 	}
 	arn := cfg.SecretsKeyARN
+	var (
+		mu    sync.Mutex
+		llave []byte
+	)
+	// Fetched on first use and kept for the container's life; a failure is
+	// not cached, so the next request tries again.
 	return func(ctx context.Context) ([]byte, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if llave != nil {
+			return llave, nil
+		}
 		awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("secrets key: aws config: %w", err)
@@ -67,7 +79,12 @@ func llaveSecretos(cfg config.Config) func(ctx context.Context) ([]byte, error) 
 		if out.SecretString == nil {
 			return nil, fmt.Errorf("secrets key: %s has no string value", arn)
 		}
-		return config.DecodeKey(*out.SecretString)
+		k, err := config.DecodeKey(*out.SecretString)
+		if err != nil {
+			return nil, err
+		}
+		llave = k
+		return llave, nil
 	}
 }
 
