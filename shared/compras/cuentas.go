@@ -37,23 +37,23 @@ func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
 	}
 	a := args{}
 	conds := []string{"c.empresa_id = " + a.add(p.EmpresaID), "not c.eliminado"}
-	in := httpx.NewInput(nil)
-	if n, ok := queryID(r, in, "proveedor_id"); ok {
-		conds = append(conds, "c.proveedor_id = "+a.add(n))
+	q := httpx.NewFilters(r)
+	if n := q.ID("proveedor_id"); n != nil {
+		conds = append(conds, "c.proveedor_id = "+a.add(*n))
 	}
-	if n, ok := queryID(r, in, "orden_compra_id"); ok {
-		conds = append(conds, "c.orden_compra_id = "+a.add(n))
+	if n := q.ID("orden_compra_id"); n != nil {
+		conds = append(conds, "c.orden_compra_id = "+a.add(*n))
 	}
 	if v := strings.TrimSpace(r.URL.Query().Get("estado")); v != "" {
 		if !contains(estadosCuenta, v) {
-			in.Fail("estado", "El campo estado debe ser uno de: "+strings.Join(estadosCuenta, ", ")+".")
+			q.Fail("estado", "El campo estado debe ser uno de: "+strings.Join(estadosCuenta, ", ")+".")
 		} else {
 			conds = append(conds, "c.estado = "+a.add(v))
 		}
 	}
 	vencida := "(c.estado = 'pendiente' and c.fecha_vencimiento < " + hoy + ")"
 	if v, err := httpx.BoolQuery(r, "vencidas"); err != nil {
-		in.Fail("vencidas", "El campo vencidas debe ser verdadero o falso.")
+		q.Fail("vencidas", "El campo vencidas debe ser verdadero o falso.")
 	} else if v != nil && *v {
 		conds = append(conds, vencida)
 	} else if v != nil {
@@ -63,7 +63,7 @@ func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
 		conds = append(conds, `exists (select 1 from ordenes_compra o where o.empresa_id = c.empresa_id and o.id = c.orden_compra_id
 			and o.numero_orden ilike `+a.add(*s)+`)`)
 	}
-	if err := in.Err(); err != nil {
+	if err := q.Err(); err != nil {
 		return err
 	}
 	var out httpx.Page[json.RawMessage]

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -27,34 +25,6 @@ var ordenSorts = map[string]string{
 	"creado_en": "o.creado_en", "actualizado_en": "o.actualizado_en", "proveedor": "p.nombre",
 }
 
-// queryID reads an optional positive integer query parameter.
-func queryID(r *http.Request, in *httpx.Input, name string) (int64, bool) {
-	v := strings.TrimSpace(r.URL.Query().Get(name))
-	if v == "" {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 1 {
-		in.Fail(name, "El campo "+label(name)+" debe ser un número entero positivo.")
-		return 0, false
-	}
-	return n, true
-}
-
-// queryDate reads an optional YYYY-MM-DD query parameter.
-func queryDate(r *http.Request, in *httpx.Input, name string) (time.Time, bool) {
-	v := strings.TrimSpace(r.URL.Query().Get(name))
-	if v == "" {
-		return time.Time{}, false
-	}
-	d, ok := httpx.ParseDate(v, nil)
-	if !ok {
-		in.Fail(name, httpx.DateMessage(name))
-		return time.Time{}, false
-	}
-	return d, true
-}
-
 // index lists the tenant's orders: filters proveedor_id, estado,
 // pendientes (not recibida nor cancelada), activas (not cancelada), activos,
 // fecha_inicio/fecha_fin (fecha_orden), search on numero_orden; empresa_id
@@ -71,22 +41,22 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 	}
 	a := args{}
 	conds := []string{"o.empresa_id = " + a.add(p.EmpresaID), "not o.eliminado"}
-	in := httpx.NewInput(nil)
-	if n, ok := queryID(r, in, "proveedor_id"); ok {
-		conds = append(conds, "o.proveedor_id = "+a.add(n))
+	q := httpx.NewFilters(r)
+	if n := q.ID("proveedor_id"); n != nil {
+		conds = append(conds, "o.proveedor_id = "+a.add(*n))
 	}
 	if v := strings.TrimSpace(r.URL.Query().Get("estado")); v != "" {
 		if !contains(Estados, v) {
-			in.Fail("estado", "El campo estado debe ser uno de: "+strings.Join(Estados, ", ")+".")
+			q.Fail("estado", "El campo estado debe ser uno de: "+strings.Join(Estados, ", ")+".")
 		} else {
 			conds = append(conds, "o.estado = "+a.add(v))
 		}
 	}
-	if d, ok := queryDate(r, in, "fecha_inicio"); ok {
-		conds = append(conds, "o.fecha_orden >= "+a.add(d))
+	if d := q.Date("fecha_inicio"); d != nil {
+		conds = append(conds, "o.fecha_orden >= "+a.add(*d))
 	}
-	if d, ok := queryDate(r, in, "fecha_fin"); ok {
-		conds = append(conds, "o.fecha_orden <= "+a.add(d))
+	if d := q.Date("fecha_fin"); d != nil {
+		conds = append(conds, "o.fecha_orden <= "+a.add(*d))
 	}
 	flags := []struct{ name, yes, no string }{
 		{"pendientes", "o.estado not in ('recibida', 'cancelada')", "o.estado in ('recibida', 'cancelada')"},
@@ -96,7 +66,7 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 	for _, f := range flags {
 		v, err := httpx.BoolQuery(r, f.name)
 		if err != nil {
-			in.Fail(f.name, "El campo "+f.name+" debe ser verdadero o falso.")
+			q.Fail(f.name, "El campo "+f.name+" debe ser verdadero o falso.")
 			continue
 		}
 		if v != nil && *v {
@@ -108,7 +78,7 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 	if s := httpx.SearchQuery(r); s != nil {
 		conds = append(conds, "o.numero_orden ilike "+a.add(*s))
 	}
-	if err := in.Err(); err != nil {
+	if err := q.Err(); err != nil {
 		return err
 	}
 	from := `from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id where ` + strings.Join(conds, " and ")

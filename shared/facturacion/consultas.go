@@ -2,9 +2,6 @@ package facturacion
 
 import (
 	"net/http"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,73 +11,18 @@ import (
 	"github.com/erpcr/erp/shared/httpx"
 )
 
-// filtros reads list query parameters, collecting a 422 per bad one.
-type filtros struct {
-	r    *http.Request
-	errs map[string][]string
-}
-
-func (f *filtros) value(name string) string { return strings.TrimSpace(f.r.URL.Query().Get(name)) }
-
-func (f *filtros) fail(name, msg string) { f.errs[name] = append(f.errs[name], msg) }
-
-func (f *filtros) id(name string) *int64 {
-	v := f.value(name)
-	if v == "" {
-		return nil
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 1 {
-		f.fail(name, "El campo "+name+" debe ser un número entero positivo.")
-		return nil
-	}
-	return &n
-}
-
-func (f *filtros) fecha(name string) *time.Time {
-	v := f.value(name)
-	if v == "" {
-		return nil
-	}
-	d, ok := httpx.ParseDate(v, ZonaCR)
-	if !ok {
-		f.fail(name, httpx.DateMessage(name))
-		return nil
-	}
-	return &d
-}
-
-func (f *filtros) uno(name string, values []string) *string {
-	v := f.value(name)
-	if v == "" {
-		return nil
-	}
-	if !slices.Contains(values, v) {
-		f.fail(name, "El campo "+name+" debe ser uno de: "+strings.Join(values, ", ")+".")
-		return nil
-	}
-	return &v
-}
-
 // rango reads fecha_inicio/fecha_fin as [desde, hasta) instants in Costa
 // Rica time (fecha_fin includes its whole day).
-func (f *filtros) rango() (desde, hasta *time.Time) {
-	desde, fin := f.fecha("fecha_inicio"), f.fecha("fecha_fin")
+func rango(f *httpx.Filters) (desde, hasta *time.Time) {
+	desde, fin := f.Date("fecha_inicio"), f.Date("fecha_fin")
 	if desde != nil && fin != nil && fin.Before(*desde) {
-		f.fail("fecha_fin", "El campo fecha_fin debe ser una fecha posterior o igual a fecha_inicio.")
+		f.Fail("fecha_fin", "El campo fecha_fin debe ser una fecha posterior o igual a fecha_inicio.")
 	}
 	if fin != nil {
 		h := fin.AddDate(0, 0, 1)
 		hasta = &h
 	}
 	return desde, hasta
-}
-
-func (f *filtros) err() error {
-	if len(f.errs) > 0 {
-		return httpx.Invalid(f.errs)
-	}
-	return nil
 }
 
 var sorts = map[string]string{
@@ -93,12 +35,13 @@ var sorts = map[string]string{
 // date, Costa Rica time), venta_id and search (clave or consecutivo).
 func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromRequest(r)
-	f := &filtros{r: r, errs: map[string][]string{}}
-	estado := f.uno("estado", Estados)
-	tipo := f.uno("tipo_documento", TiposDocumento)
-	desde, hasta := f.rango()
-	venta := f.id("venta_id")
-	if err := f.err(); err != nil {
+	f := httpx.NewFilters(r)
+	f.Loc = ZonaCR
+	estado := f.OneOf("estado", Estados)
+	tipo := f.OneOf("tipo_documento", TiposDocumento)
+	desde, hasta := rango(f)
+	venta := f.ID("venta_id")
+	if err := f.Err(); err != nil {
 		return err
 	}
 	page, err := httpx.ParsePage(r)
@@ -143,9 +86,10 @@ type Estadisticas struct {
 
 func (s *Service) estadisticas(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromRequest(r)
-	f := &filtros{r: r, errs: map[string][]string{}}
-	desde, hasta := f.rango()
-	if err := f.err(); err != nil {
+	f := httpx.NewFilters(r)
+	f.Loc = ZonaCR
+	desde, hasta := rango(f)
+	if err := f.Err(); err != nil {
 		return err
 	}
 	out := Estadisticas{PorEstado: map[string]int{}, PorTipo: map[string]int{}}

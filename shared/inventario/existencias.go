@@ -86,12 +86,9 @@ func (s *Service) existencias(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	almacen, err := queryID(r, "almacen_id")
-	if err != nil {
-		return err
-	}
-	producto, err := queryID(r, "producto_id")
-	if err != nil {
+	f := httpx.NewFilters(r)
+	almacen, producto := f.ID("almacen_id"), f.ID("producto_id")
+	if err := f.Err(); err != nil {
 		return err
 	}
 	bajo, err := httpx.BoolQuery(r, "bajo_minimo")

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -88,64 +85,24 @@ var movimientoSorts = map[string]string{
 	"creado_en": "m.creado_en", "almacen": "a.nombre",
 }
 
-// queryID reads a positive integer query parameter (nil when absent).
-func queryID(r *http.Request, name string) (*int64, error) {
-	v := strings.TrimSpace(r.URL.Query().Get(name))
-	if v == "" {
-		return nil, nil
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n <= 0 {
-		return nil, httpx.InvalidField(name, "El campo "+strings.ReplaceAll(name, "_", " ")+" debe ser un número entero positivo.")
-	}
-	return &n, nil
-}
-
-// queryDate reads a YYYY-MM-DD query parameter (nil when absent).
-func queryDate(r *http.Request, name string) (*time.Time, error) {
-	v := strings.TrimSpace(r.URL.Query().Get(name))
-	if v == "" {
-		return nil, nil
-	}
-	d, ok := httpx.ParseDate(v, nil)
-	if !ok {
-		return nil, httpx.InvalidField(name, httpx.DateMessage(name))
-	}
-	return &d, nil
-}
-
 // filtrosMovimiento reads the list filters; each bad value is a 422 on its
 // parameter.
 func filtrosMovimiento(r *http.Request, c clase) ([]any, error) {
-	errs := map[string][]string{}
-	keep := func(err error) {
-		var he *httpx.Error
-		if errors.As(err, &he) {
-			for k, v := range he.Fields {
-				errs[k] = append(errs[k], v...)
-			}
-		}
-	}
-	almacen, err := queryID(r, "almacen_id")
-	keep(err)
-	producto, err := queryID(r, "producto_id")
-	keep(err)
-	desde, err := queryDate(r, "fecha_inicio")
-	keep(err)
-	hasta, err := queryDate(r, "fecha_fin")
-	keep(err)
+	f := httpx.NewFilters(r)
+	almacen, producto := f.ID("almacen_id"), f.ID("producto_id")
+	desde, hasta := f.Date("fecha_inicio"), f.Date("fecha_fin")
 	if desde != nil && hasta != nil && hasta.Before(*desde) {
-		errs["fecha_fin"] = append(errs["fecha_fin"], "El campo fecha fin debe ser una fecha posterior o igual a fecha inicio.")
+		f.Fail("fecha_fin", "El campo fecha fin debe ser una fecha posterior o igual a fecha inicio.")
 	}
 	var tipo, estado *string
-	if v := strings.TrimSpace(r.URL.Query().Get("tipo")); v != "" {
+	if v := f.Value("tipo"); v != "" {
 		t, ok := tipoCanonico(c.clase, v)
 		if !ok {
-			errs["tipo"] = append(errs["tipo"], msgTipo(c.clase))
+			f.Fail("tipo", msgTipo(c.clase))
 		}
 		tipo = &t
 	}
-	if v := strings.TrimSpace(r.URL.Query().Get("estado")); v != "" {
+	if v := f.Value("estado"); v != "" {
 		var e string
 		for _, s := range []string{Pendiente, Procesada, Cancelada} {
 			if fold(s) == fold(v) {
@@ -153,12 +110,12 @@ func filtrosMovimiento(r *http.Request, c clase) ([]any, error) {
 			}
 		}
 		if e == "" {
-			errs["estado"] = append(errs["estado"], "El estado seleccionado no es válido. Valores permitidos: Pendiente, Procesada, Cancelada.")
+			f.Fail("estado", "El estado seleccionado no es válido. Valores permitidos: Pendiente, Procesada, Cancelada.")
 		}
 		estado = &e
 	}
-	if len(errs) > 0 {
-		return nil, httpx.Invalid(errs)
+	if err := f.Err(); err != nil {
+		return nil, err
 	}
 	return []any{almacen, tipo, estado, desde, hasta, producto, httpx.SearchQuery(r)}, nil
 }

@@ -196,11 +196,11 @@ var EstadosCuenta = []string{"pendiente", "pagada", "anulada"}
 // vencidas=1 (pending and due before today).
 func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromRequest(r)
-	f := newFiltros(r)
-	cliente, venta := f.id("cliente_id"), f.id("venta_id")
-	estado := f.uno("estado", EstadosCuenta)
-	vencidas := f.bool("vencidas")
-	if err := f.err(); err != nil {
+	f := httpx.NewFilters(r)
+	cliente, venta := f.ID("cliente_id"), f.ID("venta_id")
+	estado := f.OneOf("estado", EstadosCuenta)
+	vencidas := f.Bool("vencidas")
+	if err := f.Err(); err != nil {
 		return err
 	}
 	order, err := orden(r, cuentaSorts, "c.id desc")

@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,74 +12,6 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 )
-
-// filtros reads list query parameters, collecting a 422 per bad one.
-type filtros struct {
-	r    *http.Request
-	errs map[string][]string
-}
-
-func newFiltros(r *http.Request) *filtros { return &filtros{r: r, errs: map[string][]string{}} }
-
-func (f *filtros) fail(name, msg string) { f.errs[name] = append(f.errs[name], msg) }
-
-func (f *filtros) value(name string) string { return strings.TrimSpace(f.r.URL.Query().Get(name)) }
-
-// id reads a positive integer parameter (nil when absent).
-func (f *filtros) id(name string) *int64 {
-	v := f.value(name)
-	if v == "" {
-		return nil
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 1 {
-		f.fail(name, "El campo "+name+" debe ser un número entero positivo.")
-		return nil
-	}
-	return &n
-}
-
-// fecha reads a YYYY-MM-DD parameter.
-func (f *filtros) fecha(name string) *time.Time {
-	v := f.value(name)
-	if v == "" {
-		return nil
-	}
-	d, ok := httpx.ParseDate(v, nil)
-	if !ok {
-		f.fail(name, httpx.DateMessage(name))
-		return nil
-	}
-	return &d
-}
-
-// uno reads a parameter restricted to values.
-func (f *filtros) uno(name string, values []string) *string {
-	v := f.value(name)
-	if v == "" {
-		return nil
-	}
-	if !slices.Contains(values, v) {
-		f.fail(name, "El campo "+name+" debe ser uno de: "+strings.Join(values, ", ")+".")
-		return nil
-	}
-	return &v
-}
-
-func (f *filtros) bool(name string) *bool {
-	b, err := httpx.BoolQuery(f.r, name)
-	if err != nil {
-		f.fail(name, "El campo "+name+" debe ser verdadero o falso.")
-	}
-	return b
-}
-
-func (f *filtros) err() error {
-	if len(f.errs) > 0 {
-		return httpx.Invalid(f.errs)
-	}
-	return nil
-}
 
 // orden reads ?sort=&order= from a whitelist; without both, lists show the
 // newest first.
@@ -131,16 +60,16 @@ var ventaSorts = map[string]string{
 // tenant is always the active company.
 func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromRequest(r)
-	f := newFiltros(r)
-	sucursal, cliente := f.id("sucursal_id"), f.id("cliente_id")
-	desde, hasta := f.fecha("fecha_inicio"), f.fecha("fecha_fin")
+	f := httpx.NewFilters(r)
+	sucursal, cliente := f.ID("sucursal_id"), f.ID("cliente_id")
+	desde, hasta := f.Date("fecha_inicio"), f.Date("fecha_fin")
 	if desde != nil && hasta != nil && hasta.Before(*desde) {
-		f.fail("fecha_fin", "El campo fecha_fin debe ser una fecha posterior o igual a fecha_inicio.")
+		f.Fail("fecha_fin", "El campo fecha_fin debe ser una fecha posterior o igual a fecha_inicio.")
 	}
-	estado := f.uno("estado", Estados)
-	tipo := f.uno("tipo_comprobante", TiposComprobante)
-	condicion := f.uno("condicion_venta", []string{Contado, Credito})
-	if err := f.err(); err != nil {
+	estado := f.OneOf("estado", Estados)
+	tipo := f.OneOf("tipo_comprobante", TiposComprobante)
+	condicion := f.OneOf("condicion_venta", []string{Contado, Credito})
+	if err := f.Err(); err != nil {
 		return err
 	}
 	order, err := orden(r, ventaSorts, "v.id desc")
