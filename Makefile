@@ -6,7 +6,7 @@ FUNCTIONS := $(sort $(notdir $(wildcard functions/*)))
 LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 PIP ?= $(shell command -v pip3 || command -v pip)
 
-.PHONY: run test unit build template lint tools bench sam-build deploy clean
+.PHONY: run test unit build template lint tools bench sam-build deploy clean plataforma
 
 ## run: PostgreSQL (private cluster unless DATABASE_URL), migrations, seed, local gateway on :3000
 run:
@@ -54,6 +54,10 @@ tools:
 ## bench: benchmarks (no timers in tests)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## plataforma: grant (or with QUITAR=1 remove) the platform-administrator flag: make plataforma EMAIL=x@y.cr
+plataforma:
+	$(GO) run ./cmd/plataforma -email "$(EMAIL)" $(if $(QUITAR),-quitar)
 
 ## sam-build: SAM's go1.x builder on the host, static and without the RPC shim
 sam-build:

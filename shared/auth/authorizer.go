@@ -72,9 +72,10 @@ func (a *Authorizer) Decide(ctx context.Context, tokenID int64, secret string, t
 		estado              string
 		usuarioID, empresID *int64
 		permisos, roles     []string
+		plataforma          bool
 	)
-	err := a.DB.Pool.QueryRow(ctx, `select estado, usuario_id, empresa_id, permisos, roles from auth_autorizar($1, $2, $3, $4)`,
-		tokenID, HashSecret(secret), empresa, sub).Scan(&estado, &usuarioID, &empresID, &permisos, &roles)
+	err := a.DB.Pool.QueryRow(ctx, `select estado, usuario_id, empresa_id, permisos, roles, plataforma from auth_autorizar($1, $2, $3, $4)`,
+		tokenID, HashSecret(secret), empresa, sub).Scan(&estado, &usuarioID, &empresID, &permisos, &roles, &plataforma)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Principal{}, ErrInvalidToken, nil
 	}
@@ -84,7 +85,7 @@ func (a *Authorizer) Decide(ctx context.Context, tokenID int64, secret string, t
 	if estado != "ok" {
 		return Principal{}, estado, nil
 	}
-	return Principal{UsuarioID: *usuarioID, EmpresaID: *empresID, TokenID: tokenID, Permisos: permisos, Roles: roles}, "", nil
+	return Principal{UsuarioID: *usuarioID, EmpresaID: *empresID, TokenID: tokenID, Permisos: permisos, Roles: roles, Plataforma: plataforma}, "", nil
 }
 
 func (a *Authorizer) log() *slog.Logger {

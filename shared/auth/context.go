@@ -16,6 +16,7 @@ const (
 	ctxTokenID   = "token_id"
 	ctxPermisos  = "permisos"
 	ctxRoles     = "roles"
+	ctxPlatform  = "plataforma"
 )
 
 // EncodeContext builds the authorizer's context for a principal.
@@ -26,6 +27,7 @@ func EncodeContext(p Principal) map[string]any {
 		ctxTokenID:   strconv.FormatInt(p.TokenID, 10),
 		ctxPermisos:  strings.Join(p.Permisos, ","),
 		ctxRoles:     strings.Join(p.Roles, ","),
+		ctxPlatform:  strconv.FormatBool(p.Plataforma),
 	}
 }
 
@@ -59,6 +61,7 @@ func DecodeContext(m map[string]any) (Principal, string) {
 	if s, _ := m[ctxRoles].(string); s != "" {
 		p.Roles = strings.Split(s, ",")
 	}
+	p.Plataforma = m[ctxPlatform] == "true"
 	return p, ""
 }
 

@@ -27,6 +27,9 @@ type Principal struct {
 	Permisos  []string
 	// Roles are the slugs of the roles held in EmpresaID.
 	Roles []string
+	// Plataforma marks a platform administrator: the only users who may
+	// change the global catalogs every company shares (brands, units).
+	Plataforma bool
 }
 
 // Can reports whether the principal holds any of the permissions (OR).
@@ -43,6 +46,24 @@ func (p Principal) Can(perms ...string) bool {
 		}
 	}
 	return false
+}
+
+// Lacks returns the permissions of want that the principal does not hold,
+// in order and without repeats: what a grant by this principal would hand
+// out beyond its own rights. Nobody grants a permission it does not hold.
+func (p Principal) Lacks(want []string) []string {
+	have := make(map[string]bool, len(p.Permisos))
+	for _, s := range p.Permisos {
+		have[s] = true
+	}
+	var out []string
+	for _, s := range want {
+		if !have[s] {
+			have[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // HasRole reports whether the principal holds any of the roles (OR).

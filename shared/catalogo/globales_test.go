@@ -2,6 +2,7 @@ package catalogo_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -20,7 +21,7 @@ const (
 func TestBrandCreateShowUpdateAndSoftDelete(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	admin := e.Admin(1)
+	admin := e.PlatformAdmin(1)
 	r := call(e, "POST", marcas, admin, obj{"nombre": "Dos Pinos", "descripcion": "Lácteos"})
 	if r.Status != 201 || testenv.Str(r.JSON, "message") == "" || testenv.Str(r.JSON, "data.nombre") != "Dos Pinos" ||
 		testenv.Get(r.JSON, "data.activo") != true || testenv.Get(r.JSON, "data.creado_en") == nil {
@@ -59,7 +60,7 @@ func TestBrandCreateShowUpdateAndSoftDelete(t *testing.T) {
 func TestBrandValidationAndGlobalUniqueness(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	admin1, admin2 := e.Admin(1), e.Admin(2)
+	admin1, admin2 := e.PlatformAdmin(1), e.Admin(2)
 	id := create(t, e, admin1, marcas, obj{"nombre": "Café Britt"})
 	otra := create(t, e, admin1, marcas, obj{"nombre": "Pozuelo"})
 	cases := []struct {
@@ -79,7 +80,7 @@ func TestBrandValidationAndGlobalUniqueness(t *testing.T) {
 		{"nombre unique", admin1, "POST", marcas, obj{"nombre": "Café Britt"}, "nombre"},
 		{"nombre unique ignoring case", admin1, "POST", marcas, obj{"nombre": "CAFÉ BRITT"}, "nombre"},
 		{"nombre unique across companies", admin2, "POST", marcas, obj{"nombre": "café britt"}, "nombre"},
-		{"nombre unique on update", admin2, "PATCH", item(marcas, otra), obj{"nombre": "Café Britt"}, "nombre"},
+		{"nombre unique on update", admin1, "PATCH", item(marcas, otra), obj{"nombre": "Café Britt"}, "nombre"},
 		{"nombre cannot be cleared", admin1, "PUT", item(marcas, id), obj{"nombre": nil}, "nombre"},
 	}
 	for _, c := range cases {
@@ -98,23 +99,30 @@ func TestBrandsAndUnitsAreGlobal(t *testing.T) {
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	marca := create(t, e, admin1, marcas, obj{"nombre": "Numar"})
 	unidad := create(t, e, admin1, unidades, obj{"codigo": "Hz", "nombre": "Hercio", "abreviatura": "Hz"})
-	// Company 2 sees, and its Administrador may edit, what company 1 created.
+	// Company 2 sees what company 1 created; its Administrador may not
+	// change it (a change reaches every company), a platform administrator may.
 	for _, p := range []string{item(marcas, marca), item(unidades, unidad)} {
 		if r := e.Get(p, admin2); r.Status != 200 {
 			t.Errorf("company 2 GET %s: %d %s", p, r.Status, r.Raw)
 		}
+		for _, m := range []string{"PUT", "PATCH", "DELETE"} {
+			if r := call(e, m, p, admin2, obj{"descripcion": "Cambiada por la empresa 2"}); r.Status != 403 || testenv.Str(r.JSON, "message") == "" {
+				t.Errorf("company 2's Administrador %s %s: %d %s", m, p, r.Status, r.Raw)
+			}
+		}
 	}
+	plataforma := e.PlatformAdmin(1)
 	if r := e.Get(marcas+"?search=numar", admin2); testenv.Num(r.JSON, "total") != 1 {
 		t.Errorf("company 2 list of brands: %s", r.Raw)
 	}
 	if r := e.Get(unidades+"?codigo=Hz", admin2); testenv.Num(r.JSON, "total") != 1 {
 		t.Errorf("company 2 list of units: %s", r.Raw)
 	}
-	if r := call(e, "PATCH", item(marcas, marca), admin2, obj{"descripcion": "Aceites"}); r.Status != 200 {
-		t.Errorf("company 2's Administrador editing a brand: %d %s", r.Status, r.Raw)
+	if r := call(e, "PATCH", item(marcas, marca), plataforma, obj{"descripcion": "Aceites"}); r.Status != 200 {
+		t.Errorf("a platform administrator editing a brand: %d %s", r.Status, r.Raw)
 	}
-	if r := e.Get(item(marcas, marca), admin1); testenv.Str(r.JSON, "data.descripcion") != "Aceites" {
-		t.Errorf("company 1 does not see the edit: %s", r.Raw)
+	if r := e.Get(item(marcas, marca), admin2); testenv.Str(r.JSON, "data.descripcion") != "Aceites" {
+		t.Errorf("company 2 does not see the edit: %s", r.Raw)
 	}
 	// Both companies can use them in their products.
 	for _, tok := range []string{admin1, admin2} {
@@ -127,27 +135,29 @@ func TestBrandsAndUnitsAreGlobal(t *testing.T) {
 	}
 }
 
-func TestGlobalCatalogsAreReadableByAllAndWritableOnlyByAdministrador(t *testing.T) {
+func TestGlobalCatalogsAreChangedOnlyByPlatformAdministrators(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
 	marca := create(t, e, admin, marcas, obj{"nombre": "Tío Pelón"})
 	unidad := create(t, e, admin, unidades, obj{"codigo": "Lx", "nombre": "Lux", "abreviatura": "lx"})
-	// Every permission of the catalog, but not the administrador role.
+	// Every permission but not the Administrador role: product rights let
+	// it add to a catalog, never change what every company shares.
 	casiAdmin := userWith(t, e, "CasiAdmin", everyPermissionBut())
 	// No permission at all.
 	nadie := userWith(t, e, "SinPermisos", nil)
-	for _, who := range []struct {
-		name string
-		tok  string
-	}{{"every permission but not Administrador", casiAdmin}, {"no permission", nadie}} {
+	for i, who := range []struct {
+		name   string
+		tok    string
+		create int
+	}{{"Administrador of a company", admin, 201}, {"every permission but not Administrador", casiAdmin, 201}, {"no permission", nadie, 403}} {
 		for _, res := range []struct {
 			base string
 			id   int
 			body obj
 		}{
-			{marcas, marca, obj{"nombre": "Otra marca"}},
-			{unidades, unidad, obj{"codigo": "Lm", "nombre": "Lumen", "abreviatura": "lm"}},
+			{marcas, marca, obj{"nombre": fmt.Sprintf("Otra marca %d", i)}},
+			{unidades, unidad, obj{"codigo": []string{"Lm", "Cd", "A"}[i], "nombre": fmt.Sprintf("Unidad %d", i), "abreviatura": fmt.Sprintf("u%d", i)}},
 		} {
 			cases := []struct {
 				method, path string
@@ -155,7 +165,7 @@ func TestGlobalCatalogsAreReadableByAllAndWritableOnlyByAdministrador(t *testing
 			}{
 				{"GET", res.base, 200},
 				{"GET", item(res.base, res.id), 200},
-				{"POST", res.base, 403},
+				{"POST", res.base, who.create},
 				{"PUT", item(res.base, res.id), 403},
 				{"PATCH", item(res.base, res.id), 403},
 				{"DELETE", item(res.base, res.id), 403},
@@ -176,8 +186,16 @@ func TestGlobalCatalogsAreReadableByAllAndWritableOnlyByAdministrador(t *testing
 	if r := e.Get(item(marcas, marca), admin); r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Tío Pelón" {
 		t.Errorf("a forbidden call changed the brand: %d %s", r.Status, r.Raw)
 	}
-	if r := e.Get(unidades+"?codigo=Lm", admin); testenv.Num(r.JSON, "total") != 0 {
+	if r := e.Get(unidades+"?codigo=A", admin); testenv.Num(r.JSON, "total") != 0 {
 		t.Errorf("a forbidden call created a unit: %s", r.Raw)
+	}
+	// The platform flag works from any company, and only for its holder.
+	plataforma := e.PlatformAdmin(2)
+	if r := call(e, "PATCH", item(marcas, marca), plataforma, obj{"nombre": "Tío Pelón S.A."}); r.Status != 200 {
+		t.Errorf("platform administrator renaming a brand: %d %s", r.Status, r.Raw)
+	}
+	if r := call(e, "DELETE", item(unidades, unidad), plataforma, nil); r.Status != 200 {
+		t.Errorf("platform administrator deleting a unit: %d %s", r.Status, r.Raw)
 	}
 	// Without a token, nothing.
 	for _, p := range []string{marcas, unidades} {
@@ -279,7 +297,7 @@ func TestSeededUnitsCarryOfficialCodesAndSimbolo(t *testing.T) {
 func TestUnitValidation(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	admin := e.Admin(1)
+	admin := e.PlatformAdmin(1)
 	unit := func(codigo, abrev string) obj {
 		return obj{"codigo": codigo, "nombre": "Prueba " + codigo, "abreviatura": abrev}
 	}
@@ -339,7 +357,7 @@ func TestUnitValidation(t *testing.T) {
 func TestUnitUpdateAndDelete(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	admin1, admin2 := e.Admin(1), e.Admin(2)
+	admin1, admin2 := e.PlatformAdmin(1), e.PlatformAdmin(2)
 	id := create(t, e, admin1, unidades, obj{"codigo": "Pa", "nombre": "Pascal", "abreviatura": "Pa", "tipo": "presion", "descripcion": "Presión"})
 	path := item(unidades, id)
 	r := call(e, "PUT", path, admin1, obj{"nombre": "Pascales"})
@@ -412,7 +430,7 @@ func TestUnitUpdateAndDelete(t *testing.T) {
 func TestReseedingKeepsDeletedUnitsDeleted(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	admin := e.Admin(1)
+	admin := e.PlatformAdmin(1)
 	if r := call(e, "DELETE", item(unidades, unitID(t, e, admin, "Oz")), admin, nil); r.Status != 200 {
 		t.Fatalf("delete Oz: %d %s", r.Status, r.Raw)
 	}

@@ -170,7 +170,7 @@ func TestProductValidation(t *testing.T) {
 	deletedCat := create(t, e, f.admin, categorias, obj{"nombre": "Borrada"})
 	call(e, "DELETE", item(categorias, deletedCat), f.admin, nil)
 	deletedBrand := create(t, e, f.admin, marcas, obj{"nombre": "Marca borrada"})
-	call(e, "DELETE", item(marcas, deletedBrand), f.admin, nil)
+	call(e, "DELETE", item(marcas, deletedBrand), e.PlatformAdmin(1), nil)
 	deletedSupplier := insertID(t, e, `insert into proveedores (empresa_id, nombre, eliminado, activo) values (1, 'Ido', true, false) returning id`)
 	with := func(kv ...any) obj {
 		b := producto(f.cat, f.unid, "Válido")

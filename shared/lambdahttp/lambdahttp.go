@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
@@ -78,14 +79,26 @@ func guard(rt routes.Route, h httpx.HandlerFunc) httpx.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		if !p.Can(perms...) {
+		// A TargetTenant route aimed at another company checks the
+		// permission there, in its handler (compared as numbers: "01" is 1).
+		if !(rt.TargetTenant && elsewhere(r, p.EmpresaID)) && !p.Can(perms...) {
 			return httpx.Forbidden("No tiene permiso para realizar esta acción.")
 		}
 		if len(roles) > 0 && !p.HasRole(roles...) {
 			return httpx.Forbidden("Solo un Administrador puede realizar esta acción.")
 		}
+		if rt.Platform && !p.Plataforma {
+			return httpx.Forbidden("Solo un administrador de la plataforma puede modificar o eliminar registros de los catálogos globales, que comparten todas las empresas.")
+		}
 		return h(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
 	}
+}
+
+// elsewhere reports whether the path's {id} names a valid company id other
+// than the active one.
+func elsewhere(r *http.Request, empresaID int64) bool {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	return err == nil && id > 0 && id != empresaID
 }
 
 // Principal reads the authorizer's verdict from the API Gateway request

@@ -1,6 +1,7 @@
 package organizacion
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"sort"
@@ -64,7 +65,7 @@ var Empresa = &recurso.Resource{
 		{Name: "configuraciones", SQL: `select coalesce(jsonb_agg(jsonb_build_object('clave', c.clave, 'valor', c.valor,
 			'descripcion', c.descripcion) order by c.clave), '[]'::jsonb) from configuraciones c where c.empresa_id = $1 and not c.eliminado`},
 	},
-	Messages: recurso.Messages{NotFound: "Empresa no encontrada.", Created: "Empresa creada correctamente.",
+	Messages: recurso.Messages{NotFound: msgEmpresaNoEncontrada, Created: "Empresa creada correctamente.",
 		Updated: "Empresa actualizada correctamente.", Deleted: "Empresa eliminada correctamente."},
 	// Showing a company the caller belongs to reads its branches, users and
 	// settings: act in that company for the rest of this transaction.
@@ -74,22 +75,44 @@ var Empresa = &recurso.Resource{
 		return err
 	},
 	BeforeSave: func(c *recurso.Call, vals map[string]any) error {
-		if c.ID != 0 && c.ID != c.Principal.EmpresaID {
-			return activeOnly()
+		if c.ID != 0 {
+			return actInCompany(c.Context(), c.Tx, c.Principal, c.ID, "empresas.actualizar")
 		}
 		return nil
 	},
 	BeforeDelete: func(c *recurso.Call) error {
-		if c.ID != c.Principal.EmpresaID {
-			return activeOnly()
-		}
-		return nil
+		return actInCompany(c.Context(), c.Tx, c.Principal, c.ID, "empresas.eliminar")
 	},
 	Insert: insertEmpresa,
 }
 
-func activeOnly() error {
-	return httpx.Forbidden("Solo puede modificar o eliminar la empresa en la que está trabajando; indíquela con X-Empresa-Id.")
+const msgEmpresaNoEncontrada = "Empresa no encontrada."
+
+// actInCompany makes company id the tenant of the rest of the transaction,
+// so that row-level security admits the change, after checking that the
+// caller may do perm there: the permission counts in the company changed,
+// not in the one the caller happens to act in (X-Empresa-Id). A company the
+// caller does not belong to is 404, one where it lacks perm 403. Acting in
+// id itself costs nothing: the route guard has checked perm there.
+func actInCompany(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, perm string) error {
+	if id == p.EmpresaID {
+		return nil
+	}
+	var member, allowed bool
+	err := tx.QueryRow(ctx, `select member, allowed,
+			case when member and allowed then set_config('app.empresa_id', $1::bigint::text, true) end
+		from (select $1::bigint in (select app_empresas_del_usuario()) as member,
+			$2::text = any(array(select app_permisos_en($1))) as allowed) x`, id, perm).Scan(&member, &allowed, new(*string))
+	if err != nil {
+		return fmt.Errorf("empresa: act in %d: %w", id, err)
+	}
+	if !member {
+		return httpx.NotFound(msgEmpresaNoEncontrada)
+	}
+	if !allowed {
+		return httpx.Forbidden("No tiene permiso para realizar esta acción en esa empresa.")
+	}
+	return nil
 }
 
 // insertEmpresa creates the company, its predefined roles and default
@@ -138,46 +161,32 @@ func insertEmpresa(c *recurso.Call, vals map[string]any) (int64, error) {
 	return id, nil
 }
 
-// Empresas returns the handlers of the empresas group. Update and delete
-// first check that the company is the active one, so a caller aiming at
-// another company gets 403 (a member company: name it with X-Empresa-Id) or
-// 404 (not a member) before its body is validated; the BeforeSave and
-// BeforeDelete hooks keep the same rule inside the transaction.
+// Empresas returns the handlers of the empresas group. Update and delete of
+// a company other than the active one first check membership and the
+// permission in that company, so that a caller without them gets 404 or 403
+// before its body is validated; the BeforeSave and BeforeDelete hooks check
+// again inside the transaction that writes.
 func Empresas(d *db.DB) lambdahttp.Handlers {
 	hs := recurso.Handlers(Empresa, d)
-	for _, name := range []string{"empresas.update", "empresas.patch", "empresas.destroy"} {
+	for name, perm := range map[string]string{"empresas.update": "empresas.actualizar",
+		"empresas.patch": "empresas.actualizar", "empresas.destroy": "empresas.eliminar"} {
 		next := hs[name]
 		hs[name] = func(w http.ResponseWriter, r *http.Request) error {
-			if err := activeCompany(d, r); err != nil {
+			id, err := httpx.PathID(r)
+			if err != nil {
 				return err
+			}
+			p := auth.FromRequest(r)
+			if id != p.EmpresaID {
+				err := d.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
+					return actInCompany(r.Context(), tx, p, id, perm)
+				})
+				if err != nil {
+					return err
+				}
 			}
 			return next(w, r)
 		}
 	}
 	return hs
-}
-
-// activeCompany refuses a change to a company other than the active one.
-// It costs a query only when the ids differ.
-func activeCompany(d *db.DB, r *http.Request) error {
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
-	}
-	p, _ := auth.FromContext(r.Context())
-	if id == p.EmpresaID {
-		return nil
-	}
-	var member bool
-	err = d.WithTx(r.Context(), db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}, func(tx *db.Tx) error {
-		return tx.QueryRow(r.Context(), `select exists (select 1 from empresas e
-			where e.id = $1 and not e.eliminado and e.id in (select app_empresas_del_usuario()))`, id).Scan(&member)
-	})
-	if err != nil {
-		return fmt.Errorf("empresa: active check: %w", err)
-	}
-	if !member {
-		return httpx.NotFound(Empresa.Messages.NotFound)
-	}
-	return activeOnly()
 }

@@ -264,9 +264,11 @@ func TestEmpresaUpdateIsPartial(t *testing.T) {
 	}
 }
 
-// A user may change or delete only the company it acts in; a company it does
-// not belong to does not exist for it.
-func TestEmpresaChangesOnlyInTheActiveCompany(t *testing.T) {
+// A company's update and delete are checked in that company, not in the
+// one the caller acts in: the creator of a company administers it from
+// anywhere; a member without the permission there gets 403; a company the
+// caller does not belong to does not exist for it (404).
+func TestEmpresaChangesAreCheckedInTheTargetCompany(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
 	reg := s.regimen(t)
@@ -274,6 +276,13 @@ func TestEmpresaChangesOnlyInTheActiveCompany(t *testing.T) {
 	otraPath := fmt.Sprintf("/api/empresas/%d", otra)
 	acting := []string{"X-Empresa-Id", fmt.Sprint(otra)}
 	invalid := map[string]any{"nombre": nil, "nit_ruc": demoNit2, "email": "x"}
+	// admin@demo.cr is also a plain "usuario" member of Demo Dos (no empresas
+	// permission there), and a company created by admin@demo2.cr is foreign.
+	s.Exec(`insert into membresias (empresa_id, usuario_id) select 2, id from usuarios where email = $1`, testenv.Admin1)
+	s.Exec(`insert into usuario_roles (empresa_id, usuario_id, rol_id)
+		select 2, u.id, r.id from usuarios u, roles r where u.email = $1 and r.empresa_id = 2 and r.slug = 'usuario'`, testenv.Admin1)
+	ajena := s.create(t, "/api/empresas", s.admin2, empresaBody(reg, "3101777002"), "X-Empresa-Id", "2")
+	ajenaPath := fmt.Sprintf("/api/empresas/%d", ajena)
 
 	cases := []struct {
 		name, method, path string
@@ -281,21 +290,25 @@ func TestEmpresaChangesOnlyInTheActiveCompany(t *testing.T) {
 		status             int
 		body               any // default: a valid change
 	}{
-		{"update a member company other than the active one", "PUT", otraPath, nil, 403, nil},
-		{"patch a member company other than the active one", "PATCH", otraPath, nil, 403, nil},
-		{"delete a member company other than the active one", "DELETE", otraPath, nil, 403, nil},
-		{"show a member company other than the active one", "GET", otraPath, nil, 200, nil},
-		{"update a company of which the user is not a member", "PUT", "/api/empresas/2", nil, 404, nil},
-		{"delete a company of which the user is not a member", "DELETE", "/api/empresas/2", nil, 404, nil},
-		{"show a company of which the user is not a member", "GET", "/api/empresas/2", nil, 404, nil},
+		{"update a company it administers while acting in another", "PUT", otraPath, nil, 200, nil},
+		{"patch a company it administers while acting in another", "PATCH", otraPath, nil, 200, nil},
+		{"update a member company where it lacks empresas.actualizar", "PUT", "/api/empresas/2", nil, 403, nil},
+		{"patch a member company where it lacks empresas.actualizar", "PATCH", "/api/empresas/2", nil, 403, nil},
+		{"delete a member company where it lacks empresas.eliminar", "DELETE", "/api/empresas/2", nil, 403, nil},
+		{"show a member company other than the active one", "GET", "/api/empresas/2", nil, 200, nil},
+		{"update a company of which the user is not a member", "PUT", ajenaPath, nil, 404, nil},
+		{"delete a company of which the user is not a member", "DELETE", ajenaPath, nil, 404, nil},
+		{"show a company of which the user is not a member", "GET", ajenaPath, nil, 404, nil},
 		{"show an unknown company", "GET", "/api/empresas/999999", nil, 404, nil},
 		{"update an unknown company", "PATCH", "/api/empresas/999999", nil, 404, nil},
-		{"act in a company of which the user is not a member", "GET", "/api/empresas/2", []string{"X-Empresa-Id", "2"}, 403, nil},
+		{"act in a company of which the user is not a member", "GET", ajenaPath, []string{"X-Empresa-Id", fmt.Sprint(ajena)}, 403, nil},
 		// 403 and 404 come before validation: the body is not looked at.
-		{"invalid update of a member company other than the active one", "PATCH", otraPath, nil, 403, invalid},
-		{"invalid update of a company of which the user is not a member", "PUT", "/api/empresas/2", nil, 404, invalid},
+		{"invalid update of a member company where it lacks the permission", "PATCH", "/api/empresas/2", nil, 403, invalid},
+		{"invalid update of a company of which the user is not a member", "PUT", ajenaPath, nil, 404, invalid},
+		{"invalid update of a company it administers", "PATCH", otraPath, nil, 422, invalid},
 		{"update the active company named by X-Empresa-Id", "PATCH", otraPath, acting, 200, nil},
-		{"update company 1 while acting in the other one", "PATCH", "/api/empresas/1", acting, 403, nil},
+		{"update company 1, which it administers, while acting in the new one", "PATCH", "/api/empresas/1", acting, 200, map[string]any{"nombre": "Demo S.A."}},
+		{"update company 2 while acting in the new one", "PATCH", "/api/empresas/2", acting, 403, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -307,20 +320,46 @@ func TestEmpresaChangesOnlyInTheActiveCompany(t *testing.T) {
 			if r.Status != c.status || (r.Status != 200 && testenv.Str(r.JSON, "message") == "") {
 				t.Errorf("%s %s: %d %s", c.method, c.path, r.Status, r.Raw)
 			}
-			if c.status == 403 && c.hdr == nil && !strings.Contains(testenv.Str(r.JSON, "message"), "X-Empresa-Id") {
-				t.Errorf("403 message should explain X-Empresa-Id: %s", r.Raw)
-			}
 		})
 	}
-	if r := s.Get("/api/empresas/1", s.admin1); testenv.Str(r.JSON, "data.nombre") != "Demo S.A." {
-		t.Errorf("company 1 changed while acting elsewhere: %s", r.Raw)
-	}
 	if r := s.Get("/api/empresas/2", s.admin2); testenv.Str(r.JSON, "data.nombre") != "Demo Dos S.A." {
-		t.Errorf("company 2 changed by a non-member: %s", r.Raw)
+		t.Errorf("company 2 changed by a member without the permission: %s", r.Raw)
+	}
+	if r := s.Get(ajenaPath, s.admin2); r.Status != 200 || testenv.Str(r.JSON, "data.nombre") == "Cambiada" {
+		t.Errorf("a foreign company changed: %s", r.Raw)
 	}
 	if r := s.Get(otraPath, s.admin1); testenv.Str(r.JSON, "data.nombre") != "Cambiada" {
-		t.Errorf("the active company was not updated: %s", r.Raw)
+		t.Errorf("the administered company was not updated: %s", r.Raw)
 	}
+
+	// The permission is the target's even when the active company lacks it:
+	// a vendedor of company 1 who administers the new company.
+	vend := s.userWith(t, "vende@demo.cr", "ventas.leer")
+	s.Exec(`insert into membresias (empresa_id, usuario_id) select $1::bigint, id from usuarios where email = 'vende@demo.cr'`, otra)
+	s.Exec(`insert into usuario_roles (empresa_id, usuario_id, rol_id)
+		select $1::bigint, u.id, r.id from usuarios u, roles r where u.email = 'vende@demo.cr' and r.empresa_id = $1::bigint and r.slug = 'administrador'`, otra)
+	if r := s.req("PATCH", otraPath, vend, map[string]any{"telefono": "2222-3333"}); r.Status != 200 {
+		t.Errorf("administrator of the target lacking the permission where it acts: %d %s", r.Status, r.Raw)
+	}
+	for _, p := range []string{"/api/empresas/1", "/api/empresas/01", "/api/empresas/+1"} {
+		if r := s.req("PATCH", p, vend, map[string]any{"nombre": "Robada"}); r.Status != 403 && r.Status != 404 {
+			t.Errorf("vendedor updating its own company as %s: %d %s", p, r.Status, r.Raw)
+		}
+	}
+	if r := s.Get("/api/empresas/1", s.admin1); testenv.Str(r.JSON, "data.nombre") == "Robada" {
+		t.Errorf("a vendedor renamed its company")
+	}
+
+	t.Run("delete a company it administers while acting in another", func(t *testing.T) {
+		tercera := s.create(t, "/api/empresas", s.admin1, empresaBody(reg, "3101777003"))
+		r := s.req(http.MethodDelete, fmt.Sprintf("/api/empresas/%d", tercera), s.admin1, nil)
+		if r.Status != 200 {
+			t.Fatalf("delete: %d %s", r.Status, r.Raw)
+		}
+		if r := s.Get(fmt.Sprintf("/api/empresas/%d", tercera), s.admin1); r.Status != 404 {
+			t.Errorf("show after delete: %d", r.Status)
+		}
+	})
 
 	t.Run("delete the active company is soft", func(t *testing.T) {
 		r := s.req(http.MethodDelete, otraPath, s.admin1, nil, acting...)
@@ -330,8 +369,8 @@ func TestEmpresaChangesOnlyInTheActiveCompany(t *testing.T) {
 		if r := s.Get(otraPath, s.admin1); r.Status != 404 {
 			t.Errorf("show after delete: %d %s", r.Status, r.Raw)
 		}
-		if r := s.Get("/api/empresas", s.admin1); hasID(r, otra) || testenv.Num(r.JSON, "total") != 1 {
-			t.Errorf("list after delete: %s", r.Raw)
+		if r := s.Get("/api/empresas", s.admin1); hasID(r, otra) || testenv.Num(r.JSON, "total") != 2 {
+			t.Errorf("list after delete (companies 1 and 2 remain): %s", r.Raw)
 		}
 		if tag := s.Exec(`update empresas set nombre = nombre where id = $1 and eliminado and not activo`, otra); tag.RowsAffected() != 1 {
 			t.Errorf("company row was not soft-deleted (activo false, eliminado true)")
@@ -387,16 +426,18 @@ func TestEmpresaMemberOfTwoCompanies(t *testing.T) {
 	if r := s.Get("/api/empresas", s.admin2); testenv.Num(r.JSON, "total") != 1 || !hasID(r, 2) {
 		t.Errorf("admin2 list: %s", r.Raw)
 	}
-	// Changes need X-Empresa-Id naming company 2.
-	if r := s.req(http.MethodPatch, "/api/empresas/2", s.admin1, map[string]any{"ciudad": "Cartago"}); r.Status != 403 {
+	// As its Administrador, it changes company 2 with or without naming it
+	// in X-Empresa-Id: the permission is checked in company 2.
+	if r := s.req(http.MethodPatch, "/api/empresas/2", s.admin1, map[string]any{"ciudad": "Cartago"}); r.Status != 200 ||
+		testenv.Str(r.JSON, "data.ciudad") != "Cartago" {
 		t.Errorf("patch without X-Empresa-Id: %d %s", r.Status, r.Raw)
 	}
-	if r := s.req(http.MethodPatch, "/api/empresas/2", s.admin1, map[string]any{"ciudad": "Cartago"}, "X-Empresa-Id", "2"); r.Status != 200 ||
-		testenv.Str(r.JSON, "data.ciudad") != "Cartago" {
+	if r := s.req(http.MethodPatch, "/api/empresas/2", s.admin1, map[string]any{"ciudad": "Heredia"}, "X-Empresa-Id", "2"); r.Status != 200 ||
+		testenv.Str(r.JSON, "data.ciudad") != "Heredia" {
 		t.Errorf("patch with X-Empresa-Id: %d %s", r.Status, r.Raw)
 	}
-	if r := s.req(http.MethodDelete, "/api/empresas/2", s.admin1, nil); r.Status != 403 {
-		t.Errorf("delete without X-Empresa-Id: %d %s", r.Status, r.Raw)
+	if r := s.Get("/api/empresas/1", s.admin1); testenv.Str(r.JSON, "data.ciudad") == "Heredia" {
+		t.Errorf("the change reached the active company: %s", r.Raw)
 	}
 }
 

@@ -39,9 +39,16 @@ type Route struct {
 	// Permissions lists permission slugs; holding any one of them suffices.
 	// Empty means any authenticated user of the tenant.
 	Permissions []string
-	// Roles, when set, additionally require one of these role slugs (global
-	// catalogs are writable only by Administrador).
+	// Roles, when set, additionally require one of these role slugs (the
+	// event outbox is readable only by Administrador).
 	Roles []string
+	// Platform routes additionally require a platform administrator: changes
+	// to the global catalogs every company shares.
+	Platform bool
+	// TargetTenant routes check Permissions in the company the path's {id}
+	// names rather than in the active one, when the two differ (a company's
+	// own update and delete: the caller may administer several companies).
+	TargetTenant bool
 	// Rate is the limiter class.
 	Rate RateClass
 	// Public routes have no authorizer and need no token.
@@ -81,14 +88,20 @@ func crud(group, resource, module string) []Route {
 	}
 }
 
-// catalog declares a global catalog: readable by every authenticated user,
-// writable only by Administrador (SPEC.md documents no module for them).
+// catalog declares a global catalog (shared by every company; SPEC.md
+// documents no module for them): readable by every authenticated user,
+// extended by users with product rights, and changed or deleted only by a
+// platform administrator, since a change reaches every company.
 func catalog(group, resource string) []Route {
 	rs := crud(group, resource, "")
 	for i := range rs {
 		rs[i].Permissions = nil
-		if rs[i].Method != "GET" {
-			rs[i].Roles = []string{"administrador"}
+		switch rs[i].Method {
+		case "GET":
+		case "POST":
+			rs[i].Permissions = []string{"productos.crear", "productos.actualizar"}
+		default:
+			rs[i].Platform = true
 		}
 	}
 	return rs
@@ -143,7 +156,13 @@ func build() []Route {
 	)
 	t = append(t, crud("usuarios", "usuarios", "usuarios")...)
 	t = append(t, crud("usuarios", "roles", "roles")...)
-	t = append(t, crud("empresas", "empresas", "empresas")...)
+	empresas := crud("empresas", "empresas", "empresas")
+	for i := range empresas {
+		if empresas[i].Method != "GET" && empresas[i].Method != "POST" {
+			empresas[i].TargetTenant = true
+		}
+	}
+	t = append(t, empresas...)
 	t = append(t, crud("sucursales", "sucursales", "sucursales")...)
 	t = append(t, crud("almacenes", "almacenes", "almacenes")...)
 	t = append(t, crud("productos", "productos", "productos")...)

@@ -209,6 +209,18 @@ func (e *Env) Admin(company int) string {
 	return e.Login(Admin1, DemoPassword)
 }
 
+// PlatformAdmin marks a demo company's administrator (1 or 2) as a platform
+// administrator, the flag `make plataforma` sets, and returns its token.
+func (e *Env) PlatformAdmin(company int) string {
+	e.T.Helper()
+	email := Admin1
+	if company == 2 {
+		email = Admin2
+	}
+	e.Exec(`update usuarios set administrador_plataforma = true where email = $1`, email)
+	return e.Admin(company)
+}
+
 // Exec runs SQL with the owner connection (test set-up only).
 func (e *Env) Exec(sql string, args ...any) pgconn.CommandTag {
 	e.T.Helper()

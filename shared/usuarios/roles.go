@@ -137,6 +137,21 @@ func (s *Service) rolesShow(w http.ResponseWriter, r *http.Request) error {
 
 var slugRe = regexp.MustCompile(`^[a-z0-9]+([_-][a-z0-9]+)*$`)
 
+// added returns the slugs of next that are not in cur.
+func added(cur, next []string) []string {
+	held := make(map[string]bool, len(cur))
+	for _, s := range cur {
+		held[s] = true
+	}
+	var out []string
+	for _, s := range next {
+		if !held[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // Slugify turns a role name into a slug ("Jefe de Bodega" -> "jefe-de-bodega").
 func Slugify(s string) string {
 	repl := strings.NewReplacer("á", "a", "é", "e", "í", "i", "ó", "o", "ú", "u", "ü", "u", "ñ", "n")
@@ -226,6 +241,9 @@ func (s *Service) rolesStore(w http.ResponseWriter, r *http.Request) error {
 	if err := in.Err(); err != nil {
 		return err
 	}
+	if err := forbidGrant(p.Lacks(x.permisos)); err != nil {
+		return err
+	}
 	var out Rol
 	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
@@ -290,6 +308,22 @@ func (s *Service) rolesUpdate(w http.ResponseWriter, r *http.Request) error {
 		}
 		if err := in.Err(); err != nil {
 			return err
+		}
+		// Adding permissions to a role grants them to its holders, and so
+		// does reactivating a role: only what the caller holds itself.
+		if x.permisosSent {
+			if err := forbidGrant(p.Lacks(added(cur.Permisos, x.permisos))); err != nil {
+				return err
+			}
+		}
+		if x.activo != nil && *x.activo && !cur.Activo {
+			final := cur.Permisos
+			if x.permisosSent {
+				final = x.permisos
+			}
+			if err := forbidGrant(p.Lacks(final)); err != nil {
+				return err
+			}
 		}
 		b := &pgx.Batch{}
 		b.Queue(`update roles set nombre = coalesce($3, nombre), slug = coalesce($4, slug),

@@ -54,7 +54,9 @@ type Usuario struct {
 	Permisos      []string    `json:"permisos,omitempty"`
 }
 
-const usuarioCols = `u.id, u.nombre, u.apellidos, u.email, u.empresa_id, u.cargo_id, u.activo, u.creado_en, u.actualizado_en`
+// usuarioCols reads a user through its membership m in the tenant: a guest
+// member deactivated in this company shows activo false here and nowhere else.
+const usuarioCols = `u.id, u.nombre, u.apellidos, u.email, u.empresa_id, u.cargo_id, u.activo and m.activo, u.creado_en, u.actualizado_en`
 
 func scanUsuario(row pgx.CollectableRow) (Usuario, error) {
 	var u Usuario
@@ -158,6 +160,20 @@ func Find(ctx context.Context, q db.Querier, empresaID, id int64) (Usuario, bool
 		return Usuario{}, false, err
 	}
 	return us[0], true, nil
+}
+
+// PermisosDeRoles lists the permission slugs the given roles of a company
+// carry, active or not (a deactivated role may be reactivated later).
+func PermisosDeRoles(ctx context.Context, q db.Querier, empresaID int64, roleIDs []int64) ([]string, error) {
+	if len(roleIDs) == 0 {
+		return nil, nil
+	}
+	rows, err := q.Query(ctx, `select distinct p.slug from rol_permisos rp join permisos p on p.id = rp.permiso_id
+		where rp.empresa_id = $1 and rp.rol_id = any($2) order by p.slug`, empresaID, roleIDs)
+	if err != nil {
+		return nil, fmt.Errorf("usuarios: permisos de roles: %w", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // PermisosDe lists the permission slugs a user holds in a company.

@@ -50,7 +50,7 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 		join membresias m on m.usuario_id = u.id and m.empresa_id = $1 and not m.eliminado
 		where not u.eliminado
 		  and ($2::text is null or u.busqueda like f_unaccent(lower($2)))
-		  and ($3::boolean is null or u.activo = $3)`,
+		  and ($3::boolean is null or (u.activo and m.activo) = $3)`,
 	})
 }
 
@@ -239,6 +239,9 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
+		if err := checkGrant(ctx, tx, p, roleIDs); err != nil {
+			return err
+		}
 		var taken bool
 		if err := tx.QueryRow(ctx, `select exists (select 1 from auth_buscar_login($1))`, *x.email).Scan(&taken); err != nil {
 			return err
@@ -315,11 +318,16 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 			return httpx.NotFound("Usuario no encontrado.")
 		}
 		personal := x.nombre != nil || x.apellidos != nil || x.clearApellidos || x.email != nil ||
-			x.password != nil || x.cargoID != nil || x.clearCargo || x.activo != nil
-		// A guest member's personal data belongs to its home company: another
-		// tenant may change only the roles it grants.
-		if personal && cur.EmpresaID != p.EmpresaID {
+			x.password != nil || x.cargoID != nil || x.clearCargo
+		// A guest member's account belongs to its home company: another
+		// tenant may change only the roles it grants and whether the user
+		// may act in it (activo, on the membership).
+		guest := cur.EmpresaID != p.EmpresaID
+		if personal && guest {
 			return httpx.Forbidden("Solo la empresa de origen del usuario puede modificar sus datos personales.")
+		}
+		if err := checkSuperior(ctx, tx, p, id); err != nil {
+			return err
 		}
 		if id == p.UsuarioID && x.activo != nil && !*x.activo {
 			in.Fail("activo", "No puede desactivar su propio usuario.")
@@ -337,6 +345,15 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
+		if x.rolesSent && in.Err() == nil {
+			added := newRoles(cur, roleIDs)
+			if id == p.UsuarioID && (len(added) > 0 || len(roleIDs) != len(cur.Roles)) {
+				return httpx.Forbidden("No puede cambiar sus propios roles; pídalo a otro administrador de la empresa.")
+			}
+			if err := checkGrant(ctx, tx, p, added); err != nil {
+				return err
+			}
+		}
 		if x.email != nil && !strings.EqualFold(*x.email, cur.Email) {
 			var taken bool
 			if err := tx.QueryRow(ctx, `select exists (select 1 from auth_buscar_login($1))`, *x.email).Scan(&taken); err != nil {
@@ -350,7 +367,7 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		b := &pgx.Batch{}
-		if personal {
+		if personal || (x.activo != nil && !guest) {
 			b.Queue(`update usuarios set
 				nombre = coalesce($2, nombre),
 				apellidos = case when $3 then null else coalesce($4, apellidos) end,
@@ -361,12 +378,19 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 				where id = $1`,
 				id, x.nombre, x.clearApellidos, x.apellidos, x.email, hash, x.clearCargo, x.cargoID, x.activo)
 		}
+		if x.activo != nil && guest {
+			// Only this company's door: the account and its sessions elsewhere
+			// are the home company's business.
+			b.Queue(`update membresias set activo = $3, actualizado_en = now() where empresa_id = $1 and usuario_id = $2`,
+				p.EmpresaID, id, *x.activo)
+		}
 		if x.rolesSent {
 			b.Queue(`delete from usuario_roles where empresa_id = $1 and usuario_id = $2`, p.EmpresaID, id)
 			b.Queue(`insert into usuario_roles (empresa_id, usuario_id, rol_id) select $1, $2, unnest($3::bigint[])`, p.EmpresaID, id, roleIDs)
 		}
-		// A new password or a deactivation ends the user's other sessions.
-		if hash != nil || (x.activo != nil && !*x.activo) {
+		// A new password or a deactivation of the account ends the user's
+		// other sessions.
+		if hash != nil || (x.activo != nil && !*x.activo && !guest) {
 			b.Queue(`select auth_revocar_tokens_usuario($1, $2)`, id, p.TokenID)
 		}
 		if b.Len() > 0 {
@@ -405,12 +429,21 @@ func (s *Service) destroy(w http.ResponseWriter, r *http.Request) error {
 		if !found {
 			return httpx.NotFound("Usuario no encontrado.")
 		}
+		if err := checkSuperior(ctx, tx, p, id); err != nil {
+			return err
+		}
 		b := &pgx.Batch{}
-		// Revoke first: the function checks membership in this tenant.
-		b.Queue(`select auth_revocar_tokens_usuario($1, null)`, id)
+		home := cur.EmpresaID == p.EmpresaID
+		if home {
+			// Deleting the account ends every session; revoke first, while
+			// the membership the function checks still exists.
+			b.Queue(`select auth_revocar_tokens_usuario($1, null)`, id)
+		}
+		// A guest company removes only its own membership: the account, and
+		// the sessions it uses in other companies, stay.
 		b.Queue(`delete from usuario_roles where empresa_id = $1 and usuario_id = $2`, p.EmpresaID, id)
 		b.Queue(`update membresias set activo = false, eliminado = true, actualizado_en = now() where empresa_id = $1 and usuario_id = $2`, p.EmpresaID, id)
-		if cur.EmpresaID == p.EmpresaID {
+		if home {
 			b.Queue(`update usuarios set activo = false, eliminado = true where id = $1`, id)
 		}
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {

@@ -1,0 +1,91 @@
+// Command plataforma grants or removes the platform-administrator flag of a
+// user (make plataforma EMAIL=...): the only users who may change or delete
+// rows of the global catalogs every company shares (brands, units of
+// measure). No API route sets the flag, so no company administrator can
+// grant it; it takes effect on the user's next request.
+//
+// It connects with the owner connection: DATABASE_URL when set (as in AWS,
+// through the admin secret), otherwise the private cluster that `make run`
+// keeps running under .local/pgdata.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+func main() {
+	email := flag.String("email", "", "correo del usuario")
+	quitar := flag.Bool("quitar", false, "quitar la marca en lugar de otorgarla")
+	flag.Parse()
+	if err := run(context.Background(), strings.TrimSpace(*email), !*quitar); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, email string, on bool) error {
+	if email == "" {
+		return errors.New("indique el correo: make plataforma EMAIL=usuario@empresa.cr [QUITAR=1]")
+	}
+	dsn := os.Getenv("DATABASE_URL")
+	if dsn == "" {
+		var err error
+		if dsn, err = localURL(filepath.Join(".local", "pgdata")); err != nil {
+			return err
+		}
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return fmt.Errorf("conectar: %w", err)
+	}
+	defer conn.Close(ctx)
+	tag, err := conn.Exec(ctx, `update usuarios set administrador_plataforma = $2
+		where lower(email) = lower($1) and not eliminado`, email, on)
+	if err != nil {
+		return fmt.Errorf("actualizar: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("no existe un usuario activo con el correo %s", email)
+	}
+	if on {
+		fmt.Printf("%s es administrador de la plataforma.\n", email)
+	} else {
+		fmt.Printf("%s ya no es administrador de la plataforma.\n", email)
+	}
+	return nil
+}
+
+// localURL reads the port of the cluster `make run` started from its
+// postmaster.pid (the fourth line) and returns the owner URL of database erp.
+func localURL(dir string) (string, error) {
+	f, err := os.Open(filepath.Join(dir, "postmaster.pid"))
+	if err != nil {
+		return "", errors.New("defina DATABASE_URL o inicie `make run` (no hay PostgreSQL local en .local/pgdata)")
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for i := 1; sc.Scan(); i++ {
+		if i == 4 {
+			port, err := strconv.Atoi(strings.TrimSpace(sc.Text()))
+			if err != nil {
+				break
+			}
+			u := url.URL{Scheme: "postgres", User: url.User("postgres"), Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
+				Path: "/erp", RawQuery: "sslmode=disable"}
+			return u.String(), nil
+		}
+	}
+	return "", fmt.Errorf("no se pudo leer el puerto de %s", f.Name())
+}

@@ -1,0 +1,67 @@
+package usuarios
+
+import (
+	"context"
+	"strings"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+// Nobody grants a permission it does not hold: every place where
+// permissions are handed out (a role's permission set, a user's roles)
+// checks the new grant against the caller's own permissions in the company.
+// An Administrador holds them all and is never refused.
+
+// forbidGrant refuses a grant of permissions the caller lacks.
+func forbidGrant(lacks []string) error {
+	if len(lacks) == 0 {
+		return nil
+	}
+	return httpx.Forbidden("No puede otorgar permisos que usted no tiene: " + strings.Join(lacks, ", ") + ".")
+}
+
+// checkGrant refuses assigning roles that carry permissions the caller lacks.
+func checkGrant(ctx context.Context, q db.Querier, p auth.Principal, roleIDs []int64) error {
+	if len(roleIDs) == 0 {
+		return nil
+	}
+	perms, err := PermisosDeRoles(ctx, q, p.EmpresaID, roleIDs)
+	if err != nil {
+		return err
+	}
+	return forbidGrant(p.Lacks(perms))
+}
+
+// checkSuperior refuses changing or deleting another user who holds
+// permissions the caller lacks: setting that user's password, or its
+// roles, would hand the caller those permissions.
+func checkSuperior(ctx context.Context, q db.Querier, p auth.Principal, id int64) error {
+	if id == p.UsuarioID {
+		return nil
+	}
+	perms, err := PermisosDe(ctx, q, p.EmpresaID, id)
+	if err != nil {
+		return err
+	}
+	if len(p.Lacks(perms)) > 0 {
+		return httpx.Forbidden("No puede modificar ni eliminar a un usuario que tiene permisos que usted no tiene.")
+	}
+	return nil
+}
+
+// newRoles returns the role ids of next that the user does not hold yet.
+func newRoles(cur Usuario, next []int64) []int64 {
+	held := make(map[int64]bool, len(cur.Roles))
+	for _, r := range cur.Roles {
+		held[r.ID] = true
+	}
+	var out []int64
+	for _, id := range next {
+		if !held[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
