@@ -3,14 +3,13 @@ package app
 import (
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/ops"
-	"github.com/erpcr/erp/shared/ratelimit"
 	"github.com/erpcr/erp/shared/sesiones"
 	"github.com/erpcr/erp/shared/usuarios"
 )
 
 func init() {
 	register("auth", func(d *Deps) lambdahttp.Handlers {
-		login := &ratelimit.Limiter{DB: d.DB, Name: "login", Max: d.Cfg.LoginMaxAttempts, Window: d.Cfg.LoginWindow}
+		login := &sesiones.Limiter{DB: d.DB, PorEmail: d.Cfg.LoginMaxAttempts, PorDireccion: d.Cfg.LoginMaxFailuresPerAddress, Ventana: d.Cfg.LoginWindow}
 		return (&sesiones.Service{DB: d.DB, TokenTTL: d.Cfg.TokenTTL, Login: login}).Handlers()
 	})
 	register("usuarios", func(d *Deps) lambdahttp.Handlers {

@@ -47,9 +47,12 @@ type Config struct {
 	Debug bool
 	// BcryptCost is the password hashing cost.
 	BcryptCost int
-	// LoginMaxAttempts within LoginWindow per e-mail and address.
-	LoginMaxAttempts int
-	LoginWindow      time.Duration
+	// LoginMaxAttempts failed logins of one e-mail within LoginWindow lock
+	// it; LoginMaxFailuresPerAddress failed logins from one client address
+	// (any e-mail) lock that address.
+	LoginMaxAttempts           int
+	LoginMaxFailuresPerAddress int
+	LoginWindow                time.Duration
 	// DemoPassword is the demo admins' password (ERP_DEMO_PASSWORD).
 	DemoPassword string
 	// AppDBPassword is the password given to the erp_app role by the local
@@ -187,6 +190,9 @@ func Load() (Config, error) {
 		return c, err
 	}
 	if c.LoginMaxAttempts, err = integer("ERP_LOGIN_MAX_ATTEMPTS", 5); err != nil {
+		return c, err
+	}
+	if c.LoginMaxFailuresPerAddress, err = integer("ERP_LOGIN_MAX_FAILURES_ADDRESS", 50); err != nil {
 		return c, err
 	}
 	if c.Port, err = integer("PORT", 3000); err != nil {

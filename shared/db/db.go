@@ -107,9 +107,18 @@ type Scope struct {
 
 // Tx is a transaction bound to a Scope. It implements Querier.
 type Tx struct {
-	conn *pgxpool.Conn
-	done bool
+	conn  *pgxpool.Conn
+	done  bool
+	scope Scope
 }
+
+// EmpresaID is the tenant the transaction is bound to (row-level security
+// reads the same value): domain code takes it from here rather than from a
+// parameter that could disagree.
+func (t *Tx) EmpresaID() int64 { return t.scope.EmpresaID }
+
+// UsuarioID is the user the transaction acts for (0 when none).
+func (t *Tx) UsuarioID() int64 { return t.scope.UsuarioID }
 
 // Exec runs a statement in the transaction.
 func (t *Tx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
@@ -151,7 +160,7 @@ func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err er
 		_ = conn.Conn().Close(ctx)
 		return fmt.Errorf("db: begin: %w", err)
 	}
-	tx := &Tx{conn: conn}
+	tx := &Tx{conn: conn, scope: s}
 	defer func() {
 		if tx.done {
 			return

@@ -1,13 +1,17 @@
 // Package idempotencia implements the Idempotency-Key header of creating
 // requests: the same key with the same body replays the first response
 // without doing anything again; the same key with another body is a 422.
-// Keys are per tenant and kept at least 24 hours.
+// Bodies are compared as JSON (key order and white space do not matter).
+// Keys are scoped per company and user, as per-account keys in payment APIs
+// (two users may use the same key value without colliding), and kept at
+// least 24 hours.
 package idempotencia
 
 import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -41,10 +45,29 @@ func Key(r *http.Request) (string, error) {
 	return k, nil
 }
 
-// Huella is the fingerprint of a request body.
+// Huella is the fingerprint of a request body: the SHA-256 of its canonical
+// JSON (objects with sorted keys, no insignificant white space, numbers as
+// written), so {"a":1,"b":2} and { "b":2, "a":1 } are the same request. A
+// body that is not JSON is fingerprinted as its trimmed bytes.
 func Huella(body []byte) []byte {
-	sum := sha256.Sum256(bytes.TrimSpace(body))
+	sum := sha256.Sum256(canonical(body))
 	return sum[:]
+}
+
+func canonical(body []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return bytes.TrimSpace(body)
+	}
+	// encoding/json writes map keys sorted; json.Number keeps each number's
+	// text, so 1 and 1.0 stay different requests, as they may mean.
+	out, err := json.Marshal(v)
+	if err != nil {
+		return bytes.TrimSpace(body)
+	}
+	return out
 }
 
 // Begin serializes the requests of one key (a transaction-scoped advisory
@@ -52,7 +75,7 @@ func Huella(body []byte) []byte {
 // the stored response when the key was already used with the same body.
 func Begin(ctx context.Context, tx *db.Tx, empresaID int64, key, ruta string, huella []byte) (*Stored, error) {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%s", empresaID, key)
+	fmt.Fprintf(h, "%d|%d|%s", empresaID, tx.UsuarioID(), key)
 	if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock($1)`, int64(h.Sum64())); err != nil {
 		return nil, fmt.Errorf("idempotencia: lock: %w", err)
 	}
@@ -62,7 +85,7 @@ func Begin(ctx context.Context, tx *db.Tx, empresaID int64, key, ruta string, hu
 		s          Stored
 	)
 	err := tx.QueryRow(ctx, `select ruta, huella, estado_http, respuesta from claves_idempotencia
-		where empresa_id = $1 and clave = $2 and creado_en > now() - interval '24 hours'`, empresaID, key).
+		where empresa_id = $1 and usuario_id = $2 and clave = $3 and creado_en > now() - interval '24 hours'`, empresaID, tx.UsuarioID(), key).
 		Scan(&prevRuta, &prevHuella, &s.Status, &s.Body)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -80,11 +103,11 @@ func Begin(ctx context.Context, tx *db.Tx, empresaID int64, key, ruta string, hu
 // Save keeps the response of the key's first request, in the same
 // transaction as the work it answers. Keys older than 24 hours are replaced.
 func Save(ctx context.Context, tx *db.Tx, empresaID int64, key, ruta string, huella []byte, s Stored) error {
-	_, err := tx.Exec(ctx, `insert into claves_idempotencia (empresa_id, clave, ruta, huella, estado_http, respuesta)
-		values ($1, $2, $3, $4, $5, $6)
-		on conflict (empresa_id, clave) do update set ruta = excluded.ruta, huella = excluded.huella,
+	_, err := tx.Exec(ctx, `insert into claves_idempotencia (empresa_id, usuario_id, clave, ruta, huella, estado_http, respuesta)
+		values ($1, $2, $3, $4, $5, $6, $7)
+		on conflict (empresa_id, usuario_id, clave) do update set ruta = excluded.ruta, huella = excluded.huella,
 		  estado_http = excluded.estado_http, respuesta = excluded.respuesta, creado_en = now()`,
-		empresaID, key, ruta, huella, s.Status, s.Body)
+		empresaID, tx.UsuarioID(), key, ruta, huella, s.Status, s.Body)
 	if err != nil {
 		return fmt.Errorf("idempotencia: save: %w", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -16,7 +15,6 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
-	"github.com/erpcr/erp/shared/ratelimit"
 	"github.com/erpcr/erp/shared/usuarios"
 )
 
@@ -24,7 +22,8 @@ import (
 type Service struct {
 	DB       *db.DB
 	TokenTTL time.Duration
-	Login    *ratelimit.Limiter
+	// Login limits failed logins; nil means no limit.
+	Login *Limiter
 }
 
 // Handlers returns the group's handlers keyed by route name.
@@ -68,14 +67,12 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	if s.Login != nil {
-		ok, retry, err := s.Login.Hit(ctx, strings.ToLower(email)+"|"+clientIP(r))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return httpx.TooManyRequests("Demasiados intentos de inicio de sesión. Intente de nuevo en unos minutos.", retry)
-		}
+	intento, err := s.Login.begin(ctx, email, clientIP(r))
+	if err != nil {
+		return err
+	}
+	if !intento.admitido {
+		return httpx.TooManyRequests("Demasiados intentos fallidos de inicio de sesión. Intente de nuevo más tarde.", intento.bloqueo)
 	}
 	var (
 		id, empresaID int64
@@ -91,6 +88,10 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if !auth.CheckPassword(hash, password) {
 		return &httpx.Error{Status: http.StatusUnauthorized, Message: msgCredenciales,
 			Fields: map[string][]string{"email": {msgCredenciales}}}
+	}
+	// The password was right: whatever follows, this was no failed guess.
+	if err := intento.forget(ctx, s.DB.Pool); err != nil {
+		return err
 	}
 	if !activo {
 		return httpx.Forbidden("El usuario está inactivo. Contacte al administrador de su empresa.")

@@ -4,7 +4,9 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/erpcr/erp/shared/config"
@@ -78,21 +80,103 @@ func TestLoginRefusals(t *testing.T) {
 	}
 }
 
-func TestLoginIsRateLimitedPerEmailAndAddress(t *testing.T) {
+func TestLoginLimiterCountsFailuresNotLogins(t *testing.T) {
 	t.Parallel()
-	e := testenv.New(t)
-	body := map[string]string{"email": testenv.Admin2, "password": "Incorrecta1!"}
-	for i := 1; i <= 5; i++ {
-		if r := e.Do(testenv.Req{Method: "POST", Path: "/api/login", Body: body}); r.Status != 401 {
-			t.Fatalf("attempt %d: %d", i, r.Status)
+	login := func(e *testenv.Env, email, password string) testenv.Resp {
+		return e.Do(testenv.Req{Method: "POST", Path: "/api/login", Body: map[string]string{"email": email, "password": password}})
+	}
+	fail := func(t *testing.T, e *testenv.Env, email string, n int) {
+		t.Helper()
+		for i := 1; i <= n; i++ {
+			if r := login(e, email, "Incorrecta1!"); r.Status != http.StatusUnauthorized {
+				t.Fatalf("failure %d of %s: %d %s", i, email, r.Status, r.Raw)
+			}
 		}
 	}
-	r := e.Do(testenv.Req{Method: "POST", Path: "/api/login", Body: body})
-	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
-		t.Fatalf("6th attempt: %d Retry-After=%q %s", r.Status, r.Header.Get("Retry-After"), r.Raw)
+	locked := func(t *testing.T, r testenv.Resp) {
+		t.Helper()
+		retry, err := strconv.Atoi(r.Header.Get("Retry-After"))
+		if r.Status != http.StatusTooManyRequests || err != nil || retry < 1 || retry > 15*60 || testenv.Str(r.JSON, "message") == "" {
+			t.Fatalf("want 429 with Retry-After in (0, 900], got %d Retry-After=%q %s", r.Status, r.Header.Get("Retry-After"), r.Raw)
+		}
 	}
-	// Another e-mail from the same address is not affected.
-	e.Login(testenv.Admin1, testenv.DemoPassword)
+	cases := []struct {
+		name string
+		run  func(t *testing.T, e *testenv.Env)
+	}{
+		{"six successful logins in a row are all allowed", func(t *testing.T, e *testenv.Env) {
+			for i := 1; i <= 6; i++ {
+				if r := login(e, testenv.Admin1, testenv.DemoPassword); r.Status != http.StatusOK {
+					t.Fatalf("login %d: %d %s", i, r.Status, r.Raw)
+				}
+			}
+		}},
+		{"five failures lock the e-mail, even for the right password", func(t *testing.T, e *testenv.Env) {
+			fail(t, e, testenv.Admin2, 5)
+			locked(t, login(e, testenv.Admin2, "Incorrecta1!"))
+			locked(t, login(e, testenv.Admin2, testenv.DemoPassword))
+			// Another e-mail from the same address is not affected.
+			e.Login(testenv.Admin1, testenv.DemoPassword)
+		}},
+		{"the e-mail is counted case-insensitively", func(t *testing.T, e *testenv.Env) {
+			fail(t, e, "ADMIN@demo2.cr", 3)
+			fail(t, e, "Admin@Demo2.CR", 2)
+			locked(t, login(e, testenv.Admin2, testenv.DemoPassword))
+		}},
+		{"a successful login clears the e-mail's failures", func(t *testing.T, e *testenv.Env) {
+			fail(t, e, testenv.Admin2, 4)
+			e.Login(testenv.Admin2, testenv.DemoPassword)
+			fail(t, e, testenv.Admin2, 4)
+			e.Login(testenv.Admin2, testenv.DemoPassword)
+		}},
+		{"failures older than the window do not count", func(t *testing.T, e *testenv.Env) {
+			e.Exec(`insert into fallos_login (email, direccion, creado_en)
+				select $1, '127.0.0.1', now() - interval '16 minutes' from generate_series(1, 10)`, testenv.Admin2)
+			e.Login(testenv.Admin2, testenv.DemoPassword)
+		}},
+		{"the lock lifts when the oldest counted failure leaves the window", func(t *testing.T, e *testenv.Env) {
+			e.Exec(`insert into fallos_login (email, direccion, creado_en)
+				select $1, '127.0.0.1', now() - interval '14 minutes 50 seconds' from generate_series(1, 5)`, testenv.Admin2)
+			r := login(e, testenv.Admin2, testenv.DemoPassword)
+			locked(t, r)
+			if retry, _ := strconv.Atoi(r.Header.Get("Retry-After")); retry > 11 {
+				t.Errorf("Retry-After %d, want about 10 s", retry)
+			}
+		}},
+		{"fifty failures from one address stop password spraying", func(t *testing.T, e *testenv.Env) {
+			e.Exec(`insert into fallos_login (email, direccion)
+				select 'victima' || g || '@demo.cr', '127.0.0.1' from generate_series(1, 49) g`)
+			fail(t, e, "otra@demo.cr", 1)
+			locked(t, login(e, "nueva@demo.cr", "Incorrecta1!"))
+			locked(t, login(e, testenv.Admin1, testenv.DemoPassword))
+		}},
+		{"concurrent guesses get exactly five tries", func(t *testing.T, e *testenv.Env) {
+			var wg sync.WaitGroup
+			statuses := make(chan int, 20)
+			for i := 0; i < 20; i++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					statuses <- login(e, testenv.Admin2, "Incorrecta1!").Status
+				}()
+			}
+			wg.Wait()
+			close(statuses)
+			count := map[int]int{}
+			for s := range statuses {
+				count[s]++
+			}
+			if count[http.StatusUnauthorized] != 5 || count[http.StatusTooManyRequests] != 15 {
+				t.Errorf("statuses: %v", count)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.run(t, testenv.New(t))
+		})
+	}
 }
 
 func TestLogoutRevokesOnlyThePresentedToken(t *testing.T) {

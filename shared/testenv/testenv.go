@@ -70,7 +70,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	cfg := config.Config{
 		Env: config.EnvTest, DatabaseURL: appURL, DatabaseAdminURL: adminURL, DBMaxConns: 4,
-		TokenTTL: time.Hour, BcryptCost: 4, LoginMaxAttempts: 5, LoginWindow: 15 * time.Minute,
+		TokenTTL: time.Hour, BcryptCost: 4, LoginMaxAttempts: 5, LoginMaxFailuresPerAddress: 50, LoginWindow: 15 * time.Minute,
 		DemoPassword: DemoPassword, LogLevel: "error",
 	}
 	for _, o := range opts {

@@ -3,7 +3,10 @@ package ventas_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/erpcr/erp/shared/testenv"
@@ -107,5 +110,74 @@ func TestVentaCreadaEventCarriesTheSaleAsTheAPIShowsIt(t *testing.T) {
 	ev := f.e.Get("/api/eventos?tipo=VentaCreadaEvent", f.admin)
 	if testenv.Str(ev.JSON, "data.0.payload.numero_comprobante") != "FAC-00000001" || testenv.Len(ev.JSON, "data.0.payload.detalles") != 1 {
 		t.Errorf("eventos: %s", ev.Raw)
+	}
+}
+
+// reordered writes v as JSON with every object's keys in reverse order and
+// generous white space: the same request as json.Marshal(v) writes it.
+func reordered(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Sort(sort.Reverse(sort.StringSlice(keys)))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = fmt.Sprintf("%q :  %s", k, reordered(x[k]))
+		}
+		return "{\n  " + strings.Join(parts, ",\n  ") + "\n}"
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = reordered(e)
+		}
+		return "[ " + strings.Join(parts, " , ") + " ]"
+	default:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+}
+
+func TestIdempotencyKeyComparesBodiesAsJSONAndIsScopedPerUser(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	a := f.producto(prod{codigo: "A"})
+	f.stock(f.almacen, a, "10", "100", "", "")
+	var body map[string]any
+	raw, _ := json.Marshal(with(venta(linea(a, 1, 100)), "almacen_id", f.almacen, "observaciones", "orden"))
+	_ = json.Unmarshal(raw, &body)
+	post := func(tok, key string, b any) testenv.Resp {
+		return f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: tok, Body: b,
+			Headers: map[string]string{"Idempotency-Key": key}})
+	}
+	first := post(f.admin, "k-1", string(raw))
+	if first.Status != http.StatusCreated {
+		t.Fatalf("first: %d %s", first.Status, first.Raw)
+	}
+	// Other key order, other white space: the same request, replayed.
+	again := post(f.admin, "k-1", reordered(body))
+	if again.Status != http.StatusCreated || again.Header.Get("Idempotent-Replayed") != "true" || !bytes.Equal(again.Raw, first.Raw) {
+		t.Fatalf("reordered body: %d replayed=%q %s", again.Status, again.Header.Get("Idempotent-Replayed"), again.Raw)
+	}
+	// A different value is still another request.
+	expect422(t, post(f.admin, "k-1", strings.Replace(string(raw), `"orden"`, `"otra"`, 1)), "Idempotency-Key")
+
+	// Another user of the same company may use the same key value: its own
+	// request, neither a replay of the administrator's nor a conflict.
+	f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/usuarios", Token: f.admin, Body: map[string]any{
+		"nombre": "Vera", "email": "vera@demo.cr", "password": "Segura123!", "roles": []any{"vendedor"}}})
+	vera := f.e.Login("vera@demo.cr", "Segura123!")
+	r := post(vera, "k-1", string(raw))
+	if r.Status != http.StatusCreated || r.Header.Get("Idempotent-Replayed") != "" || testenv.Num(r.JSON, "data.id") == testenv.Num(first.JSON, "data.id") {
+		t.Errorf("another user's key k-1: %d replayed=%q %s", r.Status, r.Header.Get("Idempotent-Replayed"), r.Raw)
+	}
+	// Vera's own replay still works.
+	if r := post(vera, "k-1", string(raw)); r.Header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("vera's replay: %d %s", r.Status, r.Raw)
+	}
+	if n := f.int(`select count(*) from ventas`); n != 2 {
+		t.Errorf("%d sales, want 2 (one per user)", n)
 	}
 }

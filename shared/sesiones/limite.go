@@ -1,0 +1,113 @@
+package sesiones
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/db"
+)
+
+// Limiter counts failed logins in PostgreSQL (table fallos_login), so that
+// the limit holds across every Lambda instance. Only failures count: a user
+// who opens the app on many devices is never locked out by its own
+// successful logins, and a successful login clears its e-mail's failures.
+// PorEmail failures of one e-mail (case-insensitive) within Ventana lock
+// that e-mail; PorDireccion failures from one client address across all
+// e-mails stop password spraying. While locked, even the right password is
+// refused: the lock would mean nothing otherwise.
+type Limiter struct {
+	DB           *db.DB
+	PorEmail     int
+	PorDireccion int
+	Ventana      time.Duration
+}
+
+// intento is one login attempt admitted by the limiter: it holds a failure
+// recorded in advance, which the caller forgets on success.
+type intento struct {
+	l        *Limiter
+	email    string
+	falloID  int64
+	bloqueo  int // seconds until an attempt is admitted again; 0 = admitted
+	admitido bool
+}
+
+// begin admits or refuses an attempt, and when admitting it records it as a
+// failure ahead of the password check. Recording first, under a
+// per-e-mail transaction lock, is what makes the limit exact under
+// concurrency: ten simultaneous guesses cannot all see zero failures. One
+// round trip (a pipelined batch in one implicit transaction).
+func (l *Limiter) begin(ctx context.Context, email, direccion string) (*intento, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	in := &intento{l: l, email: email}
+	if l == nil || (l.PorEmail <= 0 && l.PorDireccion <= 0) {
+		in.admitido = true
+		return in, nil
+	}
+	porEmail, porDir := limit(l.PorEmail), limit(l.PorDireccion)
+	b := &pgx.Batch{}
+	b.Queue(`select pg_advisory_xact_lock(hashtextextended('login:' || $1, 0))`, email)
+	// The n-th most recent failure is the one whose expiry lifts the lock.
+	b.Queue(`with f as (
+			select email = $1 as del_email, direccion = $2 as de_dir, creado_en from fallos_login
+			where creado_en > now() - $3::interval and (email = $1 or direccion = $2)),
+		c as (
+			select count(*) filter (where del_email) as n_email,
+				(array_agg(creado_en order by creado_en desc) filter (where del_email))[$4] as limite_email,
+				count(*) filter (where de_dir) as n_dir,
+				(array_agg(creado_en order by creado_en desc) filter (where de_dir))[$5] as limite_dir
+			from f),
+		ins as (
+			insert into fallos_login (email, direccion)
+			select $1, $2 from c where c.n_email < $4 and c.n_dir < $5
+			returning id)
+		select (select id from ins),
+			ceil(extract(epoch from greatest(
+				case when n_email >= $4 then limite_email + $3::interval - now() end,
+				case when n_dir >= $5 then limite_dir + $3::interval - now() end)))::bigint
+		from c`,
+		email, direccion, l.Ventana.String(), porEmail, porDir)
+	br := l.DB.Pool.SendBatch(ctx, b)
+	defer br.Close()
+	if _, err := br.Exec(); err != nil {
+		return nil, fmt.Errorf("login limiter: lock: %w", err)
+	}
+	var id, espera *int64
+	if err := br.QueryRow().Scan(&id, &espera); err != nil {
+		return nil, fmt.Errorf("login limiter: %w", err)
+	}
+	if id != nil {
+		in.falloID, in.admitido = *id, true
+		return in, nil
+	}
+	in.bloqueo = 1
+	if espera != nil && *espera > 0 {
+		in.bloqueo = int(*espera)
+	}
+	return in, nil
+}
+
+// limit turns "no limit" (0 or less) into a count never reached.
+func limit(n int) int {
+	if n <= 0 {
+		return math.MaxInt32
+	}
+	return n
+}
+
+// forget removes, once the password proved right, the e-mail's failures
+// (the one recorded in advance included).
+func (in *intento) forget(ctx context.Context, q db.Querier) error {
+	if in.falloID == 0 {
+		return nil
+	}
+	if _, err := q.Exec(ctx, `delete from fallos_login where email = $1`, in.email); err != nil {
+		return fmt.Errorf("login limiter: forget: %w", err)
+	}
+	return nil
+}
