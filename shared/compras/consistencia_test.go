@@ -89,6 +89,23 @@ func TestRoundTripsDoNotGrowWithLinesOrRows(t *testing.T) {
 	n1, _ = count(http.MethodPost, cuentaPath(c1, "pagos"), map[string]any{"monto": 1, "fecha": "2026-04-01", "forma_pago_id": 1}, 201)
 	n50, _ = count(http.MethodPost, cuentaPath(c50, "pagos"), map[string]any{"monto": 1, "fecha": "2026-04-01", "forma_pago_id": 1}, 201)
 	pairs = append(pairs, pair{"pago", n1, n50, 6})
+	// create already recibida (approval, entry into the principal
+	// warehouse, payable), and an edit from pendiente to recibida
+	n1, r1 = count(http.MethodPost, "/api/ordenes-compra", with(f.orden(lineas(prods, 1)...), "estado", "recibida"), 201)
+	n50, r50 = count(http.MethodPost, "/api/ordenes-compra", with(f.orden(lineas(prods, 50)...), "estado", "recibida"), 201)
+	pairs = append(pairs, pair{"create recibida", n1, n50, 12})
+	if testenv.Str(r50.JSON, "data.estado") != "recibida" || testenv.Len(r50.JSON, "data.entradas_inventario.0.detalles") != 50 ||
+		testenv.Get(r1.JSON, "data.cuenta_por_pagar.id") == nil {
+		t.Fatalf("create recibida: %s", r50.Raw)
+	}
+	one = f.create(with(f.orden(lineas(prods, 1)...), "estado", "pendiente"))
+	big = f.create(with(f.orden(lineas(prods, 50)...), "estado", "pendiente"))
+	n1, _ = count(http.MethodPatch, ordenPath(one), map[string]any{"estado": "recibida"}, 200)
+	n50, r50 = count(http.MethodPatch, ordenPath(big), map[string]any{"estado": "recibida"}, 200)
+	pairs = append(pairs, pair{"update to recibida", n1, n50, 10})
+	if testenv.Str(r50.JSON, "data.estado") != "recibida" || testenv.Len(r50.JSON, "data.entradas_inventario.0.detalles") != 50 {
+		t.Fatalf("update to recibida: %s", r50.Raw)
+	}
 
 	// Lists of 10 and 100 rows (with lines and payables).
 	e.Exec(`insert into ordenes_compra (empresa_id, proveedor_id, usuario_id, numero_orden, fecha_orden, estado, monto_total)

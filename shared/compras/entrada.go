@@ -25,8 +25,7 @@ const (
 	msgNoEncontrada    = "Orden de compra no encontrada."
 	msgEditar          = "Solo se pueden editar órdenes en estado borrador o pendiente."
 	msgEliminar        = "Solo se pueden eliminar órdenes en estado borrador."
-	msgEstadoAlCrear   = "Una orden nueva solo puede estar en estado borrador o pendiente."
-	msgEstadoAlEditar  = "Al editar, el estado solo puede ser borrador o pendiente; use las acciones aprobar, recibir o cancelar para los demás estados."
+	msgEstadoValido    = "El campo estado debe ser uno de: borrador, pendiente, aprobada, recibida, cancelada."
 	msgDetallesMin     = "El campo detalles debe tener al menos 1 elemento."
 	msgProveedor       = "El proveedor seleccionado no existe en esta empresa."
 	msgProveedorInact  = "El proveedor seleccionado está inactivo."
@@ -89,17 +88,16 @@ func readOrden(in *httpx.Input, creating bool) ordenInput {
 	if x.fechaOrden != nil && x.fechaEntrega != nil && x.fechaEntrega.Before(*x.fechaOrden) {
 		in.Fail("fecha_entrega_estimada", msgEntregaAnterior)
 	}
-	if v, ok := in.String("estado", httpx.Str{Max: 50}); ok {
-		switch {
-		case !contains(Estados, v):
-			in.Fail("estado", "El campo estado debe ser uno de: borrador, pendiente, aprobada, recibida, cancelada.")
-		case v != Borrador && v != Pendiente && creating:
-			in.Fail("estado", msgEstadoAlCrear)
-		case v != Borrador && v != Pendiente:
-			in.Fail("estado", msgEstadoAlEditar)
-		default:
+	// Required on create (SPEC), any of the five states; an edit may move a
+	// borrador or pendiente order to any of them too.
+	if v, ok := in.String("estado", httpx.Str{Required: creating, Max: 50}); ok {
+		if contains(Estados, v) {
 			x.estado = &v
+		} else {
+			in.Fail("estado", msgEstadoValido)
 		}
+	} else if !creating && in.Has("estado") && !in.Failed("estado") {
+		in.Required("estado") // null or blank
 	}
 	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
 		x.observaciones = &v

@@ -15,7 +15,7 @@ func TestPurchaseOrderLifeFromDraftToPaid(t *testing.T) {
 	f := setup(t, e, 1)
 	r := f.do(http.MethodPost, "/api/ordenes-compra", map[string]any{
 		"proveedor_id": f.proveedor, "fecha_orden": "2026-03-10", "fecha_entrega_estimada": "2026-03-20",
-		"observaciones": "Pedido mensual", "empresa_id": 2, "usuario_id": 99,
+		"observaciones": "Pedido mensual", "empresa_id": 2, "usuario_id": 99, "estado": "borrador",
 		"detalles": []map[string]any{
 			linea(f.productos[0], 10, "1000.00", "descuento", 500, "descripcion", "Arroz 1 kg"), // IVA 13% from its tax type
 			linea(f.productos[2], "2.5", 200), // no tax type: 0%

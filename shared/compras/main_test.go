@@ -111,13 +111,13 @@ func linea(producto int64, cantidad, precio any, kv ...any) map[string]any {
 	return l
 }
 
-// orden is a valid create body with the given lines (one line of the
-// first product when none).
+// orden is a valid create body in borrador (estado is required) with the
+// given lines (one line of the third product when none).
 func (f *fixture) orden(lineas ...map[string]any) map[string]any {
 	if len(lineas) == 0 {
 		lineas = []map[string]any{linea(f.productos[2], 2, 100)}
 	}
-	return map[string]any{"proveedor_id": f.proveedor, "fecha_orden": "2026-03-10", "detalles": lineas}
+	return map[string]any{"proveedor_id": f.proveedor, "fecha_orden": "2026-03-10", "estado": "borrador", "detalles": lineas}
 }
 
 // with copies body and sets (or, with nil, removes) key/value pairs.

@@ -119,10 +119,22 @@ func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, "", data)
 }
 
+// puedeMover: creating an order already aprobada, recibida or cancelada
+// does what the action routes do, so it also needs their permission
+// (compras.actualizar), as an edit does; a role that may only create orders
+// cannot approve or receive them by creating them so.
+func puedeMover(p auth.Principal, estado *string) error {
+	if estado == nil || *estado == Borrador || *estado == Pendiente || p.Can("compras.actualizar") {
+		return nil
+	}
+	return httpx.Forbidden("No tiene permiso para crear órdenes de compra en estado " + *estado + " (compras.actualizar).")
+}
+
 // store creates an order and its lines in one transaction: the number
 // (OC-NNNNNN) comes from the company's counter in the same transaction, so
 // a refused or failed order gives it back and concurrent orders get
-// distinct consecutive numbers.
+// distinct consecutive numbers. An estado other than borrador or pendiente
+// runs, in the same transaction, what the action routes do (moverA).
 func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromRequest(r)
 	in, err := httpx.ReadInput(r)
@@ -130,6 +142,9 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	x := readOrden(in, true)
+	if err := puedeMover(p, x.estado); err != nil {
+		return err
+	}
 	if err := in.Err(); err != nil {
 		return err
 	}
@@ -146,9 +161,11 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return "", nil, err
 		}
-		estado := Borrador
-		if x.estado != nil {
-			estado = *x.estado
+		// An order created in aprobada, recibida or cancelada is written
+		// pendiente (where the action routes start) and moved there below.
+		estado := *x.estado
+		if estado != Borrador {
+			estado = Pendiente
 		}
 		a := []any{p.EmpresaID, *x.proveedorID, p.UsuarioID, x.almacenID, documentos.Numero(SerieOrden, n, 6), *x.fechaOrden,
 			x.fechaEntrega, estado, x.observaciones, db.Numeric(c.total.Subtotal), db.Numeric(c.total.Descuento),
@@ -163,6 +180,9 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return "", nil, fmt.Errorf("compras: insert: %w", err)
 		}
+		if err := moverA(ctx, tx, p, &ordenActual{id: id, estado: estado}, *x.estado, in, &pgx.Batch{}); err != nil {
+			return "", nil, err
+		}
 		data, _, err := findOrden(ctx, tx, p.EmpresaID, id)
 		return "Orden de compra creada correctamente.", data, err
 	})
@@ -170,7 +190,9 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 
 // update edits an order in borrador or pendiente (PUT and PATCH are both
 // partial). Sending detalles replaces every line; the totals are always
-// recomputed from the lines.
+// recomputed from the lines. An estado of aprobada, recibida or cancelada
+// applies the edit and then, in the same transaction, what the action
+// routes do (moverA).
 func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
@@ -210,8 +232,12 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 		if x.fechaEntrega != nil || x.clearEntrega {
 			entrega = x.fechaEntrega
 		}
+		destino := estado
 		if x.estado != nil {
-			estado = *x.estado
+			destino = *x.estado
+		}
+		if destino == Borrador || destino == Pendiente {
+			estado = destino
 		}
 		if x.observaciones != nil || x.clearObs {
 			obs = x.observaciones
@@ -234,7 +260,12 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
 			b.Queue(`delete from detalles_orden_compra where empresa_id = $1 and orden_compra_id = $2`, p.EmpresaID, id)
 			b.Queue(insertLineas("$2", 3), append([]any{p.EmpresaID, id}, c.args()...)...)
 		}
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		if destino != estado {
+			// The edit goes with the state change's first round trip.
+			if err := moverA(ctx, tx, p, cur, destino, in, b); err != nil {
+				return err
+			}
+		} else if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("compras: update %d: %w", id, err)
 		}
 		data, _, err = findOrden(ctx, tx, p.EmpresaID, id)

@@ -74,7 +74,7 @@ func TestCreateComputesEachLineAndSumsTheRoundedLines(t *testing.T) {
 	}
 }
 
-func TestCreateAssignsConsecutiveNumbersPerCompanyAndDefaults(t *testing.T) {
+func TestCreateAssignsConsecutiveNumbersPerCompanyAndKeepsTheGivenState(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	f1, f2 := setup(t, e, 1), setup(t, e, 2)
@@ -136,7 +136,7 @@ func TestCreateValidationRules(t *testing.T) {
 		field string
 	}{
 		{"proveedor_id required", with(base, "proveedor_id", nil), "proveedor_id"},
-		{"proveedor_id null", fmt.Sprintf(`{"proveedor_id":null,"fecha_orden":"2026-03-10","detalles":[{"producto_id":%d,"cantidad":1,"precio_unitario":1}]}`, p), "proveedor_id"},
+		{"proveedor_id null", fmt.Sprintf(`{"proveedor_id":null,"fecha_orden":"2026-03-10","estado":"borrador","detalles":[{"producto_id":%d,"cantidad":1,"precio_unitario":1}]}`, p), "proveedor_id"},
 		{"proveedor_id of another company", with(base, "proveedor_id", f2.proveedor), "proveedor_id"},
 		{"proveedor_id unknown", with(base, "proveedor_id", 999999), "proveedor_id"},
 		{"proveedor_id deleted", with(base, "proveedor_id", borrado), "proveedor_id"},
@@ -149,10 +149,12 @@ func TestCreateValidationRules(t *testing.T) {
 		{"fecha_orden a number", with(base, "fecha_orden", 20260310), "fecha_orden"},
 		{"fecha_entrega_estimada before fecha_orden", with(base, "fecha_entrega_estimada", "2026-03-09"), "fecha_entrega_estimada"},
 		{"fecha_entrega_estimada invalid", with(base, "fecha_entrega_estimada", "mañana"), "fecha_entrega_estimada"},
-		{"estado aprobada at creation", with(base, "estado", "aprobada"), "estado"},
-		{"estado recibida at creation", with(base, "estado", "recibida"), "estado"},
-		{"estado cancelada at creation", with(base, "estado", "cancelada"), "estado"},
+		{"estado required", with(base, "estado", nil), "estado"},
+		{"estado null", fmt.Sprintf(`{"proveedor_id":%d,"fecha_orden":"2026-03-10","estado":null,"detalles":[{"producto_id":%d,"cantidad":1,"precio_unitario":1}]}`, f.proveedor, p), "estado"},
+		{"estado blank", with(base, "estado", "  "), "estado"},
 		{"estado unknown", with(base, "estado", "abierta"), "estado"},
+		{"estado in capitals", with(base, "estado", "Aprobada"), "estado"},
+		{"estado not a string", with(base, "estado", 1), "estado"},
 		{"observaciones over 2000", with(base, "observaciones", strings.Repeat("o", 2001)), "observaciones"},
 		{"almacen_id of another company", with(base, "almacen_id", f2.almacen), "almacen_id"},
 		{"detalles required", with(base, "detalles", nil), "detalles"},
@@ -190,7 +192,7 @@ func TestCreateValidationRules(t *testing.T) {
 	}
 	// Several mistakes are reported together, each under its own key.
 	r := f.do(http.MethodPost, "/api/ordenes-compra", map[string]any{"detalles": []any{linea(p, 0, -1), map[string]any{}}})
-	for _, k := range []string{"proveedor_id", "fecha_orden", "detalles.0.cantidad", "detalles.0.precio_unitario", "detalles.1.producto_id", "detalles.1.cantidad"} {
+	for _, k := range []string{"proveedor_id", "fecha_orden", "estado", "detalles.0.cantidad", "detalles.0.precio_unitario", "detalles.1.producto_id", "detalles.1.cantidad"} {
 		if len(r.FieldErrors(k)) == 0 {
 			t.Errorf("no errors[%s]: %s", k, r.Raw)
 		}
@@ -263,8 +265,8 @@ func TestUpdateInDraftOrPendingRecomputesTotals(t *testing.T) {
 		body  map[string]any
 		field string
 	}{
-		"estado aprobada through an edit":   {map[string]any{"estado": "aprobada"}, "estado"},
-		"estado cancelada through an edit":  {map[string]any{"estado": "cancelada"}, "estado"},
+		"estado unknown through an edit":    {map[string]any{"estado": "abierta"}, "estado"},
+		"estado blank through an edit":      {map[string]any{"estado": ""}, "estado"},
 		"detalles empty":                    {map[string]any{"detalles": []any{}}, "detalles"},
 		"detalles null":                     {map[string]any{"detalles": nil}, "detalles"},
 		"proveedor_id null":                 {map[string]any{"proveedor_id": nil}, "proveedor_id"},

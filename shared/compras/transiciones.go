@@ -1,6 +1,7 @@
 package compras
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -24,8 +25,64 @@ import (
 //	aprobada  -> aprobada         POST /{id}/recibir, partial receipt
 //	aprobada  -> recibida         POST /{id}/recibir, the last pending quantity (recibido_en, payable)
 //	borrador, pendiente, aprobada -> cancelada   POST /{id}/cancelar (cancelado_en), unless goods were received
+//	borrador, pendiente -> aprobada, recibida, cancelada
+//	                              PUT/PATCH with estado (and POST with estado at creation):
+//	                              the same as aprobar, aprobar + recibir everything, cancelar
 //
 // Anything else is a 422 under estado.
+
+// The writes of approving and cancelling, shared by the action routes and
+// by estado in a create or an edit ($1 tenant, $2 id).
+const (
+	sqlAprobar  = `update ordenes_compra set estado = 'aprobada', aprobado_en = now() where empresa_id = $1 and id = $2`
+	sqlCancelar = `update ordenes_compra set estado = 'cancelada', cancelado_en = now() where empresa_id = $1 and id = $2`
+)
+
+// rechazoCancelar is why an order cannot be cancelled ("" when it can).
+func rechazoCancelar(o *ordenActual) string {
+	switch {
+	case o.estado == Recibida:
+		return "No se puede cancelar una orden de compra recibida."
+	case o.estado == Cancelada:
+		return "La orden de compra ya está cancelada."
+	case o.recibido:
+		// Received goods are in stock and owed to the supplier; cancelling
+		// would leave them without a payable.
+		return "No se puede cancelar una orden de compra con mercadería ya recibida."
+	}
+	return ""
+}
+
+// moverA moves order cur, in borrador or pendiente, to estado (given in a
+// create or an edit) with the effects of the action routes: aprobada
+// approves (aprobado_en); recibida approves and receives everything pending
+// into the order's warehouse, else the company's principal one (entry of
+// type Compra, batches, payable, recibido_en); cancelada cancels under
+// cancelar's rules; borrador and pendiente need nothing more. b holds
+// writes not sent yet (an edit): they go first, in the same round trip.
+// The caller's transaction makes it all or nothing.
+func moverA(ctx context.Context, tx *db.Tx, p auth.Principal, cur *ordenActual, estado string, in *httpx.Input, b *pgx.Batch) error {
+	switch estado {
+	case Aprobada:
+		b.Queue(sqlAprobar, p.EmpresaID, cur.id)
+	case Cancelada:
+		if refusal := rechazoCancelar(cur); refusal != "" {
+			return httpx.InvalidField("estado", refusal)
+		}
+		b.Queue(sqlCancelar, p.EmpresaID, cur.id)
+	case Recibida:
+		b.Queue(sqlAprobar, p.EmpresaID, cur.id)
+		_, err := recibirOrden(ctx, tx, p, cur.id, in, recepcion{antes: b, principal: true})
+		return err
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("compras: estado %s de %d: %w", estado, cur.id, err)
+	}
+	return nil
+}
 
 // transicion locks the order, lets check refuse the change, applies sql
 // ($1 tenant, $2 id) and answers the order's detail view.
@@ -66,25 +123,11 @@ func (s *Service) aprobar(w http.ResponseWriter, r *http.Request) error {
 			return "Solo se pueden aprobar órdenes en estado pendiente (estado actual: " + o.estado + ")."
 		}
 		return ""
-	}, `update ordenes_compra set estado = 'aprobada', aprobado_en = now() where empresa_id = $1 and id = $2`,
-		"Orden de compra aprobada correctamente.")
+	}, sqlAprobar, "Orden de compra aprobada correctamente.")
 }
 
 func (s *Service) cancelar(w http.ResponseWriter, r *http.Request) error {
-	return s.transicion(w, r, func(o *ordenActual) string {
-		switch {
-		case o.estado == Recibida:
-			return "No se puede cancelar una orden de compra recibida."
-		case o.estado == Cancelada:
-			return "La orden de compra ya está cancelada."
-		case o.recibido:
-			// Received goods are in stock and owed to the supplier; cancelling
-			// would leave them without a payable.
-			return "No se puede cancelar una orden de compra con mercadería ya recibida."
-		}
-		return ""
-	}, `update ordenes_compra set estado = 'cancelada', cancelado_en = now() where empresa_id = $1 and id = $2`,
-		"Orden de compra cancelada correctamente.")
+	return s.transicion(w, r, rechazoCancelar, sqlCancelar, "Orden de compra cancelada correctamente.")
 }
 
 // recepcionLinea is one line of a receipt as sent.
@@ -164,12 +207,8 @@ type lineaOrden struct {
 // costaRica is Costa Rica's time (UTC-6, no daylight saving time since 1992).
 var costaRica = time.FixedZone("America/Costa_Rica", -6*60*60)
 
-// recibir records a receipt of an approved order: a processed inventory
-// entry of type Compra (batches, expiry, unit costs) into the warehouse,
-// the received quantities, and, when nothing remains pending, the state
-// recibida, recibido_en and the payable (monto = the order's total, due
-// today + the supplier's dias_credito). All in one transaction, in a
-// constant number of round trips.
+// recibir records a receipt of an approved order (recibirOrden) and
+// answers the order's detail view.
 func (s *Service) recibir(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromRequest(r)
 	id, err := httpx.PathID(r)
@@ -187,102 +226,8 @@ func (s *Service) recibir(w http.ResponseWriter, r *http.Request) error {
 	)
 	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
-		b := &pgx.Batch{}
-		b.Queue(lockOrden, p.EmpresaID, id)
-		b.Queue(`select d.id, d.producto_id, d.cantidad - d.cantidad_recibida, d.precio_unitario, pr.gestionado_inventario
-			from detalles_orden_compra d join productos pr on pr.empresa_id = d.empresa_id and pr.id = d.producto_id
-			where d.empresa_id = $1 and d.orden_compra_id = $2 order by d.linea`, p.EmpresaID, id)
-		b.Queue(`select a.id, a.activo from almacenes a where a.empresa_id = $1 and not a.eliminado
-			and a.id = coalesce($2, (select o.almacen_id from ordenes_compra o where o.empresa_id = $1 and o.id = $3))`,
-			p.EmpresaID, x.almacenID, id)
-		br := tx.SendBatch(ctx, b)
-		cur, err := scanOrden(br.QueryRow())
-		if err != nil {
-			br.Close()
+		if completa, err = recibirOrden(ctx, tx, p, id, in, recepcion{x: x}); err != nil {
 			return err
-		}
-		rows, _ := br.Query()
-		lineas, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*lineaOrden, error) {
-			var l lineaOrden
-			var pend, precio pgtype.Numeric
-			err := row.Scan(&l.id, &l.productoID, &pend, &precio, &l.gestionado)
-			l.pendiente, l.precio = db.Decimal(pend), db.Decimal(precio)
-			return &l, err
-		})
-		if err != nil {
-			br.Close()
-			return fmt.Errorf("compras: líneas de %d: %w", id, err)
-		}
-		var almacenID int64
-		var almacenActivo bool
-		almErr := br.QueryRow().Scan(&almacenID, &almacenActivo)
-		if err := br.Close(); err != nil {
-			return fmt.Errorf("compras: recepción de %d: %w", id, err)
-		}
-		if cur == nil {
-			return httpx.NotFound(msgNoEncontrada)
-		}
-		switch cur.estado {
-		case Aprobada:
-		case Recibida:
-			return httpx.InvalidField("estado", "La orden de compra ya fue recibida por completo.")
-		default:
-			return httpx.InvalidField("estado", "Solo se pueden recibir órdenes aprobadas (estado actual: "+cur.estado+").")
-		}
-		switch {
-		case almErr == pgx.ErrNoRows && x.almacenID == nil && cur.almacenID == nil:
-			in.Required("almacen_id")
-		case almErr == pgx.ErrNoRows:
-			in.Fail("almacen_id", msgAlmacen)
-		case almErr != nil:
-			return fmt.Errorf("compras: almacén: %w", almErr)
-		case !almacenActivo:
-			in.Fail("almacen_id", msgAlmacenInact)
-		}
-		entradas := asignar(in, x, lineas)
-		if err := in.Err(); err != nil {
-			return err
-		}
-		if len(entradas) > 0 {
-			oc, prov, obs := id, cur.proveedorID, "Recepción de la orden de compra "+cur.numero
-			y, m, d := time.Now().In(costaRica).Date()
-			_, err := inventario.Crear(ctx, tx, p.EmpresaID, inventario.Movimiento{
-				Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacenID, Fecha: time.Date(y, m, d, 0, 0, 0, 0, time.UTC),
-				UsuarioID: p.UsuarioID, OrdenCompraID: &oc, ProveedorID: &prov, Observaciones: &obs,
-				Lineas: entradas, Procesar: true,
-			})
-			if err != nil {
-				return err
-			}
-		}
-		completa = true
-		var ids []int64
-		var cantidades []pgtype.Numeric
-		for _, l := range lineas {
-			if l.pendiente.IsPositive() {
-				completa = false
-			}
-			if l.agregar.IsPositive() {
-				ids, cantidades = append(ids, l.id), append(cantidades, db.Numeric(l.agregar))
-			}
-		}
-		b = &pgx.Batch{}
-		b.Queue(`update detalles_orden_compra d set cantidad_recibida = d.cantidad_recibida + x.cantidad
-			from unnest($2::bigint[], $3::numeric[]) as x(id, cantidad) where d.empresa_id = $1 and d.id = x.id`,
-			p.EmpresaID, ids, cantidades)
-		b.Queue(`update ordenes_compra set almacen_id = coalesce(almacen_id, $3),
-				estado = case when $4 then 'recibida' else estado end,
-				recibido_en = case when $4 then now() else recibido_en end
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, almacenID, completa)
-		if completa {
-			b.Queue(`insert into cuentas_por_pagar (empresa_id, proveedor_id, orden_compra_id, monto, saldo, fecha_emision, fecha_vencimiento, estado)
-				select o.empresa_id, o.proveedor_id, o.id, o.monto_total, o.monto_total, `+hoy+`, `+hoy+` + p.dias_credito,
-					case when o.monto_total = 0 then 'pagada' else 'pendiente' end
-				from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id
-				where o.empresa_id = $1 and o.id = $2`, p.EmpresaID, id)
-		}
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return fmt.Errorf("compras: recepción de %d: %w", id, err)
 		}
 		data, _, err = findOrden(ctx, tx, p.EmpresaID, id)
 		return err
@@ -295,6 +240,143 @@ func (s *Service) recibir(w http.ResponseWriter, r *http.Request) error {
 		msg = "Orden de compra recibida por completo."
 	}
 	return httpx.OK(w, msg, data)
+}
+
+// recepcion is a receipt to record.
+type recepcion struct {
+	x recepcionInput
+	// antes are writes not sent yet (an edit, the approval of an order
+	// moved to recibida); they go first, in the receipt's first round trip.
+	antes *pgx.Batch
+	// principal: without almacen_id in the body nor on the order, receive
+	// into the company's principal warehouse (instead of requiring it).
+	principal bool
+}
+
+// msgSinPrincipal refuses a receipt that has no warehouse to go to.
+const msgSinPrincipal = "La orden de compra no tiene almacén y la empresa no tiene un almacén principal: indique almacen_id para recibirla."
+
+// recibirOrden records, in tx, a receipt of an approved order: a processed
+// inventory entry of type Compra (batches, expiry, unit costs) into the
+// warehouse, the received quantities, and, when nothing remains pending
+// (completa), the state recibida, recibido_en and the payable (monto = the
+// order's total, due today + the supplier's dias_credito). Refusals are
+// httpx errors (404, 422 under estado, almacen_id or the lines); the
+// caller's transaction makes it all or nothing. A constant number of round
+// trips whatever the number of lines.
+func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in *httpx.Input, rc recepcion) (completa bool, err error) {
+	x := rc.x
+	b := rc.antes
+	if b == nil {
+		b = &pgx.Batch{}
+	}
+	antes := b.Len()
+	b.Queue(lockOrden, p.EmpresaID, id)
+	b.Queue(`select d.id, d.producto_id, d.cantidad - d.cantidad_recibida, d.precio_unitario, pr.gestionado_inventario
+		from detalles_orden_compra d join productos pr on pr.empresa_id = d.empresa_id and pr.id = d.producto_id
+		where d.empresa_id = $1 and d.orden_compra_id = $2 order by d.linea`, p.EmpresaID, id)
+	b.Queue(`select a.id, a.activo from almacenes a where a.empresa_id = $1 and not a.eliminado
+		and a.id = coalesce($2, (select o.almacen_id from ordenes_compra o where o.empresa_id = $1 and o.id = $3),
+			(select pa.id from almacenes pa where $4 and pa.empresa_id = $1 and pa.es_principal and not pa.eliminado order by pa.id limit 1))`,
+		p.EmpresaID, x.almacenID, id, rc.principal)
+	br := tx.SendBatch(ctx, b)
+	for i := 0; i < antes; i++ {
+		if _, err := br.Exec(); err != nil {
+			br.Close()
+			return false, fmt.Errorf("compras: recepción de %d: %w", id, err)
+		}
+	}
+	cur, err := scanOrden(br.QueryRow())
+	if err != nil {
+		br.Close()
+		return false, err
+	}
+	rows, _ := br.Query()
+	lineas, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*lineaOrden, error) {
+		var l lineaOrden
+		var pend, precio pgtype.Numeric
+		err := row.Scan(&l.id, &l.productoID, &pend, &precio, &l.gestionado)
+		l.pendiente, l.precio = db.Decimal(pend), db.Decimal(precio)
+		return &l, err
+	})
+	if err != nil {
+		br.Close()
+		return false, fmt.Errorf("compras: líneas de %d: %w", id, err)
+	}
+	var almacenID int64
+	var almacenActivo bool
+	almErr := br.QueryRow().Scan(&almacenID, &almacenActivo)
+	if err := br.Close(); err != nil {
+		return false, fmt.Errorf("compras: recepción de %d: %w", id, err)
+	}
+	if cur == nil {
+		return false, httpx.NotFound(msgNoEncontrada)
+	}
+	switch cur.estado {
+	case Aprobada:
+	case Recibida:
+		return false, httpx.InvalidField("estado", "La orden de compra ya fue recibida por completo.")
+	default:
+		return false, httpx.InvalidField("estado", "Solo se pueden recibir órdenes aprobadas (estado actual: "+cur.estado+").")
+	}
+	switch {
+	case almErr == pgx.ErrNoRows && x.almacenID == nil && cur.almacenID == nil && rc.principal:
+		in.Fail("almacen_id", msgSinPrincipal)
+	case almErr == pgx.ErrNoRows && x.almacenID == nil && cur.almacenID == nil:
+		in.Required("almacen_id")
+	case almErr == pgx.ErrNoRows:
+		in.Fail("almacen_id", msgAlmacen)
+	case almErr != nil:
+		return false, fmt.Errorf("compras: almacén: %w", almErr)
+	case !almacenActivo:
+		in.Fail("almacen_id", msgAlmacenInact)
+	}
+	entradas := asignar(in, x, lineas)
+	if err := in.Err(); err != nil {
+		return false, err
+	}
+	if len(entradas) > 0 {
+		oc, prov, obs := id, cur.proveedorID, "Recepción de la orden de compra "+cur.numero
+		y, m, d := time.Now().In(costaRica).Date()
+		_, err := inventario.Crear(ctx, tx, p.EmpresaID, inventario.Movimiento{
+			Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacenID, Fecha: time.Date(y, m, d, 0, 0, 0, 0, time.UTC),
+			UsuarioID: p.UsuarioID, OrdenCompraID: &oc, ProveedorID: &prov, Observaciones: &obs,
+			Lineas: entradas, Procesar: true,
+		})
+		if err != nil {
+			return false, err
+		}
+	}
+	completa = true
+	var ids []int64
+	var cantidades []pgtype.Numeric
+	for _, l := range lineas {
+		if l.pendiente.IsPositive() {
+			completa = false
+		}
+		if l.agregar.IsPositive() {
+			ids, cantidades = append(ids, l.id), append(cantidades, db.Numeric(l.agregar))
+		}
+	}
+	b = &pgx.Batch{}
+	b.Queue(`update detalles_orden_compra d set cantidad_recibida = d.cantidad_recibida + x.cantidad
+		from unnest($2::bigint[], $3::numeric[]) as x(id, cantidad) where d.empresa_id = $1 and d.id = x.id`,
+		p.EmpresaID, ids, cantidades)
+	b.Queue(`update ordenes_compra set almacen_id = coalesce(almacen_id, $3),
+			estado = case when $4 then 'recibida' else estado end,
+			recibido_en = case when $4 then now() else recibido_en end
+		where empresa_id = $1 and id = $2`, p.EmpresaID, id, almacenID, completa)
+	if completa {
+		b.Queue(`insert into cuentas_por_pagar (empresa_id, proveedor_id, orden_compra_id, monto, saldo, fecha_emision, fecha_vencimiento, estado)
+			select o.empresa_id, o.proveedor_id, o.id, o.monto_total, o.monto_total, `+hoy+`, `+hoy+` + p.dias_credito,
+				case when o.monto_total = 0 then 'pagada' else 'pendiente' end
+			from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id
+			where o.empresa_id = $1 and o.id = $2`, p.EmpresaID, id)
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return false, fmt.Errorf("compras: recepción de %d: %w", id, err)
+	}
+	return completa, nil
 }
 
 // asignar assigns the received quantities to the order's lines (by

@@ -35,6 +35,15 @@ func TestEveryTransitionFromEveryState(t *testing.T) {
 		{"editar a borrador", func(id int64) testenv.Resp {
 			return f.do(http.MethodPut, ordenPath(id), map[string]any{"estado": "borrador"})
 		}, map[string]string{"borrador": "borrador", "pendiente": "borrador"}},
+		{"editar a aprobada", func(id int64) testenv.Resp {
+			return f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": "aprobada"})
+		}, map[string]string{"borrador": "aprobada", "pendiente": "aprobada"}},
+		{"editar a recibida", func(id int64) testenv.Resp {
+			return f.do(http.MethodPut, ordenPath(id), map[string]any{"estado": "recibida"})
+		}, map[string]string{"borrador": "recibida", "pendiente": "recibida"}},
+		{"editar a cancelada", func(id int64) testenv.Resp {
+			return f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": "cancelada"})
+		}, map[string]string{"borrador": "cancelada", "pendiente": "cancelada"}},
 	}
 	for _, from := range estados {
 		for _, a := range actions {
