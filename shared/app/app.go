@@ -151,7 +151,11 @@ type PrepareOptions struct {
 	Env           string
 	AppDBPassword string
 	// Demo seeds the demo companies (never in production).
-	Demo         bool
+	Demo bool
+	// DemoData also gives them products with stock, customers and a supplier
+	// (seed.DemoData; implies Demo). Meant for make run (cmd/local); tests
+	// leave it off, since they count the records of the demo companies.
+	DemoData     bool
 	DemoPassword string
 	BcryptCost   int
 }
@@ -177,7 +181,7 @@ func Prepare(ctx context.Context, adminURL string, o PrepareOptions) ([]string, 
 	if err := seed.Catalogs(ctx, conn); err != nil {
 		return applied, err
 	}
-	if o.Demo {
+	if o.Demo || o.DemoData {
 		if strings.EqualFold(o.Env, config.EnvProduction) {
 			return applied, seed.ErrProduction
 		}
@@ -186,6 +190,11 @@ func Prepare(ctx context.Context, adminURL string, o PrepareOptions) ([]string, 
 			return applied, err
 		}
 		if err := seed.Demo(ctx, conn, o.Env, hash); err != nil {
+			return applied, err
+		}
+	}
+	if o.DemoData {
+		if err := seed.DemoData(ctx, adminURL, o.Env); err != nil {
 			return applied, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -64,6 +65,14 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 		return nil, err
 	}
 	cfg.ConnConfig.DefaultQueryExecMode = mode
+	// Timestamps are UTC on both sides, whatever the server's or the
+	// database's default zone and the process's TZ. The session's TimeZone is
+	// asked for at connection start (a startup parameter, not a SET
+	// statement), so rows PostgreSQL builds as JSON print +00:00, which
+	// httpx.NormalizeTimestamps rewrites as Z; and pgx scans timestamptz into
+	// time.Time in UTC instead of the process's local zone, so Go prints Z.
+	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	cfg.AfterConnect = scanTimestamptzInUTC
 	if o.Tracer != nil {
 		cfg.ConnConfig.Tracer = o.Tracer
 	}
@@ -72,6 +81,16 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 		return nil, fmt.Errorf("db: new pool: %w", err)
 	}
 	return &DB{Pool: pool}, nil
+}
+
+// scanTimestamptzInUTC makes a connection's type map return timestamptz
+// values (alone or in arrays) in UTC.
+func scanTimestamptzInUTC(_ context.Context, conn *pgx.Conn) error {
+	m := conn.TypeMap()
+	t := &pgtype.Type{Name: "timestamptz", OID: pgtype.TimestamptzOID, Codec: &pgtype.TimestamptzCodec{ScanLocation: time.UTC}}
+	m.RegisterType(t)
+	m.RegisterType(&pgtype.Type{Name: "_timestamptz", OID: pgtype.TimestamptzArrayOID, Codec: &pgtype.ArrayCodec{ElementType: t}})
+	return nil
 }
 
 func execMode(s string) (pgx.QueryExecMode, error) {

@@ -6,12 +6,24 @@ import (
 	"net/http"
 )
 
-// WriteJSON writes v as JSON with the given status.
-func WriteJSON(w http.ResponseWriter, status int, v any) {
+// EncodeJSON encodes v as every response body is written: without HTML
+// escaping, with a trailing newline, and with timestamps in one format
+// (NormalizeTimestamps). Code that stores a body to replay it later (an
+// Idempotency-Key) encodes it here so the replay is byte for byte the same.
+func EncodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return NormalizeTimestamps(buf.Bytes()), nil
+}
+
+// WriteJSON writes v as JSON with the given status.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	body, err := EncodeJSON(v)
+	if err != nil {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = w.Write([]byte(`{"success":false,"message":"` + MsgInternal + `"}`))
@@ -19,7 +31,7 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(body)
 }
 
 // Message is the body of operations that return only a message.

@@ -1,8 +1,10 @@
 // Package seed fills the catalogs every run needs (tax regimes, units of
 // measure with Hacienda's codes, IVA rates, payment methods, identification
 // types, the permission catalog) and, outside production, the two demo
-// companies with an Administrador each. Every statement is an upsert, so
-// seeding twice changes nothing.
+// companies with an Administrador each and, when asked (DemoData, for make
+// run), products with stock, customers and a supplier. Every statement is
+// an upsert or creates only what is missing, so seeding twice changes
+// nothing.
 package seed
 
 import (
@@ -96,9 +98,13 @@ func Demo(ctx context.Context, conn *pgx.Conn, env, passwordHash string) error {
 				on conflict (empresa_id, nombre) do update set nombre = excluded.nombre returning id`, c.ID).Scan(&cargo); err != nil {
 				return fmt.Errorf("seed: cargo: %w", err)
 			}
-			if err := tx.QueryRow(ctx, `insert into usuarios (empresa_id, cargo_id, nombre, apellidos, email, password_hash)
-				values ($1, $2, 'Administrador', $3, $4, $5)
-				on conflict (lower(email)) do update set email = excluded.email returning id`,
+			// An existing admin is not updated (not even its actualizado_en):
+			// the insert does nothing and the select finds it.
+			if err := tx.QueryRow(ctx, `with nuevo as (
+					insert into usuarios (empresa_id, cargo_id, nombre, apellidos, email, password_hash)
+					values ($1, $2, 'Administrador', $3, $4, $5)
+					on conflict (lower(email)) do nothing returning id)
+				select id from nuevo union all select id from usuarios where lower(email) = lower($4) limit 1`,
 				c.ID, cargo, c.Nombre, c.AdminEmail, passwordHash).Scan(&user); err != nil {
 				return fmt.Errorf("seed: admin: %w", err)
 			}
