@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/db/pgcluster"
+	"github.com/erpcr/erp/shared/gateway"
 	"github.com/erpcr/erp/shared/hacienda/firma"
 	"github.com/erpcr/erp/shared/hacienda/simulador"
 	"github.com/erpcr/erp/shared/seed"
@@ -118,11 +120,15 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Addr: fmt.Sprintf(":%d", cfg.Port), Handler: gw, ReadHeaderTimeout: 10 * time.Second}
+	gw.CORS = gateway.NewCORS(cfg.CORSOrigins)
+	// API Gateway's limits: 30 s to send a request, 10240 bytes of headers,
+	// idle keep-alive connections closed after 60 s.
+	srv := gateway.NewServer(fmt.Sprintf(":%d", cfg.Port), gw, gateway.DefaultServerOptions())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 
 	fmt.Printf("\nAPI local lista en http://localhost:%d/api\n", cfg.Port)
+	fmt.Printf("CORS (ERP_CORS_ORIGINS): %s\n", strings.Join(cfg.CORSOrigins, ", "))
 	fmt.Println("Credenciales demo (contraseña ERP_DEMO_PASSWORD, por defecto Demo1234!):")
 	for _, c := range seed.DemoCompanies {
 		fmt.Printf("  empresa %d %-14s %s / %s\n", c.ID, c.Nombre, c.AdminEmail, cfg.DemoPassword)

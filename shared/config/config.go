@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -62,6 +63,11 @@ type Config struct {
 	Port int
 	// LogLevel: debug, info, warn, error.
 	LogLevel string
+	// CORSOrigins are the browser origins the local gateway admits
+	// (ERP_CORS_ORIGINS, comma-separated, default DefaultCORSOrigins; "*"
+	// admits any). In AWS the HTTP API's CorsConfiguration does the same from
+	// the template parameter CorsAllowOrigins.
+	CORSOrigins []string
 
 	// SecretsKey is the AES-256 key (ERP_SECRETS_KEY, base64 of 32 bytes)
 	// that encrypts the companies' Hacienda secrets at rest. Outside
@@ -115,6 +121,37 @@ const (
 	ProductionTokenURL     = "https://idp.comprobanteselectronicos.go.cr/auth/realms/rut/protocol/openid-connect/token"
 	ProductionRecepcionURL = "https://api.comprobanteselectronicos.go.cr/recepcion/v1/"
 )
+
+// DefaultCORSOrigins are the local front-end development servers (Vite on
+// 5173, another dev server on 3001).
+const DefaultCORSOrigins = "http://localhost:5173,http://localhost:3001"
+
+// ParseOrigins reads a comma-separated list of browser origins: each one
+// "*" or scheme://host[:port] (http or https, no path), returned in lower
+// case as browsers send them.
+func ParseOrigins(s string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		o := strings.TrimSpace(part)
+		if o == "" {
+			continue
+		}
+		if o == "*" {
+			out = append(out, o)
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+			(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(u.Host, "*% ") {
+			return nil, fmt.Errorf("origin %q: expected * or scheme://host[:port], e.g. https://app.example.cr", o)
+		}
+		out = append(out, strings.ToLower(u.Scheme+"://"+u.Host))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no origin in %q", s)
+	}
+	return out, nil
+}
 
 // DevSecretsKey is the fixed key used outside production when
 // ERP_SECRETS_KEY is unset: data encrypted with it is not secret. It is
@@ -200,6 +237,9 @@ func Load() (Config, error) {
 	}
 	if c.Debug, err = boolean("ERP_DEBUG", false); err != nil {
 		return c, err
+	}
+	if c.CORSOrigins, err = ParseOrigins(get("ERP_CORS_ORIGINS", DefaultCORSOrigins)); err != nil {
+		return c, fmt.Errorf("ERP_CORS_ORIGINS: %w", err)
 	}
 	if v := os.Getenv("ERP_SECRETS_KEY"); v != "" {
 		if c.SecretsKey, err = DecodeKey(v); err != nil {

@@ -75,3 +75,21 @@ func TestHaciendaSettings(t *testing.T) {
 		})
 	}
 }
+
+func TestCORSOrigins(t *testing.T) {
+	t.Setenv("ERP_CORS_ORIGINS", "")
+	c, err := Load()
+	if err != nil || strings.Join(c.CORSOrigins, ",") != DefaultCORSOrigins {
+		t.Fatalf("default: %v %v", c.CORSOrigins, err)
+	}
+	t.Setenv("ERP_CORS_ORIGINS", " https://App.Example.cr , http://localhost:8080/,* ")
+	if c, err = Load(); err != nil || strings.Join(c.CORSOrigins, ",") != "https://app.example.cr,http://localhost:8080,*" {
+		t.Fatalf("parsed: %v %v", c.CORSOrigins, err)
+	}
+	for _, bad := range []string{"app.example.cr", "ftp://x.cr", "https://x.cr/app", "https://x.cr?a=1", " , "} {
+		t.Setenv("ERP_CORS_ORIGINS", bad)
+		if _, err := Load(); err == nil {
+			t.Errorf("ERP_CORS_ORIGINS=%q accepted", bad)
+		}
+	}
+}

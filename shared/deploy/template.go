@@ -152,6 +152,9 @@ func parameters(fns []routes.Function, all []routes.Route) *mapping {
 		"Default", quoted("")))
 	p.set("SecurityGroupIds", param("CommaDelimitedList", "Security groups of the functions (with SubnetIds); empty: no VPC.",
 		"Default", quoted("")))
+	p.set(corsOriginsParam, param("CommaDelimitedList", "Browser origins allowed to call the API (CORS), e.g. "+
+		"https://app.example.cr,https://admin.example.cr; * allows any. API Gateway answers preflight requests itself and adds "+
+		"the CORS headers to the functions' answers for these origins."))
 	p.set("TenantBaseDomain", param("String", "Base domain whose subdomains select the company (demo.<base>); empty disables it.",
 		"Default", quoted("")))
 	p.set("TokenTtl", param("String", "Lifetime of personal access tokens, as a Go duration.",
@@ -339,8 +342,35 @@ func definitionBody(all []routes.Route) *mapping {
 	body := &mapping{}
 	body.set("openapi", quoted("3.0.1"))
 	body.set("info", info)
+	body.set(corsExtension, corsConfiguration())
 	body.set("paths", paths)
 	return body
+}
+
+// corsOriginsParam is the parameter with each environment's allowed origins.
+const corsOriginsParam = "CorsAllowOrigins"
+
+// corsExtension is the OpenAPI extension that configures an HTTP API's CORS.
+const corsExtension = "x-amazon-apigateway-cors"
+
+// corsConfiguration is the HTTP API's CORS configuration (routes.CORS plus
+// the origins parameter). It is written as the x-amazon-apigateway-cors
+// extension of the DefinitionBody, which is what the HttpApi's
+// CorsConfiguration property compiles to, because SAM cannot take an
+// intrinsic inside CorsConfiguration: with AllowOrigins: !Ref
+// CorsAllowOrigins the translator replaces the whole configuration by the
+// reference (and renames it "CorsallowOrigins"). In the DefinitionBody the
+// reference reaches CloudFormation untouched and resolves to the list.
+func corsConfiguration() *mapping {
+	p := routes.CORS()
+	c := &mapping{}
+	c.set("allowOrigins", "!Ref "+corsOriginsParam)
+	c.set("allowMethods", flow(p.AllowMethods...))
+	c.set("allowHeaders", flow(p.AllowHeaders...))
+	c.set("exposeHeaders", flow(p.ExposeHeaders...))
+	c.set("maxAge", strconv.Itoa(p.MaxAge))
+	c.set("allowCredentials", "false")
+	return c
 }
 
 // openAPIMethod returns the OpenAPI operation key SAM uses for a method.

@@ -11,11 +11,13 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -25,11 +27,17 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/routes"
 )
 
-// maxPayload is API Gateway's request payload limit (10 MB).
-const maxPayload = 10 << 20
+// API Gateway's HTTP API quotas the gateway enforces: the request payload
+// (10 MB) and the combined size of the request line and header values
+// (10240 bytes).
+const (
+	maxPayload     = 10 << 20
+	maxHeaderBytes = 10240
+)
 
 // Gateway routes requests to Lambda handlers by the route table.
 type Gateway struct {
@@ -38,6 +46,10 @@ type Gateway struct {
 	Log        *slog.Logger
 	// Stage is the stage name put in events ("$default").
 	Stage string
+	// CORS is the HTTP API's CorsConfiguration; nil means none (no
+	// preflight answers, no CORS headers). New sets it for the local
+	// front-end origins (config.DefaultCORSOrigins).
+	CORS *CORS
 }
 
 // Function is one Lambda function as the gateway invokes it. Like Lambda,
@@ -67,7 +79,8 @@ func (f *Function) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
 
 // New builds a gateway from typed handlers.
 func New(authorizer any, groups map[string]any, log *slog.Logger) *Gateway {
-	g := &Gateway{Authorizer: NewFunction(authorizer), Groups: map[string]*Function{}, Log: log, Stage: "$default"}
+	origins, _ := config.ParseOrigins(config.DefaultCORSOrigins)
+	g := &Gateway{Authorizer: NewFunction(authorizer), Groups: map[string]*Function{}, Log: log, Stage: "$default", CORS: NewCORS(origins)}
 	for name, h := range groups {
 		g.Groups[name] = NewFunction(h)
 	}
@@ -89,11 +102,39 @@ func plain(w http.ResponseWriter, status int, msg string) {
 	_, _ = fmt.Fprintf(w, `{"message":%q}`, msg)
 }
 
-// ServeHTTP handles one request as API Gateway would.
+// ServeHTTP handles one request as API Gateway would: its quotas first,
+// then CORS (a preflight is answered here for any path; every other answer
+// gets the configured CORS headers instead of the integration's), then the
+// route (a method or path no route serves goes to the $default route, whose
+// function answers 404 or 405), the authorizer and the function.
+//
+// The Host header and the other request fields are copied into the event
+// as the client sent them: the function's adapter (lambdahttp) answers 400
+// to what it cannot use, as it must in AWS too.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	if headerBytes(r) > maxHeaderBytes {
+		plain(w, http.StatusRequestHeaderFieldsTooLarge, "Request Header Fields Too Large")
+		return
+	}
+	if g.CORS != nil {
+		if g.CORS.preflight(w, r) {
+			return
+		}
+		w = &corsWriter{ResponseWriter: w, cors: g.CORS, origin: r.Header.Get("Origin")}
+	}
+	if r.ContentLength > maxPayload {
+		plain(w, http.StatusRequestEntityTooLarge, "Request Entity Too Large")
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxPayload+1))
 	if err != nil {
+		// A client too slow to send its body within the server's
+		// ReadTimeout (see NewServer) is told so; the connection closes.
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			plain(w, http.StatusRequestTimeout, "Request Timeout")
+			return
+		}
 		plain(w, http.StatusBadRequest, "Bad Request")
 		return
 	}
@@ -219,6 +260,9 @@ func (g *Gateway) event(r *http.Request, route routes.Route, params map[string]s
 	host := r.Host
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
+		if strings.Contains(h, ":") {
+			host = "[" + h + "]" // an IPv6 literal stays one
+		}
 	}
 	ev := events.APIGatewayV2HTTPRequest{
 		Version:               "2.0",
@@ -257,6 +301,18 @@ func (g *Gateway) event(r *http.Request, route routes.Route, params map[string]s
 		}
 	}
 	return ev
+}
+
+// headerBytes is the size API Gateway's header quota counts: the request
+// line and the header values (Host included).
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + 1 + len(r.RequestURI) + 1 + len(r.Proto) + len(r.Host)
+	for _, vs := range r.Header {
+		for _, v := range vs {
+			n += len(v)
+		}
+	}
+	return n
 }
 
 func writeResponse(w http.ResponseWriter, resp events.APIGatewayV2HTTPResponse) {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
@@ -57,11 +58,30 @@ func Mux(group string, hs Handlers, o httpx.Options) (http.Handler, error) {
 	if !hasDefault {
 		mux.Handle("/", httpx.Adapt(NotFound))
 	}
-	return httpx.Observe(o, mux), nil
+	return httpx.Observe(o, rejectMalformed(mux)), nil
 }
 
-// NotFound answers a path no route serves.
+// NotFound answers what no route serves; API Gateway sends it to the
+// $default route. A path the route table knows, asked with another method,
+// is a 405 whose Allow header lists the table's methods for that path; any
+// other path is a 404.
+//
+// A CORS preflight (OPTIONS with Origin and Access-Control-Request-Method)
+// is answered 204: the HTTP API answers preflights itself when its
+// CorsConfiguration is set, but AWS documents that a $default route also
+// catches OPTIONS requests, and should one arrive here, API Gateway adds the
+// configured CORS headers to this 2xx rather than to an error.
 func NotFound(w http.ResponseWriter, r *http.Request) error {
+	if r.Method == http.MethodOptions && r.Header.Get("Origin") != "" && r.Header.Get("Access-Control-Request-Method") != "" {
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+	if methods := routes.Methods(r.URL.Path); len(methods) > 0 {
+		allow := strings.Join(methods, ", ")
+		w.Header().Set("Allow", allow)
+		return &httpx.Error{Status: http.StatusMethodNotAllowed,
+			Message: "El método " + r.Method + " no está permitido en esta ruta. Métodos permitidos: " + allow + "."}
+	}
 	return httpx.NotFound("La ruta solicitada no existe.")
 }
 
@@ -129,8 +149,28 @@ func Principal(r *http.Request) (auth.Principal, error) {
 	}
 }
 
-// Lambda adapts an http.Handler to the API Gateway v2 (payload 2.0) Lambda
-// handler signature.
+// Lambda adapts an http.Handler built by Mux to the API Gateway v2 (payload
+// 2.0) Lambda handler signature.
+//
+// The adapter (httpadapter) fails the invocation, which API Gateway turns
+// into a bare 500, on any event it cannot turn into an http.Request: an
+// unusable domainName (a Host header such as "%" or "a:b:c"), path or query,
+// or a body that is not the base64 it claims to be. So the event is checked
+// first (see checkEvent): a malformed one is cleaned into a request the
+// adapter can build, flagged in the context, and answered by Mux with a 400
+// in the API's envelope, trace id included.
 func Lambda(h http.Handler) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
-	return httpadapter.NewV2(h).ProxyWithContext
+	adapter := httpadapter.NewV2(h)
+	return func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+		clean, problem := checkEvent(ev)
+		if problem != "" {
+			ctx = context.WithValue(ctx, malformedKey{}, problem)
+		}
+		resp, err := adapter.ProxyWithContext(ctx, clean)
+		if err != nil && problem == "" {
+			// Something checkEvent does not foresee: still a 400, not a 500.
+			return adapter.ProxyWithContext(context.WithValue(ctx, malformedKey{}, msgMalformed), skeleton(ev))
+		}
+		return resp, err
+	}
 }

@@ -103,3 +103,68 @@ func TestQueueConsumersAndTheSchedulerAreFunctions(t *testing.T) {
 		t.Errorf("hacienda: %+v", f)
 	}
 }
+
+func TestMethodsListsWhatThePathServes(t *testing.T) {
+	cases := map[string]string{
+		"/api/login":          "POST",
+		"/api/usuarios":       "GET, POST",
+		"/api/usuarios/7":     "GET, PUT, PATCH, DELETE",
+		"/api/usuarios/":      "GET, POST",
+		"/api/nada":           "",
+		"/api/usuarios/7/x":   "",
+		"/":                   "",
+		"/api/permisos":       "GET",
+		"/api/tipos-impuesto": "GET",
+	}
+	for path, want := range cases {
+		if got := strings.Join(Methods(path), ", "); got != want {
+			t.Errorf("Methods(%q) = %q, want %q", path, got, want)
+		}
+	}
+	// A method Methods does not list is one Match sends to $default.
+	for _, r := range All() {
+		if r.Path == DefaultRoute {
+			continue
+		}
+		path := strings.ReplaceAll(r.Path, "{id}", "1")
+		for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"} {
+			rt, _, _ := Match(m, path)
+			listed := false
+			for _, x := range Methods(path) {
+				listed = listed || x == m
+			}
+			if listed == (rt.Path == DefaultRoute) {
+				t.Errorf("%s %s: listed in Methods %t, routed to %s", m, path, listed, rt.Key())
+			}
+		}
+	}
+}
+
+func TestCORSPolicyCoversTheTable(t *testing.T) {
+	p := CORS()
+	if got := strings.Join(p.AllowMethods, ","); got != "GET,POST,PUT,PATCH,DELETE,OPTIONS" {
+		t.Errorf("AllowMethods %s", got)
+	}
+	for _, h := range []string{"Authorization", "Content-Type", "X-Empresa-Id", "X-Empresa-Subdominio", "Idempotency-Key", "If-None-Match"} {
+		if !contains(p.AllowHeaders, h) {
+			t.Errorf("AllowHeaders lacks %s", h)
+		}
+	}
+	for _, h := range []string{"ETag", "X-Response-Time", "X-Trace-Id", "Retry-After", "Idempotent-Replayed", "X-RateLimit-Remaining"} {
+		if !contains(p.ExposeHeaders, h) {
+			t.Errorf("ExposeHeaders lacks %s", h)
+		}
+	}
+	if p.MaxAge <= 0 || p.MaxAge > 86400 {
+		t.Errorf("MaxAge %d outside API Gateway's 0..86400", p.MaxAge)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
