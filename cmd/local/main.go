@@ -72,7 +72,8 @@ func run() error {
 
 	applied, err := app.Prepare(ctx, adminURL, app.PrepareOptions{
 		Env: cfg.Env, AppDBPassword: cfg.AppDBPassword,
-		Demo: cfg.Env != config.EnvProduction, DemoPassword: cfg.DemoPassword, BcryptCost: cfg.BcryptCost,
+		Demo: cfg.Env != config.EnvProduction, DemoData: cfg.Env != config.EnvProduction,
+		DemoPassword: cfg.DemoPassword, BcryptCost: cfg.BcryptCost,
 	})
 	if err != nil {
 		return fmt.Errorf("preparar base de datos: %w", err)
@@ -120,7 +121,6 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	gw.CORS = gateway.NewCORS(cfg.CORSOrigins)
 	// API Gateway's limits: 30 s to send a request, 10240 bytes of headers,
 	// idle keep-alive connections closed after 60 s.
 	srv := gateway.NewServer(fmt.Sprintf(":%d", cfg.Port), gw, gateway.DefaultServerOptions())

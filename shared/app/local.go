@@ -16,5 +16,7 @@ func (d *Deps) Gateway() (*gateway.Gateway, error) {
 		}
 		groups[g] = h
 	}
-	return gateway.New(d.Authorizer(), groups, d.Log), nil
+	gw := gateway.New(d.Authorizer(), groups, d.Log)
+	gw.CORS = gateway.NewCORS(d.Cfg.CORSOrigins)
+	return gw, nil
 }

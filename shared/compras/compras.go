@@ -12,7 +12,6 @@
 package compras
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -112,13 +111,7 @@ func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
 // envelope encodes {success, message, data} exactly as httpx writes it, so
 // that an Idempotency-Key replay returns the very same bytes.
 func envelope(msg string, data any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(httpx.Envelope{Success: true, Message: msg, Data: data}); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return httpx.EncodeJSON(httpx.Envelope{Success: true, Message: msg, Data: data})
 }
 
 func writeBody(w http.ResponseWriter, status int, body []byte) {

@@ -65,13 +65,13 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 		return nil, err
 	}
 	cfg.ConnConfig.DefaultQueryExecMode = mode
-	// Timestamps are UTC on both sides, whatever the server's or the
-	// database's default zone and the process's TZ. The session's TimeZone is
-	// asked for at connection start (a startup parameter, not a SET
-	// statement), so rows PostgreSQL builds as JSON print +00:00, which
-	// httpx.NormalizeTimestamps rewrites as Z; and pgx scans timestamptz into
-	// time.Time in UTC instead of the process's local zone, so Go prints Z.
-	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	// Timestamps are UTC on both sides, whatever the server's default zone
+	// and the process's TZ: the application role's sessions run in UTC (a
+	// role default set by migration 0009, neither a SET statement nor a
+	// startup parameter, so nothing for RDS Proxy to pin on), so rows
+	// PostgreSQL builds as JSON print +00:00, which httpx.NormalizeTimestamps
+	// rewrites as Z; and pgx scans timestamptz into time.Time in UTC instead
+	// of the process's local zone, so Go prints Z.
 	cfg.AfterConnect = scanTimestamptzInUTC
 	if o.Tracer != nil {
 		cfg.ConnConfig.Tracer = o.Tracer

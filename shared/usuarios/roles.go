@@ -420,7 +420,8 @@ func EnsurePredefinedRoles(ctx context.Context, q db.Querier, empresaID int64) e
 	for _, role := range auth.PredefinedRoles() {
 		b.Queue(`insert into roles (empresa_id, nombre, slug, descripcion, predefinido)
 			values ($1, $2, $3, $4, true)
-			on conflict (empresa_id, slug) where not eliminado do update set predefinido = true`,
+			on conflict (empresa_id, slug) where not eliminado do update set predefinido = true
+			where not roles.predefinido`,
 			empresaID, role.Nombre, role.Slug, role.Descripcion)
 		b.Queue(`insert into rol_permisos (empresa_id, rol_id, permiso_id)
 			select $1, r.id, p.id from roles r join permisos p on p.slug = any($3)

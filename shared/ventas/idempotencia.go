@@ -1,9 +1,7 @@
 package ventas
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/erpcr/erp/shared/auth"
@@ -42,7 +40,7 @@ func (s *Service) idempotente(w http.ResponseWriter, r *http.Request, p auth.Pri
 		if err != nil {
 			return err
 		}
-		if out, err = encode(httpx.Envelope{Success: true, Message: msg, Data: data}); err != nil {
+		if out, err = httpx.EncodeJSON(httpx.Envelope{Success: true, Message: msg, Data: data}); err != nil {
 			return err
 		}
 		if key != "" {
@@ -61,15 +59,4 @@ func (s *Service) idempotente(w http.ResponseWriter, r *http.Request, p auth.Pri
 	w.WriteHeader(http.StatusCreated)
 	_, _ = w.Write(out)
 	return nil
-}
-
-// encode marshals v as httpx.WriteJSON does.
-func encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

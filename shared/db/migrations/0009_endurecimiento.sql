@@ -106,3 +106,9 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
 $$;
 REVOKE ALL ON FUNCTION app_permisos_en(bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION app_permisos_en(bigint) TO erp_app;
+
+-- The application role's sessions run in UTC whatever the server's default:
+-- rows PostgreSQL builds as JSON then print +00:00, which the API writes as Z
+-- (one timestamp format everywhere). A role default, so no SET statement or
+-- startup parameter pins connections behind RDS Proxy.
+ALTER ROLE erp_app SET timezone = 'UTC';
