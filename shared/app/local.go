@@ -17,6 +17,8 @@ func (d *Deps) Gateway() (*gateway.Gateway, error) {
 		groups[g] = h
 	}
 	gw := gateway.New(d.Authorizer(), groups, d.Log)
-	gw.CORS = gateway.NewCORS(d.Cfg.CORSOrigins)
+	if len(d.Cfg.CORSOrigins) > 0 {
+		gw.CORS = gateway.NewCORS(d.Cfg.CORSOrigins)
+	}
 	return gw, nil
 }

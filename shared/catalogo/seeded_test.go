@@ -57,11 +57,11 @@ func TestSeededCatalogsAreReadOnlyListsForEveryUser(t *testing.T) {
 			if r := e.Get(c.path, ""); r.Status != 401 {
 				t.Errorf("without token: %d", r.Status)
 			}
-			// No writes: the route does not exist.
+			// No writes: the path serves only GET (405 with Allow: GET).
 			for _, m := range []struct{ method, path string }{
 				{"POST", c.path}, {"PUT", item(c.path, 1)}, {"PATCH", item(c.path, 1)}, {"DELETE", item(c.path, 1)},
 			} {
-				if r := call(e, m.method, m.path, admin, obj{"nombre": "X", "codigo": "X"}); r.Status != 404 {
+				if r := call(e, m.method, m.path, admin, obj{"nombre": "X", "codigo": "X"}); r.Status != 405 || r.Header.Get("Allow") != "GET" {
 					t.Errorf("%s %s: %d %s", m.method, m.path, r.Status, r.Raw)
 				}
 			}

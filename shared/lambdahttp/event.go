@@ -182,8 +182,10 @@ func validPath(p string) bool {
 // adapter's URL unparsable. Escapes are left alone: url.Values drops
 // malformed ones, and httpx cleans decoded text of NUL and invalid UTF-8.
 func validQuery(raw string, params map[string]string) bool {
-	if !validHeaderValue(raw) || strings.ContainsRune(raw, '#') {
-		return false
+	if raw != "" {
+		// The adapter builds the URL from the raw (escaped) string; decoded
+		// values may hold any byte (search=%00 is data, cleaned by httpx).
+		return validHeaderValue(raw) && !strings.ContainsRune(raw, '#')
 	}
 	for k, v := range params {
 		if !validHeaderValue(k) || !validHeaderValue(v) {

@@ -1,0 +1,100 @@
+// Package apperr holds the application's typed errors: what went wrong in
+// terms a client can act on (invalid data, not found, forbidden, conflict,
+// too many requests), with Spanish messages. Domain code returns them
+// without knowing HTTP; the transport (httpx) is the one place that turns a
+// Kind into a status and writes the envelope. Any other error is internal:
+// logged with the trace id and answered as a masked 500.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind classifies an application error.
+type Kind uint8
+
+// The kinds, each answered with one HTTP status by httpx.
+const (
+	Internal         Kind = iota // 500, masked
+	Invalid                      // 422, with field messages
+	NotFound                     // 404
+	Forbidden                    // 403
+	Unauthenticated              // 401
+	BadRequest                   // 400: a malformed request, as opposed to invalid data
+	Conflict                     // 409
+	TooManyRequests              // 429, with RetryAfter
+	TooLarge                     // 413
+	UnsupportedMedia             // 415
+	MethodNotAllowed             // 405
+	Unavailable                  // 503
+)
+
+// Error is a typed application error.
+type Error struct {
+	Kind    Kind
+	Message string
+	// Fields holds validation messages keyed by field ("detalles.0.producto_id").
+	Fields map[string][]string
+	// RetryAfter, in seconds, for TooManyRequests.
+	RetryAfter int
+	// Err is the cause, logged but never sent to the client.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %v", e.Message, e.Err)
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// As returns the application error inside err, if any.
+func As(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// Is reports whether err is an application error of kind k.
+func Is(err error, k Kind) bool {
+	e, ok := As(err)
+	return ok && e.Kind == k
+}
+
+// MsgInvalid is the message of every validation error.
+const MsgInvalid = "Los datos proporcionados no son válidos."
+
+// NewInvalid is a validation error with field messages.
+func NewInvalid(fields map[string][]string) *Error {
+	return &Error{Kind: Invalid, Message: MsgInvalid, Fields: fields}
+}
+
+// InvalidField is a validation error of one field.
+func InvalidField(field, msg string) *Error {
+	return NewInvalid(map[string][]string{field: {msg}})
+}
+
+// NewNotFound is a not-found error.
+func NewNotFound(msg string) *Error {
+	if msg == "" {
+		msg = "Recurso no encontrado."
+	}
+	return &Error{Kind: NotFound, Message: msg}
+}
+
+// NewForbidden is a forbidden error.
+func NewForbidden(msg string) *Error {
+	if msg == "" {
+		msg = "No tiene permiso para realizar esta acción."
+	}
+	return &Error{Kind: Forbidden, Message: msg}
+}
+
+// NewConflict is a conflict error.
+func NewConflict(msg string) *Error { return &Error{Kind: Conflict, Message: msg} }
+
+// NewBadRequest is a malformed-request error.
+func NewBadRequest(msg string) *Error { return &Error{Kind: BadRequest, Message: msg} }
