@@ -1,8 +1,7 @@
 package catalogo
 
 import (
-	"net/http"
-
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/recurso"
 )
@@ -23,7 +22,7 @@ func refuseInUseSQL(query, field, msg string) func(c *recurso.Call) error {
 			return err
 		}
 		if used {
-			return &httpx.Error{Status: http.StatusUnprocessableEntity, Message: msg, Fields: map[string][]string{field: {msg}}}
+			return &httpx.Error{Kind: apperr.Invalid, Message: msg, Fields: map[string][]string{field: {msg}}}
 		}
 		return nil
 	}

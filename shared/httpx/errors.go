@@ -6,86 +6,77 @@ package httpx
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/erpcr/erp/shared/apperr"
 )
 
-// Error is a typed application error that maps to an HTTP status.
-type Error struct {
-	Status  int
-	Message string
-	// Fields holds validation messages keyed by field ("detalles.0.producto_id").
-	Fields map[string][]string
-	// RetryAfter, in seconds, for 429.
-	RetryAfter int
-	// Err is the cause, logged but never sent to the client.
-	Err error
+// Error is the application's typed error (package apperr): domain code
+// returns it without knowing HTTP, and WriteError is the one place that
+// turns its Kind into a status.
+type Error = apperr.Error
+
+// statuses maps each kind of application error to its HTTP status.
+var statuses = map[apperr.Kind]int{
+	apperr.Internal:         http.StatusInternalServerError,
+	apperr.Invalid:          http.StatusUnprocessableEntity,
+	apperr.NotFound:         http.StatusNotFound,
+	apperr.Forbidden:        http.StatusForbidden,
+	apperr.Unauthenticated:  http.StatusUnauthorized,
+	apperr.BadRequest:       http.StatusBadRequest,
+	apperr.Conflict:         http.StatusConflict,
+	apperr.TooManyRequests:  http.StatusTooManyRequests,
+	apperr.TooLarge:         http.StatusRequestEntityTooLarge,
+	apperr.UnsupportedMedia: http.StatusUnsupportedMediaType,
+	apperr.MethodNotAllowed: http.StatusMethodNotAllowed,
+	apperr.Unavailable:      http.StatusServiceUnavailable,
 }
 
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("%d %s: %v", e.Status, e.Message, e.Err)
+// Status is the HTTP status of an application error.
+func Status(e *Error) int {
+	if s, ok := statuses[e.Kind]; ok {
+		return s
 	}
-	return fmt.Sprintf("%d %s", e.Status, e.Message)
+	return http.StatusInternalServerError
 }
-
-func (e *Error) Unwrap() error { return e.Err }
 
 // MsgInvalid is the message of every 422.
-const MsgInvalid = "Los datos proporcionados no son válidos."
+const MsgInvalid = apperr.MsgInvalid
 
 // Invalid is a 422 with field messages.
-func Invalid(fields map[string][]string) *Error {
-	return &Error{Status: http.StatusUnprocessableEntity, Message: MsgInvalid, Fields: fields}
-}
+func Invalid(fields map[string][]string) *Error { return apperr.NewInvalid(fields) }
 
 // InvalidField is a 422 for one field.
-func InvalidField(field, msg string) *Error {
-	return Invalid(map[string][]string{field: {msg}})
-}
+func InvalidField(field, msg string) *Error { return apperr.InvalidField(field, msg) }
 
 // NotFound is a 404.
-func NotFound(msg string) *Error {
-	if msg == "" {
-		msg = "Recurso no encontrado."
-	}
-	return &Error{Status: http.StatusNotFound, Message: msg}
-}
+func NotFound(msg string) *Error { return apperr.NewNotFound(msg) }
 
 // Forbidden is a 403.
-func Forbidden(msg string) *Error {
-	if msg == "" {
-		msg = "No tiene permiso para realizar esta acción."
-	}
-	return &Error{Status: http.StatusForbidden, Message: msg}
-}
+func Forbidden(msg string) *Error { return apperr.NewForbidden(msg) }
 
 // Unauthenticated is a 401.
 func Unauthenticated(msg string) *Error {
 	if msg == "" {
 		msg = "No autenticado."
 	}
-	return &Error{Status: http.StatusUnauthorized, Message: msg}
+	return &Error{Kind: apperr.Unauthenticated, Message: msg}
 }
 
 // BadRequest is a 400 (malformed request, as opposed to invalid data).
-func BadRequest(msg string) *Error {
-	return &Error{Status: http.StatusBadRequest, Message: msg}
-}
+func BadRequest(msg string) *Error { return apperr.NewBadRequest(msg) }
 
 // TooManyRequests is a 429 with Retry-After.
 func TooManyRequests(msg string, retryAfter int) *Error {
 	if msg == "" {
 		msg = "Demasiadas solicitudes. Intente de nuevo más tarde."
 	}
-	return &Error{Status: http.StatusTooManyRequests, Message: msg, RetryAfter: retryAfter}
+	return &Error{Kind: apperr.TooManyRequests, Message: msg, RetryAfter: retryAfter}
 }
 
 // Conflict is a 409.
-func Conflict(msg string) *Error {
-	return &Error{Status: http.StatusConflict, Message: msg}
-}
+func Conflict(msg string) *Error { return apperr.NewConflict(msg) }
 
 // MsgInternal is the masked message of every 500.
 const MsgInternal = "Ocurrió un error interno. Intente de nuevo más tarde."
@@ -104,11 +95,12 @@ type errorBody struct {
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *Error
 	if !errors.As(err, &e) {
-		e = &Error{Status: http.StatusInternalServerError, Message: MsgInternal, Err: err}
+		e = &Error{Kind: apperr.Internal, Message: MsgInternal, Err: err}
 	}
+	status := Status(e)
 	body := errorBody{Message: e.Message, Errors: e.Fields, TraceID: TraceID(r.Context())}
-	if e.Status >= 500 {
-		Logger(r.Context()).Error("error interno", "error", err.Error(), "status", e.Status)
+	if status >= 500 {
+		Logger(r.Context()).Error("error interno", "error", err.Error(), "status", status)
 		if debugFrom(r.Context()) && e.Err != nil {
 			body.Error = e.Err.Error()
 		}
@@ -116,5 +108,5 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
-	WriteJSON(w, e.Status, body)
+	WriteJSON(w, status, body)
 }

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/erpcr/erp/shared/apperr"
 )
 
 // MaxBodyBytes is the request body limit (1 MiB).
@@ -41,7 +43,7 @@ func ReadInput(r *http.Request) (*Input, error) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return nil, &Error{Status: http.StatusRequestEntityTooLarge, Message: "El cuerpo de la solicitud supera el límite de 1 MiB."}
+			return nil, &Error{Kind: apperr.TooLarge, Message: "El cuerpo de la solicitud supera el límite de 1 MiB."}
 		}
 		return nil, BadRequest("No se pudo leer el cuerpo de la solicitud.")
 	}
@@ -49,7 +51,7 @@ func ReadInput(r *http.Request) (*Input, error) {
 		return in, nil
 	}
 	if !isJSON(r.Header.Get("Content-Type")) {
-		return nil, &Error{Status: http.StatusUnsupportedMediaType, Message: "El tipo de contenido debe ser application/json."}
+		return nil, &Error{Kind: apperr.UnsupportedMedia, Message: "El tipo de contenido debe ser application/json."}
 	}
 	if !utf8.Valid(body) {
 		return nil, BadRequest("El cuerpo de la solicitud debe estar codificado en UTF-8.")

@@ -33,7 +33,7 @@ func TestInputRulesGiveSpanishMessagesPerField(t *testing.T) {
 		in := input(t, c.body)
 		c.read(in)
 		err, ok := in.Err().(*Error)
-		if !ok || err.Status != 422 || len(err.Fields[c.field]) != 1 || err.Fields[c.field][0] != c.msg {
+		if !ok || Status(err) != 422 || len(err.Fields[c.field]) != 1 || err.Fields[c.field][0] != c.msg {
 			t.Errorf("%s: %+v", c.name, in.Err())
 		}
 	}

@@ -64,3 +64,10 @@ func OKMessage(w http.ResponseWriter, msg string) error {
 	WriteJSON(w, http.StatusOK, Message{Success: true, Message: msg})
 	return nil
 }
+
+// WriteBody writes an already encoded JSON body (EncodeJSON) with status.
+func WriteBody(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}

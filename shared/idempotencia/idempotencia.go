@@ -20,6 +20,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 )
@@ -95,7 +96,7 @@ func Begin(ctx context.Context, tx *db.Tx, empresaID int64, key, ruta string, hu
 	}
 	if prevRuta != ruta || !bytes.Equal(prevHuella, huella) {
 		msg := "La clave de idempotencia ya se usó con otra solicitud."
-		return nil, &httpx.Error{Status: http.StatusUnprocessableEntity, Message: msg, Fields: map[string][]string{Header: {msg}}}
+		return nil, &httpx.Error{Kind: apperr.Invalid, Message: msg, Fields: map[string][]string{Header: {msg}}}
 	}
 	return &s, nil
 }

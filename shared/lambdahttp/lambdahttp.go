@@ -16,6 +16,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/routes"
@@ -79,7 +80,7 @@ func NotFound(w http.ResponseWriter, r *http.Request) error {
 	if methods := routes.Methods(r.URL.Path); len(methods) > 0 {
 		allow := strings.Join(methods, ", ")
 		w.Header().Set("Allow", allow)
-		return &httpx.Error{Status: http.StatusMethodNotAllowed,
+		return &httpx.Error{Kind: apperr.MethodNotAllowed,
 			Message: "El método " + r.Method + " no está permitido en esta ruta. Métodos permitidos: " + allow + "."}
 	}
 	return httpx.NotFound("La ruta solicitada no existe.")

@@ -5,10 +5,10 @@ package organizacion
 
 import (
 	"fmt"
-	"net/http"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/crformat"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
@@ -44,7 +44,7 @@ func principal(table string) func(c *recurso.Call, vals map[string]any) error {
 func keepPrincipal(msg string) func(c *recurso.Call) error {
 	return func(c *recurso.Call) error {
 		if v, _ := c.Current["es_principal"].(bool); v {
-			return &httpx.Error{Status: http.StatusUnprocessableEntity, Message: msg,
+			return &httpx.Error{Kind: apperr.Invalid, Message: msg,
 				Fields: map[string][]string{"es_principal": {msg}}}
 		}
 		return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
@@ -86,7 +87,7 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	// CheckPassword spends a bcrypt comparison even for unknown e-mails.
 	if !auth.CheckPassword(hash, password) {
-		return &httpx.Error{Status: http.StatusUnauthorized, Message: msgCredenciales,
+		return &httpx.Error{Kind: apperr.Unauthenticated, Message: msgCredenciales,
 			Fields: map[string][]string{"email": {msgCredenciales}}}
 	}
 	// The password was right: whatever follows, this was no failed guess.

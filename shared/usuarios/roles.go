@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
@@ -367,7 +368,7 @@ func (s *Service) rolesDestroy(w http.ResponseWriter, r *http.Request) error {
 		}
 		if predefinido {
 			msg := "Los roles predefinidos no se pueden eliminar."
-			return &httpx.Error{Status: http.StatusUnprocessableEntity, Message: msg, Fields: map[string][]string{"rol": {msg}}}
+			return &httpx.Error{Kind: apperr.Invalid, Message: msg, Fields: map[string][]string{"rol": {msg}}}
 		}
 		b := &pgx.Batch{}
 		b.Queue(`delete from usuario_roles where empresa_id = $1 and rol_id = $2`, p.EmpresaID, id)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
@@ -417,7 +418,7 @@ func (s *Service) destroy(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if id == p.UsuarioID {
-		return &httpx.Error{Status: http.StatusUnprocessableEntity, Message: "No puede eliminar su propio usuario.",
+		return &httpx.Error{Kind: apperr.Invalid, Message: "No puede eliminar su propio usuario.",
 			Fields: map[string][]string{"id": {"No puede eliminar su propio usuario."}}}
 	}
 	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {

@@ -1,0 +1,228 @@
+// Package handler is the one skeleton of the API's hand-written handlers.
+// A handler here reads the principal, parses the path id and the body, runs
+// a domain function in one transaction bound to the caller's tenant, and
+// writes the envelope; the domain function's typed errors (package apperr)
+// become statuses in httpx.WriteError. Domain packages therefore hold only
+// their rules and SQL (ARCHITECTURE.md), and no handler re-implements the
+// skeleton.
+//
+//	"ventas.show":    handler.Show(d, ventas.Find),
+//	"ventas.estado":  handler.Action(d, "Venta actualizada.", decodeEstado, ventas.CambiarEstado),
+//	"ventas.index":   handler.List(d, listaVentas),
+package handler
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"reflect"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/idempotencia"
+)
+
+// FindFunc loads one record of the transaction's tenant, or returns an
+// apperr NotFound error.
+type FindFunc[T any] func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (T, error)
+
+// ActionFunc changes one record of the transaction's tenant with the
+// decoded input and returns what the response shows.
+type ActionFunc[In, Out any] func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in In) (Out, error)
+
+// CreateFunc creates a record of the transaction's tenant and returns what
+// the response shows.
+type CreateFunc[In, Out any] func(ctx context.Context, tx *db.Tx, p auth.Principal, in In) (Out, error)
+
+// DecodeFunc validates a request body (read once by the handler) into In;
+// validation failures are returned as apperr Invalid errors (in.Err()).
+type DecodeFunc[In any] func(in *httpx.Input) (In, error)
+
+// NoBody decodes nothing: for actions without a body.
+func NoBody(*httpx.Input) (struct{}, error) { return struct{}{}, nil }
+
+// decodeBody reads the body once and decodes it.
+func decodeBody[In any](r *http.Request, decode DecodeFunc[In]) (In, *httpx.Input, error) {
+	var zero In
+	in, err := httpx.ReadInput(r)
+	if err != nil {
+		return zero, nil, err
+	}
+	v, err := decode(in)
+	return v, in, err
+}
+
+// run runs fn in one transaction scoped to the request's principal.
+func run(d *db.DB, r *http.Request, fn func(ctx context.Context, tx *db.Tx, p auth.Principal) error) error {
+	p := auth.FromRequest(r)
+	return d.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error { return fn(r.Context(), tx, p) })
+}
+
+// Show answers GET /{id}: 200 {success, data}.
+func Show[T any](d *db.DB, find FindFunc[T]) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, err := httpx.PathID(r)
+		if err != nil {
+			return err
+		}
+		var out T
+		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (err error) {
+			out, err = find(ctx, tx, p, id)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return httpx.OK(w, "", out)
+	}
+}
+
+// Action answers a change of one record (PUT/PATCH /{id}, POST
+// /{id}/<action>, DELETE /{id}): 200 {success, message, data}; with a nil
+// result only {success, message}.
+func Action[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], do ActionFunc[In, Out]) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, err := httpx.PathID(r)
+		if err != nil {
+			return err
+		}
+		in, _, err := decodeBody(r, decode)
+		if err != nil {
+			return err
+		}
+		var out Out
+		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (err error) {
+			out, err = do(ctx, tx, p, id, in)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if isNil(any(out)) {
+			return httpx.OKMessage(w, msg)
+		}
+		return httpx.OK(w, msg, out)
+	}
+}
+
+// Create answers POST: 201 {success, message, data}. With an
+// Idempotency-Key header the key is locked first (a concurrent duplicate
+// waits), a key already used with the same body replays the first answer
+// without doing anything (Idempotent-Replayed: true), a key used with
+// another body or route is a 422, and the answer is stored in the same
+// transaction as the work it answers.
+func Create[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], create CreateFunc[In, Out]) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		key, err := idempotencia.Key(r)
+		if err != nil {
+			return err
+		}
+		in, input, err := decodeBody(r, decode)
+		if err != nil {
+			return err
+		}
+		ruta := r.Method + " " + r.URL.Path
+		huella := idempotencia.Huella(input.Body())
+		var (
+			replay *idempotencia.Stored
+			out    []byte
+		)
+		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) error {
+			if key != "" {
+				stored, err := idempotencia.Begin(ctx, tx, p.EmpresaID, key, ruta, huella)
+				if err != nil || stored != nil {
+					replay = stored
+					return err
+				}
+			}
+			data, err := create(ctx, tx, p, in)
+			if err != nil {
+				return err
+			}
+			if out, err = httpx.EncodeJSON(httpx.Envelope{Success: true, Message: msg, Data: data}); err != nil {
+				return fmt.Errorf("handler: encode: %w", err)
+			}
+			if key == "" {
+				return nil
+			}
+			return idempotencia.Save(ctx, tx, p.EmpresaID, key, ruta, huella, idempotencia.Stored{Status: http.StatusCreated, Body: out})
+		})
+		if err != nil {
+			return err
+		}
+		if replay != nil {
+			idempotencia.Replay(w, replay)
+			return nil
+		}
+		httpx.WriteBody(w, http.StatusCreated, out)
+		return nil
+	}
+}
+
+// Query is one page of a list: "from ... where ..." with its arguments, the
+// columns and order (from whitelists, never user input), how a row is
+// scanned, and how the relations of the whole page are loaded (one query
+// per relation, so a page costs the same round trips whatever its size).
+type Query[T any] struct {
+	Cols, From, Order string
+	Args              []any
+	Scan              pgx.RowToFunc[T]
+	Load              func(ctx context.Context, tx *db.Tx, rows []T) error
+}
+
+// QueryFunc reads a list's filters from the request (invalid ones are an
+// apperr Invalid error) and returns its query.
+type QueryFunc[T any] func(r *http.Request, p auth.Principal) (Query[T], error)
+
+// List answers GET /: {data, current_page, per_page, total, last_page,
+// from, to}, the count and the page pipelined in one round trip.
+func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		page, err := httpx.ParsePage(r)
+		if err != nil {
+			return err
+		}
+		q, err := query(r, auth.FromRequest(r))
+		if err != nil {
+			return err
+		}
+		var out httpx.Page[T]
+		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) error {
+			rows, total, err := db.Page(ctx, tx, q.Cols, q.From, q.Order, q.Args, page.PerPage, page.Offset(), q.Scan)
+			if err != nil {
+				return fmt.Errorf("handler: list: %w", err)
+			}
+			if q.Load != nil {
+				if err := q.Load(ctx, tx, rows); err != nil {
+					return err
+				}
+			}
+			out = httpx.NewPage(page, rows, total)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		httpx.WriteJSON(w, http.StatusOK, out)
+		return nil
+	}
+}
+
+// isNil reports whether v is nil, a nil pointer, map or slice, or the empty
+// struct: an action whose answer is only a message.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	if _, ok := v.(struct{}); ok {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
+}

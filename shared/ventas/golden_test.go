@@ -1,0 +1,76 @@
+package ventas_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+var (
+	volatileTimestamp = regexp.MustCompile(`"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)"`)
+	volatileTrace     = regexp.MustCompile(`"trace_id": ?"[0-9a-f]+"`)
+)
+
+// golden compares a response (status and body, indented, with timestamps
+// and trace ids masked) with testdata/golden/<name>.json: the responses
+// the handler refactor of issue 10 must keep byte for byte.
+func golden(t *testing.T, name string, r testenv.Resp) {
+	t.Helper()
+	var body bytes.Buffer
+	if err := json.Indent(&body, r.Raw, "", "  "); err != nil {
+		t.Fatalf("%s: not JSON: %s", name, r.Raw)
+	}
+	got := volatileTimestamp.ReplaceAll(body.Bytes(), []byte(`"<timestamp>"`))
+	got = volatileTrace.ReplaceAll(got, []byte(`"trace_id":"<trace>"`))
+	got = append([]byte(http.StatusText(r.Status)+"\n"), got...)
+	path := filepath.Join("testdata", "golden", name+".json")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%s: %v (run go test -run Golden -update)", name, err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s:\n%s", name, path, got)
+	}
+}
+
+func TestGoldenResponsesOfAListAShowAnActionAndAnError(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	a := f.producto(prod{codigo: "A"})
+	b := f.producto(prod{codigo: "B", tarifa: "08"})
+	f.stock(f.almacen, a, "10", "100", "L1", "2027-01-31")
+	f.stock(f.almacen, b, "10", "50", "", "")
+	cliente := f.cliente(1, "101110111", 30)
+	f.venderOK(with(venta(linea(a, 2, "1500.50", "descuento", "100")), "almacen_id", f.almacen, "fecha_venta", "2026-11-20"))
+	f.venderOK(with(venta(linea(a, 1, 1000), linea(b, "2.5", "99.99")), "almacen_id", f.almacen, "cliente_id", cliente,
+		"fecha_venta", "2026-11-21", "observaciones", "A crédito"))
+
+	golden(t, "ventas_list", f.e.Get("/api/ventas?per_page=10", f.admin))
+	golden(t, "ventas_show", f.e.Get("/api/ventas/2", f.admin))
+	golden(t, "ventas_action_anular", f.e.Do(testenv.Req{Method: http.MethodPatch, Path: "/api/ventas/1", Token: f.admin,
+		Body: map[string]any{"estado": "anulada", "observaciones": "Devuelta"}}))
+	golden(t, "ventas_error_422", f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.admin,
+		Body: map[string]any{"detalles": []any{map[string]any{"producto_id": 999, "cantidad": 0}}}}))
+	golden(t, "ventas_error_404", f.e.Get("/api/ventas/999", f.admin))
+	golden(t, "cobros_pago", f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/cuentas-por-cobrar/1/pagos", Token: f.admin,
+		Body: map[string]any{"monto": "100.25", "fecha": "2026-11-22"}}))
+	golden(t, "cobros_list", f.e.Get("/api/cuentas-por-cobrar", f.admin))
+}
