@@ -140,7 +140,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request, in *httpx.Input
 	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		if key != "" {
-			st, err := idempotencia.Begin(ctx, tx, p.EmpresaID, key, ruta, huella)
+			st, err := idempotencia.Begin(ctx, tx, key, ruta, huella)
 			if err != nil || st != nil {
 				replay = st
 				return err
@@ -156,7 +156,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request, in *httpx.Input
 		if key == "" {
 			return nil
 		}
-		return idempotencia.Save(ctx, tx, p.EmpresaID, key, ruta, huella, idempotencia.Stored{Status: http.StatusCreated, Body: body})
+		return idempotencia.Save(ctx, tx, key, ruta, huella, idempotencia.Stored{Status: http.StatusCreated, Body: body})
 	})
 	if err != nil {
 		return err

@@ -157,7 +157,7 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 			return "", nil, err
 		}
 		c := calcular(x.lineas, productos)
-		n, err := documentos.Siguiente(ctx, tx, p.EmpresaID, SerieOrden)
+		n, err := documentos.Siguiente(ctx, tx, SerieOrden)
 		if err != nil {
 			return "", nil, err
 		}

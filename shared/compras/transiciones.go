@@ -338,7 +338,7 @@ func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in
 	if len(entradas) > 0 {
 		oc, prov, obs := id, cur.proveedorID, "Recepción de la orden de compra "+cur.numero
 		y, m, d := time.Now().In(costaRica).Date()
-		_, err := inventario.Crear(ctx, tx, p.EmpresaID, inventario.Movimiento{
+		_, err := inventario.Crear(ctx, tx, inventario.Movimiento{
 			Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacenID, Fecha: time.Date(y, m, d, 0, 0, 0, 0, time.UTC),
 			UsuarioID: p.UsuarioID, OrdenCompraID: &oc, ProveedorID: &prov, Observaciones: &obs,
 			Lineas: entradas, Procesar: true,

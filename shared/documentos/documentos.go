@@ -14,11 +14,11 @@ import (
 // Siguiente increments the company's counter named clave and returns the new
 // value. The row lock it takes is held until the transaction ends, which is
 // what serializes concurrent documents of the same series.
-func Siguiente(ctx context.Context, q db.Querier, empresaID int64, clave string) (int64, error) {
+func Siguiente(ctx context.Context, tx *db.Tx, clave string) (int64, error) {
 	var n int64
-	err := q.QueryRow(ctx, `insert into contadores (empresa_id, clave, valor) values ($1, $2, 1)
+	err := tx.QueryRow(ctx, `insert into contadores (empresa_id, clave, valor) values ($1, $2, 1)
 		on conflict (empresa_id, clave) do update set valor = contadores.valor + 1, actualizado_en = now()
-		returning valor`, empresaID, clave).Scan(&n)
+		returning valor`, tx.EmpresaID(), clave).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("documentos: counter %s: %w", clave, err)
 	}

@@ -30,9 +30,10 @@ const (
 // Tipos lists the known event types.
 var Tipos = []string{VentaCreada, ClienteCreado, PagoRecibido, FacturaEmitida, InventarioBajo}
 
-// Registrar writes an event of the tenant into the outbox, in q's
-// transaction. payload is the resource as the API shows it.
-func Registrar(ctx context.Context, q db.Querier, empresaID int64, tipo string, payload any) error {
+// Registrar writes an event of the transaction's tenant into the outbox, in
+// that transaction. payload is the resource as the API shows it.
+func Registrar(ctx context.Context, tx *db.Tx, tipo string, payload any) error {
+	q, empresaID := tx, tx.EmpresaID()
 	raw, err := json.Marshal(payload)
 	if err != nil {
 		return fmt.Errorf("eventos: %s payload: %w", tipo, err)

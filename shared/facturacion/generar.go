@@ -154,7 +154,7 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 		}
 		now := s.now()
 		serie := fmt.Sprintf("hacienda:%03d:%05d:%s", v.establecimiento, v.terminal, tipo)
-		n, err := documentos.Siguiente(ctx, tx, p.EmpresaID, serie)
+		n, err := documentos.Siguiente(ctx, tx, serie)
 		if err != nil {
 			return err
 		}

@@ -376,7 +376,7 @@ func (s *Service) registrarRespuesta(ctx context.Context, t tarea, est recepcion
 			if err != nil {
 				return err
 			}
-			return eventos.Registrar(ctx, tx, t.job.EmpresaID, eventos.FacturaEmitida, c)
+			return eventos.Registrar(ctx, tx, eventos.FacturaEmitida, c)
 		})
 	if err == nil {
 		s.log().Info("hacienda: respuesta final", "job", t.job.String(), "clave", t.clave, "estado", estado)

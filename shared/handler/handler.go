@@ -132,7 +132,7 @@ func Create[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], create Cre
 		)
 		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) error {
 			if key != "" {
-				stored, err := idempotencia.Begin(ctx, tx, p.EmpresaID, key, ruta, huella)
+				stored, err := idempotencia.Begin(ctx, tx, key, ruta, huella)
 				if err != nil || stored != nil {
 					replay = stored
 					return err
@@ -148,7 +148,7 @@ func Create[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], create Cre
 			if key == "" {
 				return nil
 			}
-			return idempotencia.Save(ctx, tx, p.EmpresaID, key, ruta, huella, idempotencia.Stored{Status: http.StatusCreated, Body: out})
+			return idempotencia.Save(ctx, tx, key, ruta, huella, idempotencia.Stored{Status: http.StatusCreated, Body: out})
 		})
 		if err != nil {
 			return err

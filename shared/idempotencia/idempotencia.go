@@ -74,7 +74,8 @@ func canonical(body []byte) []byte {
 // Begin serializes the requests of one key (a transaction-scoped advisory
 // lock, so a concurrent duplicate waits for the first to commit) and returns
 // the stored response when the key was already used with the same body.
-func Begin(ctx context.Context, tx *db.Tx, empresaID int64, key, ruta string, huella []byte) (*Stored, error) {
+func Begin(ctx context.Context, tx *db.Tx, key, ruta string, huella []byte) (*Stored, error) {
+	empresaID := tx.EmpresaID()
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d|%d|%s", empresaID, tx.UsuarioID(), key)
 	if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock($1)`, int64(h.Sum64())); err != nil {
@@ -103,7 +104,8 @@ func Begin(ctx context.Context, tx *db.Tx, empresaID int64, key, ruta string, hu
 
 // Save keeps the response of the key's first request, in the same
 // transaction as the work it answers. Keys older than 24 hours are replaced.
-func Save(ctx context.Context, tx *db.Tx, empresaID int64, key, ruta string, huella []byte, s Stored) error {
+func Save(ctx context.Context, tx *db.Tx, key, ruta string, huella []byte, s Stored) error {
+	empresaID := tx.EmpresaID()
 	_, err := tx.Exec(ctx, `insert into claves_idempotencia (empresa_id, usuario_id, clave, ruta, huella, estado_http, respuesta)
 		values ($1, $2, $3, $4, $5, $6, $7)
 		on conflict (empresa_id, usuario_id, clave) do update set ruta = excluded.ruta, huella = excluded.huella,

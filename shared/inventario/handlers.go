@@ -230,7 +230,7 @@ func (s *Service) store(c clase) httpx.HandlerFunc {
 			if err := in.Err(); err != nil {
 				return err
 			}
-			id, err := Crear(ctx, tx, p.EmpresaID, Movimiento{
+			id, err := Crear(ctx, tx, Movimiento{
 				Clase: c.clase, Tipo: x.tipo, AlmacenID: x.almacenID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
 				ProveedorID: x.proveedorID, ClienteID: x.clienteID, Observaciones: x.observaciones, Lineas: lineas,
 				Procesar: x.procesar, PermitirNegativo: ref.permiteNegativo,
@@ -401,7 +401,7 @@ func (s *Service) transferir(w http.ResponseWriter, r *http.Request) error {
 			p.EmpresaID, []int64{x.origenID, x.destinoID}, productos); err != nil {
 			return fmt.Errorf("inventario: bloquear existencias: %w", err)
 		}
-		salida, err := Crear(ctx, tx, p.EmpresaID, Movimiento{
+		salida, err := Crear(ctx, tx, Movimiento{
 			Clase: Salida, Tipo: "Transferencia", AlmacenID: x.origenID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
 			Observaciones: x.observaciones, Lineas: lineas, Procesar: true,
 		})
@@ -416,7 +416,7 @@ func (s *Service) transferir(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		entrada, err := Crear(ctx, tx, p.EmpresaID, Movimiento{
+		entrada, err := Crear(ctx, tx, Movimiento{
 			Clase: Entrada, Tipo: "Transferencia", AlmacenID: x.destinoID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
 			Observaciones: x.observaciones, MovimientoParID: &salida, Lineas: consumido, Procesar: true,
 		})

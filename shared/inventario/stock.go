@@ -86,12 +86,13 @@ var ErrEstado = errors.New("inventario: el movimiento no está pendiente")
 // Crear records a movement and its lines and, when m.Procesar, applies it.
 // It returns the movement's id. The movement and its lines are one
 // statement; applying them right away needs no second read.
-func Crear(ctx context.Context, tx *db.Tx, empresaID int64, m Movimiento) (int64, error) {
+func Crear(ctx context.Context, tx *db.Tx, m Movimiento) (int64, error) {
+	empresaID := tx.EmpresaID()
 	prefix := "ENT"
 	if m.Clase == Salida {
 		prefix = "SAL"
 	}
-	n, err := documentos.Siguiente(ctx, tx, empresaID, prefix)
+	n, err := documentos.Siguiente(ctx, tx, prefix)
 	if err != nil {
 		return 0, err
 	}

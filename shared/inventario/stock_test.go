@@ -43,7 +43,7 @@ func TestExitsConsumeBatchesFirstExpiringFirstAndRecordTheirCost(t *testing.T) {
 	late, early := time.Date(2027, 6, 1, 0, 0, 0, 0, time.UTC), time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
 	var salida int64
 	err := e.Deps.DB.WithTx(ctx, db.Scope{EmpresaID: 1, UsuarioID: 1}, func(tx *db.Tx) error {
-		_, err := inventario.Crear(ctx, tx, 1, inventario.Movimiento{Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacen, Procesar: true,
+		_, err := inventario.Crear(ctx, tx, inventario.Movimiento{Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacen, Procesar: true,
 			Lineas: []inventario.Linea{
 				{ProductoID: producto, Cantidad: dec("10"), CostoUnitario: dec("500"), Lote: "B", FechaVencimiento: &late},
 				{ProductoID: producto, Cantidad: dec("4"), CostoUnitario: dec("450"), Lote: "A", FechaVencimiento: &early},
@@ -51,7 +51,7 @@ func TestExitsConsumeBatchesFirstExpiringFirstAndRecordTheirCost(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		salida, err = inventario.Crear(ctx, tx, 1, inventario.Movimiento{Clase: inventario.Salida, Tipo: "Venta", AlmacenID: almacen, Procesar: true,
+		salida, err = inventario.Crear(ctx, tx, inventario.Movimiento{Clase: inventario.Salida, Tipo: "Venta", AlmacenID: almacen, Procesar: true,
 			Lineas: []inventario.Linea{{ProductoID: producto, Cantidad: dec("10")}}})
 		return err
 	})
@@ -86,12 +86,12 @@ func TestAnExitBeyondStockFailsOnItsLineAndWritesNothing(t *testing.T) {
 	almacen, producto := stockFixture(t, e)
 	ctx := context.Background()
 	_ = e.Deps.DB.WithTx(ctx, db.Scope{EmpresaID: 1, UsuarioID: 1}, func(tx *db.Tx) error {
-		_, err := inventario.Crear(ctx, tx, 1, inventario.Movimiento{Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacen, Procesar: true,
+		_, err := inventario.Crear(ctx, tx, inventario.Movimiento{Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacen, Procesar: true,
 			Lineas: []inventario.Linea{{ProductoID: producto, Cantidad: dec("3"), CostoUnitario: dec("100")}}})
 		return err
 	})
 	err := e.Deps.DB.WithTx(ctx, db.Scope{EmpresaID: 1, UsuarioID: 1}, func(tx *db.Tx) error {
-		_, err := inventario.Crear(ctx, tx, 1, inventario.Movimiento{Clase: inventario.Salida, Tipo: "Venta", AlmacenID: almacen, Procesar: true,
+		_, err := inventario.Crear(ctx, tx, inventario.Movimiento{Clase: inventario.Salida, Tipo: "Venta", AlmacenID: almacen, Procesar: true,
 			Lineas: []inventario.Linea{{ProductoID: producto, Cantidad: dec("1")}, {ProductoID: producto, Cantidad: dec("5")}}})
 		return err
 	})
@@ -112,10 +112,10 @@ func TestMovementRoundTripsDoNotGrowWithLines(t *testing.T) {
 		}
 		before := e.Queries.Load()
 		err := e.Deps.DB.WithTx(ctx, db.Scope{EmpresaID: 1, UsuarioID: 1}, func(tx *db.Tx) error {
-			if _, err := inventario.Crear(ctx, tx, 1, inventario.Movimiento{Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacen, Procesar: true, Lineas: lines}); err != nil {
+			if _, err := inventario.Crear(ctx, tx, inventario.Movimiento{Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacen, Procesar: true, Lineas: lines}); err != nil {
 				return err
 			}
-			_, err := inventario.Crear(ctx, tx, 1, inventario.Movimiento{Clase: inventario.Salida, Tipo: "Venta", AlmacenID: almacen, Procesar: true, Lineas: lines})
+			_, err := inventario.Crear(ctx, tx, inventario.Movimiento{Clase: inventario.Salida, Tipo: "Venta", AlmacenID: almacen, Procesar: true, Lineas: lines})
 			return err
 		})
 		if err != nil {

@@ -252,7 +252,7 @@ func demoProductos(ctx context.Context, tx *db.Tx, empresaID, admin int64) error
 	// Dated today in Costa Rica, as the API dates a movement sent without fecha.
 	y, m, d := time.Now().In(costaRica).Date()
 	obs := "Inventario inicial de demostración."
-	if _, err := inventario.Crear(ctx, tx, empresaID, inventario.Movimiento{
+	if _, err := inventario.Crear(ctx, tx, inventario.Movimiento{
 		Clase: inventario.Entrada, Tipo: "Ajuste Positivo", AlmacenID: almacen, UsuarioID: admin,
 		Fecha:         time.Date(y, m, d, 0, 0, 0, 0, time.UTC),
 		Observaciones: &obs, Lineas: lineas, Procesar: true,

@@ -106,7 +106,7 @@ var Cliente = &recurso.Resource{
 	// ClienteCreadoEvent, with the customer as the API shows it, in the
 	// creating transaction.
 	AfterCreate: func(c *recurso.Call, row recurso.Row) error {
-		return eventos.Registrar(c.Context(), c.Tx, c.Principal.EmpresaID, eventos.ClienteCreado, row)
+		return eventos.Registrar(c.Context(), c.Tx, eventos.ClienteCreado, row)
 	},
 	Messages: recurso.Messages{NotFound: "Cliente no encontrado.", Created: "Cliente creado correctamente.",
 		Updated: "Cliente actualizado correctamente.", Deleted: "Cliente eliminado correctamente."},

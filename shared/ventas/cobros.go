@@ -352,7 +352,7 @@ func (s *Service) pagosStore(w http.ResponseWriter, r *http.Request) error {
 		}
 		cuenta.Pagos = nil
 		pago.CuentaPorCobrar = &cuenta
-		if err := eventos.Registrar(ctx, tx, p.EmpresaID, eventos.PagoRecibido, pago); err != nil {
+		if err := eventos.Registrar(ctx, tx, eventos.PagoRecibido, pago); err != nil {
 			return nil, err
 		}
 		return pago, nil

@@ -378,7 +378,7 @@ func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return nil, err
 		}
-		if err := eventos.Registrar(ctx, tx, p.EmpresaID, eventos.VentaCreada, v); err != nil {
+		if err := eventos.Registrar(ctx, tx, eventos.VentaCreada, v); err != nil {
 			return nil, err
 		}
 		return v, nil
@@ -455,7 +455,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 	}
 
 	prefix := Prefijos[x.tipo]
-	n, err := documentos.Siguiente(ctx, tx, p.EmpresaID, prefix)
+	n, err := documentos.Siguiente(ctx, tx, prefix)
 	if err != nil {
 		return Venta{}, err
 	}

@@ -30,7 +30,7 @@ func (s *Service) idempotente(w http.ResponseWriter, r *http.Request, p auth.Pri
 	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		ctx := r.Context()
 		if key != "" {
-			stored, err := idempotencia.Begin(ctx, tx, p.EmpresaID, key, ruta, huella)
+			stored, err := idempotencia.Begin(ctx, tx, key, ruta, huella)
 			if err != nil || stored != nil {
 				replay = stored
 				return err
@@ -44,7 +44,7 @@ func (s *Service) idempotente(w http.ResponseWriter, r *http.Request, p auth.Pri
 			return err
 		}
 		if key != "" {
-			return idempotencia.Save(ctx, tx, p.EmpresaID, key, ruta, huella, idempotencia.Stored{Status: http.StatusCreated, Body: out})
+			return idempotencia.Save(ctx, tx, key, ruta, huella, idempotencia.Stored{Status: http.StatusCreated, Body: out})
 		}
 		return nil
 	})

@@ -49,7 +49,7 @@ func salida(ctx context.Context, tx *db.Tx, p auth.Principal, v ventaStock) erro
 	}
 	venta := v.id
 	obs := "Venta " + v.numero
-	_, err := inventario.Crear(ctx, tx, p.EmpresaID, inventario.Movimiento{
+	_, err := inventario.Crear(ctx, tx, inventario.Movimiento{
 		Clase: inventario.Salida, Tipo: "Venta", AlmacenID: v.almacenID, Fecha: v.fecha, UsuarioID: p.UsuarioID,
 		VentaID: &venta, ClienteID: v.clienteID, Observaciones: &obs, Lineas: lineas, Procesar: true,
 		PermitirNegativo: v.permitirNegativo,
@@ -132,7 +132,7 @@ func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, elimin
 			}
 			venta, par := cur.id, s.ID
 			obs := "Anulación de la venta " + cur.numero
-			if _, err := inventario.Crear(ctx, tx, p.EmpresaID, inventario.Movimiento{
+			if _, err := inventario.Crear(ctx, tx, inventario.Movimiento{
 				Clase: inventario.Entrada, Tipo: "Devolucion Cliente", AlmacenID: s.Almacen, UsuarioID: p.UsuarioID,
 				VentaID: &venta, ClienteID: cur.clienteID, MovimientoParID: &par, Observaciones: &obs,
 				Lineas: lineas, Procesar: true,
