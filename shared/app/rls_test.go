@@ -43,6 +43,10 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 	// Rows of both companies in the tables no API of this test writes.
 	for _, c := range []int{1, 2} {
 		e.Exec(`insert into proveedores (empresa_id, nombre, nit_ruc) values ($1, 'Proveedor', '3101999999')`, c)
+		e.Exec(`with w as (insert into webhooks (empresa_id, nombre, url, eventos, secreto_cifrado, secreto_pista)
+				values ($1, 'W', 'https://hooks.example.com/', '{*}', '\x00', 'x') returning empresa_id, id),
+			en as (insert into webhook_entregas (empresa_id, webhook_id, evento, payload) select empresa_id, id, 'x', '{}' from w returning empresa_id, id)
+			insert into webhook_intentos (empresa_id, entrega_id, numero, solicitud_headers, duracion_ms) select empresa_id, id, 1, '{}', 1 from en`, c)
 		e.Exec(`insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre) values ($1, 'fisica', '112345678', 'Cliente')`, c)
 		e.Exec(`insert into productos (empresa_id, categoria_id, unidad_medida_id, nombre, tipo, precio_venta)
 			select $1, c.id, u.id, 'Producto', 'producto', 1000 from categorias_producto c, unidades_medida u
