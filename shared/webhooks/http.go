@@ -33,17 +33,19 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 	show := func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (Webhook, error) {
 		return Buscar(ctx, tx, id)
 	}
+	update := handler.Action(s.DB, "Webhook actualizado correctamente.", decodeCambio,
+		func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64, d Datos) (Webhook, error) {
+			return sus.Actualizar(ctx, tx, id, d)
+		})
 	return lambdahttp.Handlers{
 		"webhooks.index": handler.List(s.DB, listaWebhooks),
 		"webhooks.store": handler.Create(s.DB, "Webhook creado correctamente. Guarde el secreto: no se volverá a mostrar.", decodeCrear,
 			func(ctx context.Context, tx *db.Tx, _ auth.Principal, d Datos) (Webhook, error) {
 				return sus.Crear(ctx, tx, d)
 			}),
-		"webhooks.show": handler.Show(s.DB, show),
-		"webhooks.update": handler.Action(s.DB, "Webhook actualizado correctamente.", decodeCambio,
-			func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64, d Datos) (Webhook, error) {
-				return sus.Actualizar(ctx, tx, id, d)
-			}),
+		"webhooks.show":   handler.Show(s.DB, show),
+		"webhooks.update": update,
+		"webhooks.patch":  update,
 		"webhooks.destroy": handler.Action(s.DB, "Webhook eliminado correctamente.", handler.NoBody,
 			func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64, _ struct{}) (*Webhook, error) {
 				return nil, Eliminar(ctx, tx, id)
