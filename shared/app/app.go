@@ -25,6 +25,7 @@ import (
 	"github.com/erpcr/erp/shared/queue"
 	"github.com/erpcr/erp/shared/secrets"
 	"github.com/erpcr/erp/shared/seed"
+	"github.com/erpcr/erp/shared/webhooks"
 )
 
 // Deps are built once per process (outside any handler).
@@ -39,6 +40,9 @@ type Deps struct {
 	hacienda     *facturacion.Service
 	localOnce    sync.Once
 	local        *queue.Local
+	// The webhook dispatcher, built on first use (group_webhooks.go).
+	webhooksOnce sync.Once
+	webhooks     *webhooks.Despachador
 }
 
 // NewLogger is the structured JSON logger of every process.
@@ -109,6 +113,9 @@ func (d *Deps) Handlers(group string) (lambdahttp.Handlers, error) {
 	if !ok {
 		return nil, fmt.Errorf("app: unknown function group %q", group)
 	}
+	// Every function that commits domain events wakes the webhook worker
+	// after the commit (db.DB.AlConfirmar, set by the dispatcher).
+	d.Webhooks()
 	return fn(d), nil
 }
 

@@ -130,6 +130,18 @@ func TestEverySampleEventRunsThroughItsFunctionsLambdaHandler(t *testing.T) {
 		}
 	})
 
+	t.Run("webhook-worker/mensajes.json", func(t *testing.T) {
+		// A wake-up for a delivery that does not exist sends nothing and
+		// succeeds; an undecodable message is the only failure reported.
+		var resp events.SQSEventResponse
+		if err := json.Unmarshal(invoke(t, e.Deps.WebhookWorker(), "webhook-worker/mensajes.json"), &resp); err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != "2e1424d4-f796-459a-8184-9c92662be6da" {
+			t.Fatalf("batch item failures: %+v", resp.BatchItemFailures)
+		}
+	})
+
 	t.Run("scheduler/barrido.json", func(t *testing.T) {
 		var res app.ResultadoBarrido
 		if err := json.Unmarshal(invoke(t, e.Deps.Scheduler(), "scheduler/barrido.json"), &res); err != nil {

@@ -91,6 +91,7 @@ func llaveSecretos(cfg config.Config) func(ctx context.Context) ([]byte, error) 
 // HaciendaWorker is the Lambda entry point of the hacienda-worker function:
 // an SQS batch consumer that reports the failed records only.
 func (d *Deps) HaciendaWorker() func(context.Context, events.SQSEvent) (events.SQSEventResponse, error) {
+	d.Webhooks() // an accepted invoice's event wakes the webhook worker
 	return queue.Consume(d.Hacienda().Procesar, d.Log)
 }
 
@@ -98,12 +99,22 @@ func (d *Deps) HaciendaWorker() func(context.Context, events.SQSEvent) (events.S
 type ResultadoBarrido struct {
 	// Hacienda is how many comprobantes with overdue work were woken.
 	Hacienda int `json:"hacienda"`
+	// Webhooks is how many due webhook deliveries were woken.
+	Webhooks int `json:"webhooks"`
 }
+
+// maxBarridoWebhooks bounds one sweep's wake-ups; the next minute's sweep
+// takes the rest.
+const maxBarridoWebhooks = 1000
 
 // Barrer runs every sweep once (the scheduler's work; also the local ticker).
 func (d *Deps) Barrer(ctx context.Context) (ResultadoBarrido, error) {
 	n, err := d.Hacienda().Barrer(ctx)
-	return ResultadoBarrido{Hacienda: n}, err
+	if err != nil {
+		return ResultadoBarrido{Hacienda: n}, err
+	}
+	m, err := d.Webhooks().Barrer(ctx, maxBarridoWebhooks)
+	return ResultadoBarrido{Hacienda: n, Webhooks: m}, err
 }
 
 // Scheduler is the Lambda entry point of the scheduler function, the target
@@ -117,7 +128,7 @@ func (d *Deps) Scheduler() func(context.Context, events.EventBridgeEvent) (Resul
 // RunLocalWorkers consumes the in-process queue and runs the sweep every
 // minute until ctx ends (make run: the stand-ins of SQS and EventBridge).
 func (d *Deps) RunLocalWorkers(ctx context.Context) {
-	go func() { _ = d.LocalQueue().Run(ctx, d.Hacienda().Procesar, 500*time.Millisecond) }()
+	go func() { _ = d.LocalQueue().Run(ctx, d.procesarTrabajo, 500*time.Millisecond) }()
 	go func() {
 		t := time.NewTicker(time.Minute)
 		defer t.Stop()

@@ -68,6 +68,13 @@ type Config struct {
 	// admits any). In AWS the HTTP API's CorsConfiguration does the same from
 	// the template parameter CorsAllowOrigins.
 	CORSOrigins []string
+	// WebhookAllowedHosts are host:port webhook destinations exempt from the
+	// SSRF rules (ERP_WEBHOOK_ALLOWED_HOSTS, comma-separated; for receivers
+	// on 127.0.0.1 while developing; refused in production).
+	WebhookAllowedHosts string
+	// WebhookQueueURL is the SQS queue of the webhook worker
+	// (ERP_WEBHOOK_QUEUE_URL); empty: the in-process queue.
+	WebhookQueueURL string
 
 	// SecretsKey is the AES-256 key (ERP_SECRETS_KEY, base64 of 32 bytes)
 	// that encrypts the companies' Hacienda secrets at rest. Outside
@@ -247,6 +254,11 @@ func Load() (Config, error) {
 		}
 	}
 	c.SecretsKeyARN = os.Getenv("ERP_SECRETS_KEY_ARN")
+	c.WebhookAllowedHosts = strings.TrimSpace(os.Getenv("ERP_WEBHOOK_ALLOWED_HOSTS"))
+	c.WebhookQueueURL = os.Getenv("ERP_WEBHOOK_QUEUE_URL")
+	if c.WebhookAllowedHosts != "" && c.Env == EnvProduction {
+		return c, fmt.Errorf("ERP_WEBHOOK_ALLOWED_HOSTS: not allowed in production (it exempts destinations from the SSRF rules)")
+	}
 	if c.Hacienda, err = loadHacienda(); err != nil {
 		return c, err
 	}

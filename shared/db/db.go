@@ -46,6 +46,11 @@ type Querier interface {
 // container) outside the handler.
 type DB struct {
 	Pool *pgxpool.Pool
+	// AlConfirmar, when set, runs after a commit of WithTx whose
+	// transaction set app.despertar (marca is its value): the wake-up of
+	// the workers, which must see the committed rows. A lost wake-up is the
+	// scheduler's sweep's to find.
+	AlConfirmar func(ctx context.Context, s Scope, marca string)
 }
 
 // Open creates the pool. It does not connect eagerly (MinConns 0), which
@@ -194,9 +199,20 @@ func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err er
 			}
 			return
 		}
-		if _, cErr := conn.Exec(ctx, "commit"); cErr != nil {
+		// The commit travels with a read of app.despertar, which database
+		// code sets when the transaction left work for a worker (webhook
+		// deliveries): one round trip, as a bare COMMIT.
+		b := &pgx.Batch{}
+		var despertar *string
+		b.Queue(`select nullif(current_setting('app.despertar', true), '')`).QueryRow(func(r pgx.Row) error { return r.Scan(&despertar) })
+		b.Queue("commit")
+		if cErr := conn.SendBatch(ctx, b).Close(); cErr != nil {
 			err = fmt.Errorf("db: commit: %w", cErr)
 			_ = conn.Conn().Close(ctx)
+			return
+		}
+		if despertar != nil && d.AlConfirmar != nil {
+			d.AlConfirmar(ctx, s, *despertar)
 		}
 	}()
 	return fn(tx)

@@ -58,9 +58,10 @@ const (
 // secretsKeyCondition is true when SecretsKeySecretArn is set.
 const secretsKeyCondition = "HasSecretsKeySecret"
 
-// secretsKeyFunctions decrypt the companies' Hacienda secrets (certificate,
-// PIN, credentials), so they read the AES key from Secrets Manager.
-var secretsKeyFunctions = map[string]bool{"hacienda": true, "hacienda-worker": true}
+// secretsKeyFunctions decrypt the companies' secrets (Hacienda certificate,
+// PIN and credentials; webhook signing secrets), so they read the AES key
+// from Secrets Manager.
+var secretsKeyFunctions = map[string]bool{"hacienda": true, "hacienda-worker": true, "webhooks": true, "webhook-worker": true}
 
 // QueueLogicalID returns the logical id of a queue ("hacienda" ->
 // "HaciendaQueue"); DeadLetterQueueLogicalID its dead-letter queue.

@@ -171,6 +171,10 @@ type Query[T any] struct {
 	Args              []any
 	Scan              pgx.RowToFunc[T]
 	Load              func(ctx context.Context, tx *db.Tx, rows []T) error
+	// Check, when set, runs first in the transaction: a list nested under a
+	// record (/webhooks/{id}/entregas) answers 404 for a record the tenant
+	// does not have, instead of an empty page.
+	Check func(ctx context.Context, tx *db.Tx) error
 }
 
 // QueryFunc reads a list's filters from the request (invalid ones are an
@@ -191,6 +195,11 @@ func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
 		}
 		var out httpx.Page[T]
 		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) error {
+			if q.Check != nil {
+				if err := q.Check(ctx, tx); err != nil {
+					return err
+				}
+			}
 			rows, total, err := db.Page(ctx, tx, q.Cols, q.From, q.Order, q.Args, page.PerPage, page.Offset(), q.Scan)
 			if err != nil {
 				return fmt.Errorf("handler: list: %w", err)

@@ -259,10 +259,19 @@ type Queue struct {
 }
 
 // Queues lists the application's queues. hacienda carries "look at
-// comprobante N" wake-ups: submissions and the 30 s status polls.
+// comprobante N" wake-ups: submissions and the 30 s status polls; webhook
+// carries "deliver N" wake-ups.
 func Queues() []Queue {
 	return []Queue{{
 		Name: "hacienda", Consumer: "hacienda-worker", Producers: []string{"hacienda", "hacienda-worker", "scheduler"},
+		BatchSize: 10, MaxReceiveCount: 5,
+	}, {
+		// "deliver webhook delivery N": the wake-up after the commit that
+		// wrote an event (every group that records events), retries up to
+		// 15 minutes away (the worker), the sweep (scheduler) and manual
+		// redeliveries (webhooks).
+		Name: "webhook", Consumer: "webhook-worker",
+		Producers: []string{"clientes", "compras", "hacienda-worker", "inventario", "scheduler", "ventas", "webhook-worker", "webhooks"},
 		BatchSize: 10, MaxReceiveCount: 5,
 	}}
 }

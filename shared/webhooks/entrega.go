@@ -338,3 +338,28 @@ func (d *Despachador) Barrer(ctx context.Context, limite int) (int, error) {
 func (d *Despachador) Procesar(ctx context.Context, j queue.Job) error {
 	return d.Entregar(ctx, j.EmpresaID, j.ID)
 }
+
+// BarrerEmpresa wakes the due deliveries of one company: the wake-up after
+// a commit that fanned an event out.
+func (d *Despachador) BarrerEmpresa(ctx context.Context, empresaID int64, limite int) (int, error) {
+	var ids []int64
+	err := d.DB.WithTx(ctx, db.Scope{EmpresaID: empresaID}, func(tx *db.Tx) error {
+		rows, err := tx.Query(ctx, `select id from webhook_entregas where empresa_id = $1 and estado = 'pendiente'
+			and proximo_intento_en <= $2 and (tomada_hasta is null or tomada_hasta < $2) order by id limit $3`,
+			tx.EmpresaID(), d.now(), limite)
+		if err != nil {
+			return err
+		}
+		ids, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("webhooks: despertar empresa %d: %w", empresaID, err)
+	}
+	for _, id := range ids {
+		if err := d.Cola.Wake(ctx, queue.Job{Tipo: TrabajoEntrega, EmpresaID: empresaID, ID: id}, 0); err != nil {
+			return 0, err
+		}
+	}
+	return len(ids), nil
+}

@@ -154,6 +154,7 @@ func listaIntentos(r *http.Request, p auth.Principal) (handler.Query[Intento], e
 	return handler.Query[Intento]{
 		Cols: IntentoCols, From: IntentoFrom, Order: "i.id desc",
 		Args: []any{p.EmpresaID, id, estado, evento, desde, hasta}, Scan: ScanIntento,
+		Check: func(ctx context.Context, tx *db.Tx) error { _, err := Buscar(ctx, tx, id); return err },
 	}, nil
 }
 

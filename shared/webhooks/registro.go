@@ -97,7 +97,7 @@ func (d *Despachador) Probar(ctx context.Context, empresaID, webhookID int64) (R
 		}
 		return tx.QueryRow(ctx, `with ev as (select gen_random_uuid() as id, now() as en)
 			insert into webhook_entregas (empresa_id, webhook_id, evento_id, evento, payload, proximo_intento_en)
-			select $1, $2, ev.id, $3, jsonb_build_object('id', ev.id, 'evento', $3::text,
+			select $1, $2, ev.id, $3::text, jsonb_build_object('id', ev.id, 'evento', $3::text,
 				'creado_en', to_char(ev.en at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'empresa_id', $1::bigint,
 				'data', jsonb_build_object('mensaje', 'Prueba de conexión del webhook.')), null
 			from ev returning id`, tx.EmpresaID(), webhookID, EventoPrueba).Scan(&entregaID)

@@ -81,6 +81,7 @@ CREATE TRIGGER webhook_entregas_actualizado_en BEFORE UPDATE ON webhook_entregas
 -- finds any delivery whose wake-up was lost). Runs as the caller, under the
 -- same tenant's row-level security.
 CREATE FUNCTION webhooks_repartir() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE n integer;
 BEGIN
   INSERT INTO webhook_entregas (empresa_id, webhook_id, evento_id, evento, payload, proximo_intento_en)
   SELECT NEW.empresa_id, w.id, NEW.id, NEW.tipo,
@@ -91,6 +92,11 @@ BEGIN
   FROM webhooks w
   WHERE w.empresa_id = NEW.empresa_id AND w.activo AND NOT w.eliminado
     AND (NEW.tipo = ANY (w.eventos) OR '*' = ANY (w.eventos));
+  GET DIAGNOSTICS n = ROW_COUNT;
+  IF n > 0 THEN
+    -- Read by db.WithTx with its COMMIT (same round trip): wake the worker.
+    PERFORM set_config('app.despertar', 'webhooks', true);
+  END IF;
   RETURN NULL;
 END $$;
 CREATE TRIGGER eventos_webhooks AFTER INSERT ON eventos FOR EACH ROW EXECUTE FUNCTION webhooks_repartir();
