@@ -38,7 +38,7 @@ type receptor struct {
 	cuerpo   []byte
 }
 
-func nuevoReceptor(t *testing.T) *receptor {
+func nuevoReceptor(t testing.TB) *receptor {
 	rc := &receptor{}
 	rc.estado.Store(204)
 	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -59,7 +59,7 @@ func nuevoReceptor(t *testing.T) *receptor {
 }
 
 type fx struct {
-	t     *testing.T
+	t     testing.TB
 	e     *testenv.Env
 	d     *webhooks.Despachador
 	cola  *queue.Local
@@ -67,7 +67,7 @@ type fx struct {
 	rc    *receptor
 }
 
-func setup(t *testing.T) *fx {
+func setup(t testing.TB) *fx {
 	t.Helper()
 	e := testenv.New(t)
 	f := &fx{t: t, e: e, rc: nuevoReceptor(t), reloj: time.Now().UTC().Add(time.Second)}

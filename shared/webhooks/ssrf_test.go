@@ -111,3 +111,15 @@ func TestConnectTimeCheckRefusesANameResolvingToLoopback(t *testing.T) {
 	}
 	res.Body.Close()
 }
+
+// The system resolver turns localhost into 127.0.0.1: the dialer refuses
+// what the name resolves to, not the name.
+func TestConnectTimeCheckRefusesWhatTheSystemResolves(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) }))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	client := &http.Client{Transport: &http.Transport{DialContext: dialContext(2*time.Second, nil)}}
+	if _, err := client.Get("http://localhost:" + port + "/"); !errors.Is(err, ErrDestinoProhibido) {
+		t.Fatalf("want ErrDestinoProhibido, got %v", err)
+	}
+}
