@@ -98,3 +98,19 @@ func NewConflict(msg string) *Error { return &Error{Kind: Conflict, Message: msg
 
 // NewBadRequest is a malformed-request error.
 func NewBadRequest(msg string) *Error { return &Error{Kind: BadRequest, Message: msg} }
+
+// Campos collects validation messages by field while a domain function
+// checks what only the database can tell (a role of the tenant, a free
+// e-mail): all of them are reported at once, as one Invalid error.
+type Campos map[string][]string
+
+// Fail records msg under field.
+func (c Campos) Fail(field, msg string) { c[field] = append(c[field], msg) }
+
+// Err is the Invalid error of the collected messages, or nil.
+func (c Campos) Err() error {
+	if len(c) == 0 {
+		return nil
+	}
+	return NewInvalid(c)
+}

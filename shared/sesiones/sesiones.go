@@ -108,14 +108,14 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 		if err := tx.QueryRow(ctx, `select auth_crear_token($1, $2, $3, $4)`, id, auth.HashSecret(secret), expira, nombre).Scan(&tokenID); err != nil {
 			return fmt.Errorf("login: token: %w", err)
 		}
-		u, found, err := usuarios.Find(ctx, tx, empresaID, id)
+		u, found, err := usuarios.Find(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		if !found {
 			return httpx.Forbidden("El usuario no tiene acceso a su empresa.")
 		}
-		perms, err := usuarios.PermisosDe(ctx, tx, empresaID, id)
+		perms, err := usuarios.PermisosDe(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -148,7 +148,7 @@ func (s *Service) me(w http.ResponseWriter, r *http.Request) error {
 	p, _ := auth.FromContext(r.Context())
 	var out Me
 	err := s.DB.WithTx(r.Context(), db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}, func(tx *db.Tx) error {
-		u, found, err := usuarios.Find(r.Context(), tx, p.EmpresaID, p.UsuarioID)
+		u, found, err := usuarios.Find(r.Context(), tx, p.UsuarioID)
 		if err != nil {
 			return err
 		}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
 )
 
 // Nobody grants a permission it does not hold: every place where
@@ -19,15 +19,15 @@ func forbidGrant(lacks []string) error {
 	if len(lacks) == 0 {
 		return nil
 	}
-	return httpx.Forbidden("No puede otorgar permisos que usted no tiene: " + strings.Join(lacks, ", ") + ".")
+	return apperr.NewForbidden("No puede otorgar permisos que usted no tiene: " + strings.Join(lacks, ", ") + ".")
 }
 
 // checkGrant refuses assigning roles that carry permissions the caller lacks.
-func checkGrant(ctx context.Context, q db.Querier, p auth.Principal, roleIDs []int64) error {
+func checkGrant(ctx context.Context, tx *db.Tx, p auth.Principal, roleIDs []int64) error {
 	if len(roleIDs) == 0 {
 		return nil
 	}
-	perms, err := PermisosDeRoles(ctx, q, p.EmpresaID, roleIDs)
+	perms, err := PermisosDeRoles(ctx, tx, roleIDs)
 	if err != nil {
 		return err
 	}
@@ -37,16 +37,16 @@ func checkGrant(ctx context.Context, q db.Querier, p auth.Principal, roleIDs []i
 // checkSuperior refuses changing or deleting another user who holds
 // permissions the caller lacks: setting that user's password, or its
 // roles, would hand the caller those permissions.
-func checkSuperior(ctx context.Context, q db.Querier, p auth.Principal, id int64) error {
+func checkSuperior(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) error {
 	if id == p.UsuarioID {
 		return nil
 	}
-	perms, err := PermisosDe(ctx, q, p.EmpresaID, id)
+	perms, err := PermisosDe(ctx, tx, id)
 	if err != nil {
 		return err
 	}
 	if len(p.Lacks(perms)) > 0 {
-		return httpx.Forbidden("No puede modificar ni eliminar a un usuario que tiene permisos que usted no tiene.")
+		return apperr.NewForbidden("No puede modificar ni eliminar a un usuario que tiene permisos que usted no tiene.")
 	}
 	return nil
 }

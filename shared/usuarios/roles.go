@@ -2,10 +2,8 @@ package usuarios
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/http"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,7 +12,6 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
 )
 
 // Rol is a role of the tenant with its permission slugs.
@@ -42,7 +39,8 @@ func scanRol(row pgx.CollectableRow) (Rol, error) {
 }
 
 // loadRolRelations fills permissions and user counts in one round trip.
-func loadRolRelations(ctx context.Context, q db.Querier, empresaID int64, rs []Rol) error {
+func loadRolRelations(ctx context.Context, tx *db.Tx, rs []Rol) error {
+	q, empresaID := tx, tx.EmpresaID()
 	if len(rs) == 0 {
 		return nil
 	}
@@ -89,54 +87,135 @@ func loadRolRelations(ctx context.Context, q db.Querier, empresaID int64, rs []R
 	return nil
 }
 
-func findRol(ctx context.Context, q db.Querier, empresaID, id int64) (Rol, bool, error) {
-	rows, err := q.Query(ctx, `select `+rolCols+` from roles r where r.empresa_id = $1 and r.id = $2 and not r.eliminado`, empresaID, id)
+// BuscarRol loads a role of the transaction's tenant with its permissions
+// and user count, or returns an apperr NotFound.
+func BuscarRol(ctx context.Context, tx *db.Tx, id int64) (Rol, error) {
+	rows, err := tx.Query(ctx, `select `+rolCols+` from roles r where r.empresa_id = $1 and r.id = $2 and not r.eliminado`, tx.EmpresaID(), id)
 	if err != nil {
-		return Rol{}, false, fmt.Errorf("roles: find: %w", err)
+		return Rol{}, fmt.Errorf("roles: find: %w", err)
 	}
 	rs, err := pgx.CollectRows(rows, scanRol)
-	if err != nil || len(rs) == 0 {
-		return Rol{}, false, err
-	}
-	if err := loadRolRelations(ctx, q, empresaID, rs); err != nil {
-		return Rol{}, false, err
-	}
-	return rs[0], true, nil
-}
-
-var rolSorts = map[string]string{"id": "r.id", "nombre": "r.nombre", "slug": "r.slug", "creado_en": "r.creado_en"}
-
-func (s *Service) rolesIndex(w http.ResponseWriter, r *http.Request) error {
-	return serveList(s, w, r, list[Rol]{
-		sorts: rolSorts, def: "r.id", cols: rolCols, scan: scanRol, load: loadRolRelations,
-		from: `from roles r where r.empresa_id = $1 and not r.eliminado
-		and ($2::text is null or r.nombre ilike $2 or r.slug ilike $2)
-		and ($3::boolean is null or r.activo = $3)`,
-	})
-}
-
-func (s *Service) rolesShow(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
 	if err != nil {
-		return err
+		return Rol{}, fmt.Errorf("roles: find: %w", err)
 	}
-	var x Rol
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		var found bool
-		x, found, err = findRol(r.Context(), tx, p.EmpresaID, id)
-		if err == nil && !found {
-			err = httpx.NotFound("Rol no encontrado.")
+	if len(rs) == 0 {
+		return Rol{}, apperr.NewNotFound("Rol no encontrado.")
+	}
+	if err := loadRolRelations(ctx, tx, rs); err != nil {
+		return Rol{}, err
+	}
+	return rs[0], nil
+}
+
+// DatosRol is a validated create/update body of a role.
+type DatosRol struct {
+	Nombre, Slug, Descripcion *string
+	LimpiarDescripcion        bool
+	Activo                    *bool
+	Permisos                  []string
+	PermisosEnviados          bool
+}
+
+// CrearRol creates a role with permissions the caller holds.
+func CrearRol(ctx context.Context, tx *db.Tx, p auth.Principal, x DatosRol) (Rol, error) {
+	if err := forbidGrant(p.Lacks(x.Permisos)); err != nil {
+		return Rol{}, err
+	}
+	activo := true
+	if x.Activo != nil {
+		activo = *x.Activo
+	}
+	var id int64
+	err := tx.QueryRow(ctx, `insert into roles (empresa_id, nombre, slug, descripcion, activo)
+		values ($1, $2, $3, $4, $5) returning id`, tx.EmpresaID(), *x.Nombre, *x.Slug, x.Descripcion, activo).Scan(&id)
+	if err != nil {
+		if _, ok := db.IsUniqueViolation(err); ok {
+			return Rol{}, apperr.InvalidField("slug", msgSlugTomado)
 		}
-		return err
-	})
-	if err != nil {
-		return err
+		return Rol{}, fmt.Errorf("roles: insert: %w", err)
 	}
-	return httpx.OK(w, "", x)
+	if _, err := tx.Exec(ctx, `insert into rol_permisos (empresa_id, rol_id, permiso_id)
+		select $1, $2, id from permisos where slug = any($3)`, tx.EmpresaID(), id, x.Permisos); err != nil {
+		return Rol{}, fmt.Errorf("roles: permisos: %w", err)
+	}
+	return BuscarRol(ctx, tx, id)
 }
 
-var slugRe = regexp.MustCompile(`^[a-z0-9]+([_-][a-z0-9]+)*$`)
+// ActualizarRol changes a role. Adding permissions grants them to its
+// holders, and so does reactivating it: only what the caller holds.
+func ActualizarRol(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x DatosRol) (Rol, error) {
+	cur, err := BuscarRol(ctx, tx, id)
+	if err != nil {
+		return Rol{}, err
+	}
+	c := apperr.Campos{}
+	if cur.Predefinido && x.Slug != nil && *x.Slug != cur.Slug {
+		c.Fail("slug", "El slug de un rol predefinido no se puede cambiar.")
+	}
+	if cur.Slug == "administrador" && x.PermisosEnviados {
+		c.Fail("permisos", "El rol Administrador siempre tiene todos los permisos.")
+	}
+	if cur.Slug == "administrador" && x.Activo != nil && !*x.Activo {
+		c.Fail("activo", "El rol Administrador no se puede desactivar.")
+	}
+	if err := c.Err(); err != nil {
+		return Rol{}, err
+	}
+	if x.PermisosEnviados {
+		if err := forbidGrant(p.Lacks(added(cur.Permisos, x.Permisos))); err != nil {
+			return Rol{}, err
+		}
+	}
+	if x.Activo != nil && *x.Activo && !cur.Activo {
+		final := cur.Permisos
+		if x.PermisosEnviados {
+			final = x.Permisos
+		}
+		if err := forbidGrant(p.Lacks(final)); err != nil {
+			return Rol{}, err
+		}
+	}
+	b := &pgx.Batch{}
+	b.Queue(`update roles set nombre = coalesce($3, nombre), slug = coalesce($4, slug),
+		descripcion = case when $5 then null else coalesce($6, descripcion) end,
+		activo = coalesce($7, activo)
+		where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, x.Nombre, x.Slug, x.LimpiarDescripcion, x.Descripcion, x.Activo)
+	if x.PermisosEnviados {
+		b.Queue(`delete from rol_permisos where empresa_id = $1 and rol_id = $2`, tx.EmpresaID(), id)
+		b.Queue(`insert into rol_permisos (empresa_id, rol_id, permiso_id) select $1, $2, id from permisos where slug = any($3)`, tx.EmpresaID(), id, x.Permisos)
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		if _, ok := db.IsUniqueViolation(err); ok {
+			return Rol{}, apperr.InvalidField("slug", msgSlugTomado)
+		}
+		return Rol{}, fmt.Errorf("roles: update: %w", err)
+	}
+	return BuscarRol(ctx, tx, id)
+}
+
+// EliminarRol soft-deletes a role that is not predefined, unassigning it.
+func EliminarRol(ctx context.Context, tx *db.Tx, id int64) error {
+	var predefinido bool
+	err := tx.QueryRow(ctx, `select predefinido from roles where empresa_id = $1 and id = $2 and not eliminado`, tx.EmpresaID(), id).Scan(&predefinido)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return apperr.NewNotFound("Rol no encontrado.")
+	}
+	if err != nil {
+		return fmt.Errorf("roles: find: %w", err)
+	}
+	if predefinido {
+		msg := "Los roles predefinidos no se pueden eliminar."
+		return &apperr.Error{Kind: apperr.Invalid, Message: msg, Fields: map[string][]string{"rol": {msg}}}
+	}
+	b := &pgx.Batch{}
+	b.Queue(`delete from usuario_roles where empresa_id = $1 and rol_id = $2`, tx.EmpresaID(), id)
+	b.Queue(`delete from rol_permisos where empresa_id = $1 and rol_id = $2`, tx.EmpresaID(), id)
+	b.Queue(`update roles set activo = false, eliminado = true where empresa_id = $1 and id = $2`, tx.EmpresaID(), id)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("roles: delete: %w", err)
+	}
+	return nil
+}
 
 // added returns the slugs of next that are not in cur.
 func added(cur, next []string) []string {
@@ -171,246 +250,7 @@ func Slugify(s string) string {
 	return strings.TrimSuffix(b.String(), "-")
 }
 
-type rolInput struct {
-	nombre, slug, descripcion *string
-	clearDescripcion          bool
-	activo                    *bool
-	permisos                  []string
-	permisosSent              bool
-}
-
-func readRol(in *httpx.Input, creating bool) rolInput {
-	var x rolInput
-	if v, ok := in.String("nombre", httpx.Str{Required: creating, Max: 255}); ok {
-		x.nombre = &v
-	}
-	if v, ok := in.String("slug", httpx.Str{Max: 100}); ok {
-		v = strings.ToLower(v)
-		if !slugRe.MatchString(v) {
-			in.Fail("slug", "El campo slug solo admite letras minúsculas, números, guiones y guiones bajos.")
-		} else {
-			x.slug = &v
-		}
-	}
-	if creating && x.slug == nil && x.nombre != nil && !in.Failed("slug") {
-		v := Slugify(*x.nombre)
-		if v == "" {
-			in.Fail("slug", "No se pudo derivar un slug del nombre; envíe el campo slug.")
-		} else {
-			x.slug = &v
-		}
-	}
-	if v, ok := in.String("descripcion", httpx.Str{Max: 1000}); ok {
-		x.descripcion = &v
-	} else if in.IsNull("descripcion") {
-		x.clearDescripcion = true
-	}
-	if v, ok := in.Bool("activo", false); ok {
-		x.activo = &v
-	}
-	if items, ok := in.List("permisos", false); ok {
-		x.permisosSent = true
-		seen := map[string]bool{}
-		for i, raw := range items {
-			key := "permisos." + strconv.Itoa(i)
-			name := strings.Trim(strings.TrimSpace(string(raw)), `"`)
-			slug, ok := auth.Canonical(name)
-			if !ok || !strings.HasPrefix(strings.TrimSpace(string(raw)), `"`) {
-				in.Fail(key, "El permiso "+name+" no existe.")
-				continue
-			}
-			if !seen[slug] {
-				seen[slug] = true
-				x.permisos = append(x.permisos, slug)
-			}
-		}
-	} else if in.IsNull("permisos") {
-		x.permisosSent = true
-	}
-	return x
-}
-
 const msgSlugTomado = "Ya existe un rol con ese slug en esta empresa."
-
-func (s *Service) rolesStore(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
-	}
-	x := readRol(in, true)
-	if err := in.Err(); err != nil {
-		return err
-	}
-	if err := forbidGrant(p.Lacks(x.permisos)); err != nil {
-		return err
-	}
-	var out Rol
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		ctx := r.Context()
-		activo := true
-		if x.activo != nil {
-			activo = *x.activo
-		}
-		var id int64
-		err := tx.QueryRow(ctx, `insert into roles (empresa_id, nombre, slug, descripcion, activo)
-			values ($1, $2, $3, $4, $5) returning id`, p.EmpresaID, *x.nombre, *x.slug, x.descripcion, activo).Scan(&id)
-		if err != nil {
-			if _, ok := db.IsUniqueViolation(err); ok {
-				return httpx.InvalidField("slug", msgSlugTomado)
-			}
-			return fmt.Errorf("roles: insert: %w", err)
-		}
-		if _, err := tx.Exec(ctx, `insert into rol_permisos (empresa_id, rol_id, permiso_id)
-			select $1, $2, id from permisos where slug = any($3)`, p.EmpresaID, id, x.permisos); err != nil {
-			return fmt.Errorf("roles: permisos: %w", err)
-		}
-		out, _, err = findRol(ctx, tx, p.EmpresaID, id)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.Created(w, "Rol creado correctamente.", out)
-}
-
-func (s *Service) rolesUpdate(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
-	}
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
-	}
-	x := readRol(in, false)
-	if err := in.Err(); err != nil {
-		return err
-	}
-	var out Rol
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		ctx := r.Context()
-		cur, found, err := findRol(ctx, tx, p.EmpresaID, id)
-		if err != nil {
-			return err
-		}
-		if !found {
-			return httpx.NotFound("Rol no encontrado.")
-		}
-		if cur.Predefinido && x.slug != nil && *x.slug != cur.Slug {
-			in.Fail("slug", "El slug de un rol predefinido no se puede cambiar.")
-		}
-		if cur.Slug == "administrador" && x.permisosSent {
-			in.Fail("permisos", "El rol Administrador siempre tiene todos los permisos.")
-		}
-		if cur.Slug == "administrador" && x.activo != nil && !*x.activo {
-			in.Fail("activo", "El rol Administrador no se puede desactivar.")
-		}
-		if err := in.Err(); err != nil {
-			return err
-		}
-		// Adding permissions to a role grants them to its holders, and so
-		// does reactivating a role: only what the caller holds itself.
-		if x.permisosSent {
-			if err := forbidGrant(p.Lacks(added(cur.Permisos, x.permisos))); err != nil {
-				return err
-			}
-		}
-		if x.activo != nil && *x.activo && !cur.Activo {
-			final := cur.Permisos
-			if x.permisosSent {
-				final = x.permisos
-			}
-			if err := forbidGrant(p.Lacks(final)); err != nil {
-				return err
-			}
-		}
-		b := &pgx.Batch{}
-		b.Queue(`update roles set nombre = coalesce($3, nombre), slug = coalesce($4, slug),
-			descripcion = case when $5 then null else coalesce($6, descripcion) end,
-			activo = coalesce($7, activo)
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, x.nombre, x.slug, x.clearDescripcion, x.descripcion, x.activo)
-		if x.permisosSent {
-			b.Queue(`delete from rol_permisos where empresa_id = $1 and rol_id = $2`, p.EmpresaID, id)
-			b.Queue(`insert into rol_permisos (empresa_id, rol_id, permiso_id) select $1, $2, id from permisos where slug = any($3)`, p.EmpresaID, id, x.permisos)
-		}
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			if _, ok := db.IsUniqueViolation(err); ok {
-				return httpx.InvalidField("slug", msgSlugTomado)
-			}
-			return fmt.Errorf("roles: update: %w", err)
-		}
-		out, _, err = findRol(ctx, tx, p.EmpresaID, id)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, "Rol actualizado correctamente.", out)
-}
-
-func (s *Service) rolesDestroy(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
-	}
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		ctx := r.Context()
-		var predefinido bool
-		err := tx.QueryRow(ctx, `select predefinido from roles where empresa_id = $1 and id = $2 and not eliminado`, p.EmpresaID, id).Scan(&predefinido)
-		if err == pgx.ErrNoRows {
-			return httpx.NotFound("Rol no encontrado.")
-		}
-		if err != nil {
-			return fmt.Errorf("roles: find: %w", err)
-		}
-		if predefinido {
-			msg := "Los roles predefinidos no se pueden eliminar."
-			return &httpx.Error{Kind: apperr.Invalid, Message: msg, Fields: map[string][]string{"rol": {msg}}}
-		}
-		b := &pgx.Batch{}
-		b.Queue(`delete from usuario_roles where empresa_id = $1 and rol_id = $2`, p.EmpresaID, id)
-		b.Queue(`delete from rol_permisos where empresa_id = $1 and rol_id = $2`, p.EmpresaID, id)
-		b.Queue(`update roles set activo = false, eliminado = true where empresa_id = $1 and id = $2`, p.EmpresaID, id)
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return fmt.Errorf("roles: delete: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.OKMessage(w, "Rol eliminado correctamente.")
-}
-
-func (s *Service) permisosIndex(w http.ResponseWriter, r *http.Request) error {
-	page, err := httpx.ParsePage(r)
-	if err != nil {
-		return err
-	}
-	var modulo *string
-	if v := strings.TrimSpace(r.URL.Query().Get("modulo")); v != "" {
-		modulo = &v
-	}
-	var out httpx.Page[auth.Permission]
-	err = s.DB.WithTx(r.Context(), auth.FromRequest(r).Scope(), func(tx *db.Tx) error {
-		ps, total, err := db.Page(r.Context(), tx, "slug, modulo, accion, descripcion",
-			"from permisos where $1::text is null or modulo = $1", "slug",
-			[]any{modulo}, page.PerPage, page.Offset(), pgx.RowToStructByPos[auth.Permission])
-		if err != nil {
-			return fmt.Errorf("permisos: list: %w", err)
-		}
-		out = httpx.NewPage(page, ps, total)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
-	return nil
-}
 
 // EnsurePredefinedRoles creates (or completes) the predefined roles of a
 // company with their permission sets. Idempotent: used by the seed and when a

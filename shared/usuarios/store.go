@@ -67,7 +67,8 @@ func scanUsuario(row pgx.CollectableRow) (Usuario, error) {
 
 // loadRelations fills empresa, cargo and the roles held in the tenant for
 // every user, in one pipelined round trip whatever the number of users.
-func loadRelations(ctx context.Context, q db.Querier, empresaID int64, us []Usuario) error {
+func loadRelations(ctx context.Context, tx *db.Tx, us []Usuario) error {
+	q, empresaID := tx, tx.EmpresaID()
 	if len(us) == 0 {
 		return nil
 	}
@@ -140,9 +141,10 @@ func loadRelations(ctx context.Context, q db.Querier, empresaID int64, us []Usua
 	return nil
 }
 
-// Find loads one user visible in the tenant (a member of it), with relations.
-// found is false when there is none.
-func Find(ctx context.Context, q db.Querier, empresaID, id int64) (Usuario, bool, error) {
+// Find loads one user visible in the transaction's tenant (a member of it),
+// with relations. found is false when there is none.
+func Find(ctx context.Context, tx *db.Tx, id int64) (Usuario, bool, error) {
+	q, empresaID := tx, tx.EmpresaID()
 	rows, err := q.Query(ctx, `select `+usuarioCols+` from usuarios u
 		join membresias m on m.usuario_id = u.id and m.empresa_id = $1 and not m.eliminado
 		where u.id = $2 and not u.eliminado`, empresaID, id)
@@ -156,7 +158,7 @@ func Find(ctx context.Context, q db.Querier, empresaID, id int64) (Usuario, bool
 	if len(us) == 0 {
 		return Usuario{}, false, nil
 	}
-	if err := loadRelations(ctx, q, empresaID, us); err != nil {
+	if err := loadRelations(ctx, tx, us); err != nil {
 		return Usuario{}, false, err
 	}
 	return us[0], true, nil
@@ -164,7 +166,8 @@ func Find(ctx context.Context, q db.Querier, empresaID, id int64) (Usuario, bool
 
 // PermisosDeRoles lists the permission slugs the given roles of a company
 // carry, active or not (a deactivated role may be reactivated later).
-func PermisosDeRoles(ctx context.Context, q db.Querier, empresaID int64, roleIDs []int64) ([]string, error) {
+func PermisosDeRoles(ctx context.Context, tx *db.Tx, roleIDs []int64) ([]string, error) {
+	q, empresaID := tx, tx.EmpresaID()
 	if len(roleIDs) == 0 {
 		return nil, nil
 	}
@@ -176,8 +179,10 @@ func PermisosDeRoles(ctx context.Context, q db.Querier, empresaID int64, roleIDs
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
-// PermisosDe lists the permission slugs a user holds in a company.
-func PermisosDe(ctx context.Context, q db.Querier, empresaID, usuarioID int64) ([]string, error) {
+// PermisosDe lists the permission slugs a user holds in the transaction's
+// tenant.
+func PermisosDe(ctx context.Context, tx *db.Tx, usuarioID int64) ([]string, error) {
+	q, empresaID := tx, tx.EmpresaID()
 	rows, err := q.Query(ctx, `select distinct p.slug from usuario_roles ur
 		join roles r on r.empresa_id = ur.empresa_id and r.id = ur.rol_id and r.activo and not r.eliminado
 		join rol_permisos rp on rp.empresa_id = r.empresa_id and rp.rol_id = r.id

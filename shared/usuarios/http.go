@@ -1,0 +1,217 @@
+package usuarios
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/handler"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/lambdahttp"
+)
+
+// Service serves the usuarios group: users, roles and the permission catalog.
+type Service struct {
+	DB         *db.DB
+	BcryptCost int
+}
+
+// Handlers returns the group's handlers keyed by route name.
+func (s *Service) Handlers() lambdahttp.Handlers {
+	updateUsuario := handler.Action(s.DB, "Usuario actualizado correctamente.", s.decodeUsuario(false), Actualizar)
+	updateRol := handler.Action(s.DB, "Rol actualizado correctamente.", decodeRol(false), ActualizarRol)
+	return lambdahttp.Handlers{
+		"usuarios.index": handler.List(s.DB, listaUsuarios),
+		"usuarios.store": handler.Create(s.DB, "Usuario creado correctamente.", s.decodeUsuario(true), Crear),
+		"usuarios.show": handler.Show(s.DB, func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (Usuario, error) {
+			return Buscar(ctx, tx, id)
+		}),
+		"usuarios.update": updateUsuario,
+		"usuarios.patch":  updateUsuario,
+		"usuarios.destroy": handler.Action(s.DB, "Usuario eliminado correctamente.", handler.NoBody,
+			func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*Usuario, error) {
+				return nil, Eliminar(ctx, tx, p, id)
+			}),
+		"roles.index": handler.List(s.DB, listaRoles),
+		"roles.store": handler.Create(s.DB, "Rol creado correctamente.", decodeRol(true), CrearRol),
+		"roles.show": handler.Show(s.DB, func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (Rol, error) {
+			return BuscarRol(ctx, tx, id)
+		}),
+		"roles.update": updateRol,
+		"roles.patch":  updateRol,
+		"roles.destroy": handler.Action(s.DB, "Rol eliminado correctamente.", handler.NoBody,
+			func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64, _ struct{}) (*Rol, error) {
+				return nil, EliminarRol(ctx, tx, id)
+			}),
+		"permisos.index": handler.List(s.DB, listaPermisos),
+	}
+}
+
+// decodeUsuario validates a user body; a new password is hashed here,
+// before the transaction, so no connection is held during bcrypt.
+func (s *Service) decodeUsuario(creating bool) handler.DecodeFunc[DatosUsuario] {
+	return func(in *httpx.Input) (DatosUsuario, error) {
+		var x DatosUsuario
+		if v, ok := in.String("nombre", httpx.Str{Required: creating, Max: 255}); ok {
+			x.Nombre = &v
+		}
+		if v, ok := in.String("apellidos", httpx.Str{Max: 255}); ok {
+			x.Apellidos = &v
+		} else if in.IsNull("apellidos") {
+			x.LimpiarApellidos = true
+		}
+		if v, ok := in.String("email", httpx.Str{Required: creating, Max: 255, Email: true}); ok {
+			v = strings.ToLower(v)
+			x.Email = &v
+		}
+		var password *string
+		if v, ok := in.String("password", httpx.Str{Required: creating, NoTrim: true}); ok {
+			if err := auth.CheckPolicy(v); err != nil {
+				in.Fail("password", err.Error())
+			} else {
+				password = &v
+			}
+		}
+		if v, ok := in.Int("cargo_id", httpx.Int{Min: httpx.Min(1)}); ok {
+			x.CargoID = &v
+		} else if in.IsNull("cargo_id") {
+			x.LimpiarCargo = true
+		}
+		if v, ok := in.Bool("activo", false); ok {
+			x.Activo = &v
+		}
+		if items, ok := in.List("roles", false); ok {
+			x.RolesEnviados = true
+			for i, raw := range items {
+				var n int64
+				var slug string
+				if err := json.Unmarshal(raw, &n); err == nil && n > 0 {
+					x.Roles = append(x.Roles, RolClave{ID: n})
+				} else if err := json.Unmarshal(raw, &slug); err == nil && strings.TrimSpace(slug) != "" {
+					x.Roles = append(x.Roles, RolClave{Slug: strings.TrimSpace(slug)})
+				} else {
+					in.Fail("roles."+strconv.Itoa(i), "Cada rol debe ser un id o un slug de rol.")
+				}
+			}
+		} else if in.IsNull("roles") {
+			x.RolesEnviados = true
+		}
+		if err := in.Err(); err != nil {
+			return x, err
+		}
+		if password != nil {
+			hash, err := auth.HashPassword(*password, s.BcryptCost)
+			if err != nil {
+				return x, err
+			}
+			x.Hash = &hash
+		}
+		return x, nil
+	}
+}
+
+var slugRe = regexp.MustCompile(`^[a-z0-9]+([_-][a-z0-9]+)*$`)
+
+// decodeRol validates a role body; permission names are canonicalised
+// (aliases accepted).
+func decodeRol(creating bool) handler.DecodeFunc[DatosRol] {
+	return func(in *httpx.Input) (DatosRol, error) {
+		var x DatosRol
+		if v, ok := in.String("nombre", httpx.Str{Required: creating, Max: 255}); ok {
+			x.Nombre = &v
+		}
+		if v, ok := in.String("slug", httpx.Str{Max: 100}); ok {
+			v = strings.ToLower(v)
+			if !slugRe.MatchString(v) {
+				in.Fail("slug", "El campo slug solo admite letras minúsculas, números, guiones y guiones bajos.")
+			} else {
+				x.Slug = &v
+			}
+		}
+		if creating && x.Slug == nil && x.Nombre != nil && !in.Failed("slug") {
+			if v := Slugify(*x.Nombre); v == "" {
+				in.Fail("slug", "No se pudo derivar un slug del nombre; envíe el campo slug.")
+			} else {
+				x.Slug = &v
+			}
+		}
+		if v, ok := in.String("descripcion", httpx.Str{Max: 1000}); ok {
+			x.Descripcion = &v
+		} else if in.IsNull("descripcion") {
+			x.LimpiarDescripcion = true
+		}
+		if v, ok := in.Bool("activo", false); ok {
+			x.Activo = &v
+		}
+		if items, ok := in.List("permisos", false); ok {
+			x.PermisosEnviados = true
+			seen := map[string]bool{}
+			for i, raw := range items {
+				name := strings.Trim(strings.TrimSpace(string(raw)), `"`)
+				slug, ok := auth.Canonical(name)
+				if !ok || !strings.HasPrefix(strings.TrimSpace(string(raw)), `"`) {
+					in.Fail("permisos."+strconv.Itoa(i), "El permiso "+name+" no existe.")
+					continue
+				}
+				if !seen[slug] {
+					seen[slug] = true
+					x.Permisos = append(x.Permisos, slug)
+				}
+			}
+		} else if in.IsNull("permisos") {
+			x.PermisosEnviados = true
+		}
+		return x, in.Err()
+	}
+}
+
+// tenantList is the query of a tenant list with $1 the tenant, $2 the
+// search pattern and $3 the activos filter.
+func tenantList[T any](r *http.Request, p auth.Principal, sorts map[string]string, def, cols, from string,
+	scan pgx.RowToFunc[T], load func(ctx context.Context, tx *db.Tx, rows []T) error) (handler.Query[T], error) {
+	activos, err := httpx.BoolQuery(r, "activos")
+	if err != nil {
+		return handler.Query[T]{}, err
+	}
+	order, err := httpx.SortQuery(r, sorts, def)
+	if err != nil {
+		return handler.Query[T]{}, err
+	}
+	return handler.Query[T]{Cols: cols, From: from, Order: order + ", " + def,
+		Args: []any{p.EmpresaID, httpx.SearchQuery(r), activos}, Scan: scan, Load: load}, nil
+}
+
+var usuarioSorts = map[string]string{"id": "u.id", "nombre": "u.nombre", "email": "u.email", "creado_en": "u.creado_en"}
+
+func listaUsuarios(r *http.Request, p auth.Principal) (handler.Query[Usuario], error) {
+	return tenantList(r, p, usuarioSorts, "u.id", usuarioCols, `from usuarios u
+		join membresias m on m.usuario_id = u.id and m.empresa_id = $1 and not m.eliminado
+		where not u.eliminado
+		  and ($2::text is null or u.busqueda like f_unaccent(lower($2)))
+		  and ($3::boolean is null or (u.activo and m.activo) = $3)`, scanUsuario, loadRelations)
+}
+
+var rolSorts = map[string]string{"id": "r.id", "nombre": "r.nombre", "slug": "r.slug", "creado_en": "r.creado_en"}
+
+func listaRoles(r *http.Request, p auth.Principal) (handler.Query[Rol], error) {
+	return tenantList(r, p, rolSorts, "r.id", rolCols, `from roles r where r.empresa_id = $1 and not r.eliminado
+		and ($2::text is null or r.nombre ilike $2 or r.slug ilike $2)
+		and ($3::boolean is null or r.activo = $3)`, scanRol, loadRolRelations)
+}
+
+func listaPermisos(r *http.Request, _ auth.Principal) (handler.Query[auth.Permission], error) {
+	var modulo *string
+	if v := strings.TrimSpace(r.URL.Query().Get("modulo")); v != "" {
+		modulo = &v
+	}
+	return handler.Query[auth.Permission]{Cols: "slug, modulo, accion, descripcion",
+		From: "from permisos where $1::text is null or modulo = $1", Order: "slug",
+		Args: []any{modulo}, Scan: pgx.RowToStructByPos[auth.Permission]}, nil
+}
