@@ -115,7 +115,26 @@ func Action[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], do ActionF
 // another body or route is a 422, and the answer is stored in the same
 // transaction as the work it answers.
 func Create[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], create CreateFunc[In, Out]) httpx.HandlerFunc {
+	return creating(d, msg, decode, false, func(ctx context.Context, tx *db.Tx, p auth.Principal, _ int64, in In) (Out, error) {
+		return create(ctx, tx, p, in)
+	})
+}
+
+// CreateUnder is Create for a record created under another one, named by
+// the path's {id} (POST /cuentas-por-cobrar/{id}/pagos).
+func CreateUnder[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], create ActionFunc[In, Out]) httpx.HandlerFunc {
+	return creating(d, msg, decode, true, create)
+}
+
+func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID bool, create ActionFunc[In, Out]) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
+		var id int64
+		if conID {
+			var err error
+			if id, err = httpx.PathID(r); err != nil {
+				return err
+			}
+		}
 		key, err := idempotencia.Key(r)
 		if err != nil {
 			return err
@@ -138,7 +157,7 @@ func Create[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], create Cre
 					return err
 				}
 			}
-			data, err := create(ctx, tx, p, in)
+			data, err := create(ctx, tx, p, id, in)
 			if err != nil {
 				return err
 			}

@@ -5,15 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 )
 
@@ -192,169 +193,159 @@ var cuentaSorts = map[string]string{
 // EstadosCuenta are the states of a receivable.
 var EstadosCuenta = []string{"pendiente", "pagada", "anulada"}
 
-// cuentasIndex lists receivables: filters cliente_id, venta_id, estado and
+// listaCuentas lists receivables: filters cliente_id, venta_id, estado and
 // vencidas=1 (pending and due before today).
-func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
+func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[CuentaPorCobrar], error) {
 	f := httpx.NewFilters(r)
 	cliente, venta := f.ID("cliente_id"), f.ID("venta_id")
 	estado := f.OneOf("estado", EstadosCuenta)
 	vencidas := f.Bool("vencidas")
 	if err := f.Err(); err != nil {
-		return err
+		return handler.Query[CuentaPorCobrar]{}, err
 	}
 	order, err := orden(r, cuentaSorts, "c.id desc")
 	if err != nil {
-		return err
+		return handler.Query[CuentaPorCobrar]{}, err
 	}
-	return serveList(s, w, r, cuentaCols, `from cuentas_por_cobrar c where c.empresa_id = $1 and not c.eliminado
+	return handler.Query[CuentaPorCobrar]{Cols: cuentaCols, From: `from cuentas_por_cobrar c where c.empresa_id = $1 and not c.eliminado
 		and ($2::bigint is null or c.cliente_id = $2)
 		and ($3::bigint is null or c.venta_id = $3)
 		and ($4::text is null or c.estado = $4)
-		and ($5::boolean is not true or (c.estado = 'pendiente' and c.fecha_vencimiento < current_date))`, order+", c.id desc",
-		[]any{p.EmpresaID, cliente, venta, estado, vencidas},
-		scanCuenta, func(ctx context.Context, q db.Querier, empresaID int64, cs []CuentaPorCobrar) error {
-			return loadCuentas(ctx, q, empresaID, cs, false)
-		})
+		and ($5::boolean is not true or (c.estado = 'pendiente' and c.fecha_vencimiento < current_date))`, Order: order + ", c.id desc",
+		Args: []any{p.EmpresaID, cliente, venta, estado, vencidas},
+		Scan: scanCuenta, Load: func(ctx context.Context, tx *db.Tx, cs []CuentaPorCobrar) error {
+			return loadCuentas(ctx, tx, tx.EmpresaID(), cs, false)
+		}}, nil
 }
 
-func (s *Service) cuentasShow(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
+// BuscarCuenta loads a receivable of the transaction's tenant with its
+// payments, or an apperr NotFound.
+func BuscarCuenta(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (CuentaPorCobrar, error) {
+	c, found, err := FindCuenta(ctx, tx, tx.EmpresaID(), id)
+	if err == nil && !found {
+		err = apperr.NewNotFound(msgCuentaNoEncontrada)
 	}
-	var c CuentaPorCobrar
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		var found bool
-		c, found, err = FindCuenta(r.Context(), tx, p.EmpresaID, id)
-		if err == nil && !found {
-			err = httpx.NotFound(msgCuentaNoEncontrada)
-		}
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, "", c)
+	return c, err
 }
 
-// pagosStore records a payment: it reduces the receivable's balance; the
+// pagoIn is a validated payment body; in keeps collecting the field
+// errors only the transaction can find (the receivable's balance).
+type pagoIn struct {
+	in        *httpx.Input
+	monto     decimal.Decimal
+	montoOK   bool
+	fecha     time.Time
+	fechaOK   bool
+	formaPago *int64
+	ref       *string
+}
+
+func decodePago(in *httpx.Input) (pagoIn, error) {
+	x := pagoIn{in: in}
+	x.monto, x.montoOK = in.Decimal("monto", httpx.Dec{Required: true, Scale: 2, Min: httpx.D("0.01"),
+		MinMsg: "El campo monto debe ser mayor que 0."})
+	x.fecha, x.fechaOK = in.Date("fecha", false)
+	x.formaPago = optionalID(in, "forma_pago_id")
+	if v, ok := in.String("referencia", httpx.Str{Max: 100}); ok {
+		x.ref = &v
+	}
+	return x, in.Err()
+}
+
+// registrarPago records a payment: it reduces the receivable's balance; the
 // payment that settles it marks the receivable and its sale pagada. The
 // answer (and the PagoRecibidoEvent) is the payment with the receivable as
 // it is afterwards.
-func (s *Service) pagosStore(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
+func registrarPago(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x pagoIn) (Pago, error) {
+	in, monto, montoOK, fecha, fechaOK, formaPago, ref := x.in, x.monto, x.montoOK, x.fecha, x.fechaOK, x.formaPago, x.ref
+	var (
+		saldo   Numero
+		estado  string
+		ventaID int64
+		emision time.Time
+		forma   referencia
+	)
+	// Locks in the order a sale's cancellation takes them (the sale, then
+	// its receivable), so a payment and a cancellation never deadlock.
+	b := &pgx.Batch{}
+	b.Queue(`select v.id from ventas v join cuentas_por_cobrar c on c.empresa_id = v.empresa_id and c.venta_id = v.id
+		where c.empresa_id = $1 and c.id = $2 and not c.eliminado for update of v`, p.EmpresaID, id)
+	b.Queue(`select saldo, estado, venta_id, fecha_emision from cuentas_por_cobrar
+		where empresa_id = $1 and id = $2 and not eliminado for update`, p.EmpresaID, id)
+	b.Queue(`select activo from formas_pago where id = $1 and not eliminado`, formaPago)
+	br := tx.SendBatch(ctx, b)
+	_, err := br.Exec()
+	if err == nil {
+		err = br.QueryRow().Scan(&saldo, &estado, &ventaID, &emision)
 	}
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
+	if errors.Is(err, pgx.ErrNoRows) {
+		br.Close()
+		return Pago{}, httpx.NotFound(msgCuentaNoEncontrada)
 	}
-	monto, montoOK := in.Decimal("monto", httpx.Dec{Required: true, Scale: 2, Min: httpx.D("0.01"),
-		MinMsg: "El campo monto debe ser mayor que 0."})
-	fecha, fechaOK := in.Date("fecha", false)
-	formaPago := optionalID(in, "forma_pago_id")
-	var ref *string
-	if v, ok := in.String("referencia", httpx.Str{Max: 100}); ok {
-		ref = &v
+	if err == nil {
+		err = br.QueryRow().Scan(&forma.activo)
+		forma.existe, err = found(err)
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return Pago{}, fmt.Errorf("ventas: pago: %w", err)
+	}
+	checkRef(in, formaPago, forma, "forma_pago_id", "La forma de pago seleccionada no existe.", "La forma de pago seleccionada está inactiva.")
+	switch {
+	case estado != "pendiente":
+		in.Fail("monto", "La cuenta por cobrar está "+estado+" y no admite pagos.")
+	case montoOK && monto.GreaterThan(saldo.Decimal()):
+		in.Fail("monto", "El monto no debe ser mayor que el saldo pendiente ("+saldo.Decimal().StringFixed(2)+").")
+	}
+	var fechaArg *string // nil: today, as the database counts days (vencida)
+	if fechaOK {
+		f := fecha.Format(time.DateOnly)
+		fechaArg = &f
+	}
+	if fechaOK && fecha.Before(emision) {
+		in.Fail("fecha", "La fecha del pago no puede ser anterior a la fecha de emisión de la cuenta ("+emision.Format(time.DateOnly)+").")
 	}
 	if err := in.Err(); err != nil {
-		return err
+		return Pago{}, err
 	}
-	ruta := "POST /api/cuentas-por-cobrar/" + strconv.FormatInt(id, 10) + "/pagos"
-	return s.idempotente(w, r, p, ruta, in.Body(), "Pago registrado correctamente.", func(ctx context.Context, tx *db.Tx) (any, error) {
-		var (
-			saldo   Numero
-			estado  string
-			ventaID int64
-			emision time.Time
-			forma   referencia
-		)
-		// Locks in the order a sale's cancellation takes them (the sale, then
-		// its receivable), so a payment and a cancellation never deadlock.
-		b := &pgx.Batch{}
-		b.Queue(`select v.id from ventas v join cuentas_por_cobrar c on c.empresa_id = v.empresa_id and c.venta_id = v.id
-			where c.empresa_id = $1 and c.id = $2 and not c.eliminado for update of v`, p.EmpresaID, id)
-		b.Queue(`select saldo, estado, venta_id, fecha_emision from cuentas_por_cobrar
-			where empresa_id = $1 and id = $2 and not eliminado for update`, p.EmpresaID, id)
-		b.Queue(`select activo from formas_pago where id = $1 and not eliminado`, formaPago)
-		br := tx.SendBatch(ctx, b)
-		_, err := br.Exec()
-		if err == nil {
-			err = br.QueryRow().Scan(&saldo, &estado, &ventaID, &emision)
-		}
-		if errors.Is(err, pgx.ErrNoRows) {
-			br.Close()
-			return nil, httpx.NotFound(msgCuentaNoEncontrada)
-		}
-		if err == nil {
-			err = br.QueryRow().Scan(&forma.activo)
-			forma.existe, err = found(err)
-		}
-		if cerr := br.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return nil, fmt.Errorf("ventas: pago: %w", err)
-		}
-		checkRef(in, formaPago, forma, "forma_pago_id", "La forma de pago seleccionada no existe.", "La forma de pago seleccionada está inactiva.")
-		switch {
-		case estado != "pendiente":
-			in.Fail("monto", "La cuenta por cobrar está "+estado+" y no admite pagos.")
-		case montoOK && monto.GreaterThan(saldo.Decimal()):
-			in.Fail("monto", "El monto no debe ser mayor que el saldo pendiente ("+saldo.Decimal().StringFixed(2)+").")
-		}
-		var fechaArg *string // nil: today, as the database counts days (vencida)
-		if fechaOK {
-			f := fecha.Format(time.DateOnly)
-			fechaArg = &f
-		}
-		if fechaOK && fecha.Before(emision) {
-			in.Fail("fecha", "La fecha del pago no puede ser anterior a la fecha de emisión de la cuenta ("+emision.Format(time.DateOnly)+").")
-		}
-		if err := in.Err(); err != nil {
-			return nil, err
-		}
-		nuevo := saldo.Decimal().Sub(monto)
-		b = &pgx.Batch{}
-		b.Queue(`insert into pagos (empresa_id, cuenta_por_cobrar_id, monto, fecha, forma_pago_id, referencia, usuario_id)
-			values ($1, $2, $3, coalesce($4::date, current_date), $5, $6, $7) returning id`, p.EmpresaID, id, db.Numeric(monto), fechaArg,
-			formaPago, ref, p.UsuarioID)
-		b.Queue(`update cuentas_por_cobrar set saldo = $3::numeric, estado = case when $3::numeric = 0 then 'pagada' else estado end
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, db.Numeric(nuevo))
-		if nuevo.Equal(decimal.Zero) {
-			b.Queue(`update ventas set estado = 'pagada' where empresa_id = $1 and id = $2 and estado = 'pendiente'`, p.EmpresaID, ventaID)
-		}
-		var pagoID int64
-		br = tx.SendBatch(ctx, b)
-		err = br.QueryRow().Scan(&pagoID)
-		if cerr := br.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return nil, fmt.Errorf("ventas: pago: %w", err)
-		}
-		rows, err := tx.Query(ctx, `select `+pagoCols+` from pagos pg left join formas_pago f on f.id = pg.forma_pago_id
-			where pg.empresa_id = $1 and pg.id = $2`, p.EmpresaID, pagoID)
-		if err != nil {
-			return nil, fmt.Errorf("ventas: pago: %w", err)
-		}
-		pago, err := pgx.CollectExactlyOneRow(rows, scanPago)
-		if err != nil {
-			return nil, fmt.Errorf("ventas: pago: %w", err)
-		}
-		cuenta, _, err := FindCuenta(ctx, tx, p.EmpresaID, id)
-		if err != nil {
-			return nil, err
-		}
-		cuenta.Pagos = nil
-		pago.CuentaPorCobrar = &cuenta
-		if err := eventos.Registrar(ctx, tx, eventos.PagoRecibido, pago); err != nil {
-			return nil, err
-		}
-		return pago, nil
-	})
+	nuevo := saldo.Decimal().Sub(monto)
+	b = &pgx.Batch{}
+	b.Queue(`insert into pagos (empresa_id, cuenta_por_cobrar_id, monto, fecha, forma_pago_id, referencia, usuario_id)
+		values ($1, $2, $3, coalesce($4::date, current_date), $5, $6, $7) returning id`, p.EmpresaID, id, db.Numeric(monto), fechaArg,
+		formaPago, ref, p.UsuarioID)
+	b.Queue(`update cuentas_por_cobrar set saldo = $3::numeric, estado = case when $3::numeric = 0 then 'pagada' else estado end
+		where empresa_id = $1 and id = $2`, p.EmpresaID, id, db.Numeric(nuevo))
+	if nuevo.Equal(decimal.Zero) {
+		b.Queue(`update ventas set estado = 'pagada' where empresa_id = $1 and id = $2 and estado = 'pendiente'`, p.EmpresaID, ventaID)
+	}
+	var pagoID int64
+	br = tx.SendBatch(ctx, b)
+	err = br.QueryRow().Scan(&pagoID)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return Pago{}, fmt.Errorf("ventas: pago: %w", err)
+	}
+	rows, err := tx.Query(ctx, `select `+pagoCols+` from pagos pg left join formas_pago f on f.id = pg.forma_pago_id
+		where pg.empresa_id = $1 and pg.id = $2`, p.EmpresaID, pagoID)
+	if err != nil {
+		return Pago{}, fmt.Errorf("ventas: pago: %w", err)
+	}
+	pago, err := pgx.CollectExactlyOneRow(rows, scanPago)
+	if err != nil {
+		return Pago{}, fmt.Errorf("ventas: pago: %w", err)
+	}
+	cuenta, _, err := FindCuenta(ctx, tx, p.EmpresaID, id)
+	if err != nil {
+		return Pago{}, err
+	}
+	cuenta.Pagos = nil
+	pago.CuentaPorCobrar = &cuenta
+	if err := eventos.Registrar(ctx, tx, eventos.PagoRecibido, pago); err != nil {
+		return Pago{}, err
+	}
+	return pago, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -363,26 +362,28 @@ type lineaCalculada struct {
 
 const msgVentaCreada = "Venta creada correctamente."
 
-func (s *Service) store(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
-	}
+// ventaBody is a validated sale body; in keeps collecting the field errors
+// only the transaction can find (references, stock).
+type ventaBody struct {
+	in *httpx.Input
+	x  ventaIn
+}
+
+func decodeVenta(in *httpx.Input) (ventaBody, error) {
 	x := readVenta(in)
-	if err := in.Err(); err != nil {
-		return err
+	return ventaBody{in: in, x: x}, in.Err()
+}
+
+// crearVenta records the sale and its VentaCreadaEvent.
+func crearVenta(ctx context.Context, tx *db.Tx, p auth.Principal, b ventaBody) (Venta, error) {
+	v, err := crear(ctx, tx, p, b.in, b.x)
+	if err != nil {
+		return Venta{}, err
 	}
-	return s.idempotente(w, r, p, "POST /api/ventas", in.Body(), msgVentaCreada, func(ctx context.Context, tx *db.Tx) (any, error) {
-		v, err := crear(ctx, tx, p, in, x)
-		if err != nil {
-			return nil, err
-		}
-		if err := eventos.Registrar(ctx, tx, eventos.VentaCreada, v); err != nil {
-			return nil, err
-		}
-		return v, nil
-	})
+	if err := eventos.Registrar(ctx, tx, eventos.VentaCreada, v); err != nil {
+		return Venta{}, err
+	}
+	return v, nil
 }
 
 // crear records a validated sale in tx: its references are checked, its

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"time"
 
@@ -48,79 +47,67 @@ func bloquear(ctx context.Context, tx *db.Tx, empresaID, id int64) (actual, erro
 
 const msgAnuladaFinal = "La venta está anulada y no admite cambios."
 
-// update changes only observaciones and estado; every other field of the
-// body is ignored (SPEC.md: "other fields are not updated").
-func (s *Service) update(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
-	}
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
-	}
-	var obs *string
-	obsSent := in.Has("observaciones")
+// cambio is a validated PUT/PATCH body: only observaciones and estado
+// count; every other field is ignored (SPEC.md: "other fields are not
+// updated").
+type cambio struct {
+	obs                 *string
+	obsSent, estadoSent bool
+	estado              string
+}
+
+func decodeCambio(in *httpx.Input) (cambio, error) {
+	var c cambio
+	c.obsSent = in.Has("observaciones")
 	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
-		obs = &v
+		c.obs = &v
 	}
-	estado, estadoSent := oneOf(in, "estado", false, Estados)
-	if err := in.Err(); err != nil {
-		return err
-	}
-	var v Venta
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		ctx := r.Context()
-		cur, err := bloquear(ctx, tx, p.EmpresaID, id)
-		if err != nil {
-			return err
-		}
-		if cur.estado == Anulada {
-			return httpx.InvalidField("estado", msgAnuladaFinal)
-		}
-		if estadoSent && estado != cur.estado {
-			if !slices.Contains(transiciones[cur.estado], estado) {
-				return httpx.InvalidField("estado", fmt.Sprintf("No se puede cambiar el estado de la venta de %s a %s.", cur.estado, estado))
-			}
-			switch estado {
-			case Anulada:
-				if err := anular(ctx, tx, p, cur, false); err != nil {
-					return err
-				}
-			case Pagada:
-				if cur.saldo != nil && cur.saldo.Decimal().IsPositive() {
-					return httpx.InvalidField("estado", "La venta tiene un saldo pendiente de "+cur.saldo.Decimal().StringFixed(2)+
-						" en su cuenta por cobrar; registre el pago en /api/cuentas-por-cobrar/{id}/pagos.")
-				}
-			case Pendiente: // a confirmed draft moves its stock and opens its receivable now
-				if err := confirmar(ctx, tx, p, cur); err != nil {
-					return err
-				}
-			}
-		}
-		if obsSent || (estadoSent && estado != Anulada) {
-			newEstado := cur.estado
-			if estadoSent {
-				newEstado = estado
-			}
-			if _, err := tx.Exec(ctx, `update ventas set estado = $3,
-				observaciones = case when $4 then $5 else observaciones end where empresa_id = $1 and id = $2`,
-				p.EmpresaID, id, newEstado, obsSent, obs); err != nil {
-				return fmt.Errorf("ventas: update: %w", err)
-			}
-		}
-		var found bool
-		v, found, err = Find(ctx, tx, p.EmpresaID, id)
-		if err == nil && !found {
-			err = httpx.NotFound(msgNoEncontrada)
-		}
-		return err
-	})
+	c.estado, c.estadoSent = oneOf(in, "estado", false, Estados)
+	return c, in.Err()
+}
+
+// cambiarEstado applies a change of observaciones and estado.
+func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, c cambio) (Venta, error) {
+	obs, obsSent, estado, estadoSent := c.obs, c.obsSent, c.estado, c.estadoSent
+	cur, err := bloquear(ctx, tx, p.EmpresaID, id)
 	if err != nil {
-		return err
+		return Venta{}, err
 	}
-	return httpx.OK(w, "Venta actualizada correctamente.", v)
+	if cur.estado == Anulada {
+		return Venta{}, httpx.InvalidField("estado", msgAnuladaFinal)
+	}
+	if estadoSent && estado != cur.estado {
+		if !slices.Contains(transiciones[cur.estado], estado) {
+			return Venta{}, httpx.InvalidField("estado", fmt.Sprintf("No se puede cambiar el estado de la venta de %s a %s.", cur.estado, estado))
+		}
+		switch estado {
+		case Anulada:
+			if err := anular(ctx, tx, p, cur, false); err != nil {
+				return Venta{}, err
+			}
+		case Pagada:
+			if cur.saldo != nil && cur.saldo.Decimal().IsPositive() {
+				return Venta{}, httpx.InvalidField("estado", "La venta tiene un saldo pendiente de "+cur.saldo.Decimal().StringFixed(2)+
+					" en su cuenta por cobrar; registre el pago en /api/cuentas-por-cobrar/{id}/pagos.")
+			}
+		case Pendiente: // a confirmed draft moves its stock and opens its receivable now
+			if err := confirmar(ctx, tx, p, cur); err != nil {
+				return Venta{}, err
+			}
+		}
+	}
+	if obsSent || (estadoSent && estado != Anulada) {
+		newEstado := cur.estado
+		if estadoSent {
+			newEstado = estado
+		}
+		if _, err := tx.Exec(ctx, `update ventas set estado = $3,
+			observaciones = case when $4 then $5 else observaciones end where empresa_id = $1 and id = $2`,
+			p.EmpresaID, id, newEstado, obsSent, obs); err != nil {
+			return Venta{}, fmt.Errorf("ventas: update: %w", err)
+		}
+	}
+	return Buscar(ctx, tx, p, id)
 }
 
 // confirmar turns a draft into a pending sale: its stock exit and its
@@ -146,22 +133,11 @@ func confirmar(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) err
 	return nil
 }
 
-// destroy cancels the sale (as PUT estado=anulada does) and soft-deletes it.
-func (s *Service) destroy(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
+// eliminar cancels the sale (as PUT estado=anulada does) and soft-deletes it.
+func eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*Venta, error) {
+	cur, err := bloquear(ctx, tx, p.EmpresaID, id)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		cur, err := bloquear(r.Context(), tx, p.EmpresaID, id)
-		if err != nil {
-			return err
-		}
-		return anular(r.Context(), tx, p, cur, true)
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.OKMessage(w, "Venta anulada y eliminada correctamente.")
+	return nil, anular(ctx, tx, p, cur, true)
 }
