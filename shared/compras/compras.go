@@ -12,19 +12,15 @@
 package compras
 
 import (
-	"context"
 	"encoding/json"
-	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
-	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
-	"github.com/erpcr/erp/shared/idempotencia"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/lambdahttp"
 )
 
@@ -35,19 +31,20 @@ type Service struct {
 
 // Handlers returns the group's handlers keyed by route name.
 func (s *Service) Handlers() lambdahttp.Handlers {
+	update := handler.Action(s.DB, "Orden de compra actualizada correctamente.", decodeOrden(false), actualizarOrden)
 	return lambdahttp.Handlers{
 		"ordenes-compra.index":    s.index,
-		"ordenes-compra.store":    s.store,
-		"ordenes-compra.show":     s.show,
-		"ordenes-compra.update":   s.update,
-		"ordenes-compra.patch":    s.update,
-		"ordenes-compra.destroy":  s.destroy,
-		"ordenes-compra.aprobar":  s.aprobar,
-		"ordenes-compra.recibir":  s.recibir,
-		"ordenes-compra.cancelar": s.cancelar,
+		"ordenes-compra.store":    handler.Create(s.DB, "Orden de compra creada correctamente.", decodeOrden(true), crearOrden),
+		"ordenes-compra.show":     handler.Show(s.DB, buscarOrden),
+		"ordenes-compra.update":   update,
+		"ordenes-compra.patch":    update,
+		"ordenes-compra.destroy":  handler.Action(s.DB, "Orden de compra eliminada correctamente.", handler.NoBody, eliminarOrden),
+		"ordenes-compra.aprobar":  handler.Action(s.DB, "Orden de compra aprobada correctamente.", handler.NoBody, transicion(rechazoAprobar, sqlAprobar)),
+		"ordenes-compra.recibir":  handler.Action(s.DB, "", decodeRecepcion, recibir),
+		"ordenes-compra.cancelar": handler.Action(s.DB, "Orden de compra cancelada correctamente.", handler.NoBody, transicion(rechazoCancelar, sqlCancelar)),
 		"cuentas-por-pagar.index": s.cuentasIndex,
-		"cuentas-por-pagar.show":  s.cuentasShow,
-		"cuentas-por-pagar.pagos": s.pagar,
+		"cuentas-por-pagar.show":  handler.Show(s.DB, buscarCuenta),
+		"cuentas-por-pagar.pagos": handler.CreateUnder(s.DB, "Pago registrado correctamente.", decodePago, pagar),
 	}
 }
 
@@ -106,65 +103,4 @@ func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
 	var b []byte
 	err := r.Scan(&b)
 	return b, err
-}
-
-// envelope encodes {success, message, data} exactly as httpx writes it, so
-// that an Idempotency-Key replay returns the very same bytes.
-func envelope(msg string, data any) ([]byte, error) {
-	return httpx.EncodeJSON(httpx.Envelope{Success: true, Message: msg, Data: data})
-}
-
-func writeBody(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
-}
-
-// create runs a creating operation in one transaction and answers 201. With
-// an Idempotency-Key header, the same key and body replay the first answer
-// without doing anything again (a double-clicked order or payment is
-// recorded once); the key is kept in the same transaction as the work.
-func (s *Service) create(w http.ResponseWriter, r *http.Request, in *httpx.Input,
-	fn func(ctx context.Context, tx *db.Tx) (msg string, data json.RawMessage, err error)) error {
-	p := auth.FromRequest(r)
-	key, err := idempotencia.Key(r)
-	if err != nil {
-		return err
-	}
-	ruta := r.Method + " " + r.URL.Path
-	huella := idempotencia.Huella(in.Body())
-	var (
-		body   []byte
-		replay *idempotencia.Stored
-	)
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		ctx := r.Context()
-		if key != "" {
-			st, err := idempotencia.Begin(ctx, tx, key, ruta, huella)
-			if err != nil || st != nil {
-				replay = st
-				return err
-			}
-		}
-		msg, data, err := fn(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if body, err = envelope(msg, data); err != nil {
-			return err
-		}
-		if key == "" {
-			return nil
-		}
-		return idempotencia.Save(ctx, tx, key, ruta, huella, idempotencia.Stored{Status: http.StatusCreated, Body: body})
-	})
-	if err != nil {
-		return err
-	}
-	if replay != nil {
-		idempotencia.Replay(w, replay)
-		return nil
-	}
-	writeBody(w, http.StatusCreated, body)
-	return nil
 }

@@ -3,12 +3,15 @@ package compras
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
@@ -83,108 +86,100 @@ func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Service) cuentasShow(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
+func buscarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (json.RawMessage, error) {
+	data, found, err := findCuenta(ctx, tx, p.EmpresaID, id)
+	if err == nil && !found {
+		err = httpx.NotFound(msgCuentaNoEncontrada)
 	}
-	var data json.RawMessage
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		var found bool
-		data, found, err = findCuenta(r.Context(), tx, p.EmpresaID, id)
-		if err == nil && !found {
-			return httpx.NotFound(msgCuentaNoEncontrada)
-		}
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, "", data)
+	return data, err
 }
 
 // pagar records a payment of a payable: monto > 0 and not above the
 // balance, fecha, forma_pago_id, referencia. The balance goes down in the
 // same statement; at 0 the payable is pagada. The payable is locked, so
 // concurrent payments cannot overdraw it.
-func (s *Service) pagar(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
-	}
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
-	}
-	monto, okMonto := in.Decimal("monto", httpx.Dec{Required: true, Positive: true, Scale: 2, Limit: limiteMonto})
-	fecha, _ := in.Date("fecha", true)
-	forma, okForma := in.Int("forma_pago_id", httpx.Int{Required: true, Min: httpx.Min(1)})
-	var referencia *string
+type pagoIn struct {
+	in         *httpx.Input
+	monto      decimal.Decimal
+	okMonto    bool
+	fecha      time.Time
+	forma      int64
+	okForma    bool
+	referencia *string
+}
+
+func decodePago(in *httpx.Input) (pagoIn, error) {
+	x := pagoIn{in: in}
+	x.monto, x.okMonto = in.Decimal("monto", httpx.Dec{Required: true, Positive: true, Scale: 2, Limit: limiteMonto})
+	x.fecha, _ = in.Date("fecha", true)
+	x.forma, x.okForma = in.Int("forma_pago_id", httpx.Int{Required: true, Min: httpx.Min(1)})
 	if v, ok := in.String("referencia", httpx.Str{Max: 100}); ok {
-		referencia = &v
+		x.referencia = &v
 	}
-	return s.create(w, r, in, func(ctx context.Context, tx *db.Tx) (string, json.RawMessage, error) {
-		b := &pgx.Batch{}
-		b.Queue(`select estado, saldo from cuentas_por_pagar where empresa_id = $1 and id = $2 and not eliminado for update`, p.EmpresaID, id)
-		if okForma {
-			b.Queue(`select exists (select 1 from formas_pago where id = $1 and activo and not eliminado)`, forma)
+	return x, nil
+}
+
+func pagar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x pagoIn) (json.RawMessage, error) {
+	in, monto, okMonto, fecha, forma, okForma, referencia := x.in, x.monto, x.okMonto, x.fecha, x.forma, x.okForma, x.referencia
+
+	b := &pgx.Batch{}
+	b.Queue(`select estado, saldo from cuentas_por_pagar where empresa_id = $1 and id = $2 and not eliminado for update`, p.EmpresaID, id)
+	if okForma {
+		b.Queue(`select exists (select 1 from formas_pago where id = $1 and activo and not eliminado)`, forma)
+	}
+	br := tx.SendBatch(ctx, b)
+	var estado string
+	var saldoN pgtype.Numeric
+	errCuenta := br.QueryRow().Scan(&estado, &saldoN)
+	formaExiste := true
+	if okForma && errCuenta == nil {
+		if err := br.QueryRow().Scan(&formaExiste); err != nil {
+			br.Close()
+			return nil, fmt.Errorf("compras: forma de pago: %w", err)
 		}
-		br := tx.SendBatch(ctx, b)
-		var estado string
-		var saldoN pgtype.Numeric
-		errCuenta := br.QueryRow().Scan(&estado, &saldoN)
-		formaExiste := true
-		if okForma && errCuenta == nil {
-			if err := br.QueryRow().Scan(&formaExiste); err != nil {
-				br.Close()
-				return "", nil, fmt.Errorf("compras: forma de pago: %w", err)
-			}
-		}
-		if err := br.Close(); err != nil && errCuenta == nil {
-			return "", nil, fmt.Errorf("compras: pago: %w", err)
-		}
-		if errCuenta == pgx.ErrNoRows {
-			return "", nil, httpx.NotFound(msgCuentaNoEncontrada)
-		}
-		if errCuenta != nil {
-			return "", nil, fmt.Errorf("compras: cuenta %d: %w", id, errCuenta)
-		}
-		if estado == "anulada" {
-			return "", nil, httpx.InvalidField("estado", "La cuenta por pagar está anulada; no admite pagos.")
-		}
-		if !formaExiste {
-			in.Fail("forma_pago_id", "La forma de pago seleccionada no existe.")
-		}
-		saldo := db.Decimal(saldoN)
-		if okMonto && monto.GreaterThan(saldo) {
-			in.Fail("monto", "El monto no puede ser mayor que el saldo pendiente ("+saldo.StringFixed(2)+").")
-		}
-		if err := in.Err(); err != nil {
-			return "", nil, err
-		}
-		var pagoID int64
-		err := tx.QueryRow(ctx, `with pg as (
-				insert into pagos (empresa_id, cuenta_por_pagar_id, monto, fecha, forma_pago_id, referencia, usuario_id)
-				values ($1, $2, $3, $4, $5, $6, $7) returning id
-			), c as (
-				update cuentas_por_pagar set saldo = saldo - $3,
-					estado = case when saldo - $3 = 0 then 'pagada' else estado end
-				where empresa_id = $1 and id = $2
-			)
-			select id from pg`, p.EmpresaID, id, db.Numeric(monto), fecha, forma, referencia, p.UsuarioID).Scan(&pagoID)
-		if err != nil {
-			return "", nil, fmt.Errorf("compras: pago de %d: %w", id, err)
-		}
-		var raw []byte
-		err = tx.QueryRow(ctx, `select (to_jsonb(x) - 'cuenta_por_cobrar_id') || jsonb_build_object(
-				'forma_pago', (select jsonb_build_object('id', f.id, 'codigo', f.codigo, 'nombre', f.nombre) from formas_pago f where f.id = x.forma_pago_id),
-				'cuenta_por_pagar', (select `+cuentaDetalle+` from cuentas_por_pagar c where c.empresa_id = x.empresa_id and c.id = x.cuenta_por_pagar_id))
-			from pagos x where x.empresa_id = $1 and x.id = $2`, p.EmpresaID, pagoID).Scan(&raw)
-		if err != nil {
-			return "", nil, fmt.Errorf("compras: pago %d: %w", pagoID, err)
-		}
-		return "Pago registrado correctamente.", raw, nil
-	})
+	}
+	if err := br.Close(); err != nil && errCuenta == nil {
+		return nil, fmt.Errorf("compras: pago: %w", err)
+	}
+	if errors.Is(errCuenta, pgx.ErrNoRows) {
+		return nil, httpx.NotFound(msgCuentaNoEncontrada)
+	}
+	if errCuenta != nil {
+		return nil, fmt.Errorf("compras: cuenta %d: %w", id, errCuenta)
+	}
+	if estado == "anulada" {
+		return nil, httpx.InvalidField("estado", "La cuenta por pagar está anulada; no admite pagos.")
+	}
+	if !formaExiste {
+		in.Fail("forma_pago_id", "La forma de pago seleccionada no existe.")
+	}
+	saldo := db.Decimal(saldoN)
+	if okMonto && monto.GreaterThan(saldo) {
+		in.Fail("monto", "El monto no puede ser mayor que el saldo pendiente ("+saldo.StringFixed(2)+").")
+	}
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	var pagoID int64
+	err := tx.QueryRow(ctx, `with pg as (
+			insert into pagos (empresa_id, cuenta_por_pagar_id, monto, fecha, forma_pago_id, referencia, usuario_id)
+			values ($1, $2, $3, $4, $5, $6, $7) returning id
+		), c as (
+			update cuentas_por_pagar set saldo = saldo - $3,
+				estado = case when saldo - $3 = 0 then 'pagada' else estado end
+			where empresa_id = $1 and id = $2
+		)
+		select id from pg`, p.EmpresaID, id, db.Numeric(monto), fecha, forma, referencia, p.UsuarioID).Scan(&pagoID)
+	if err != nil {
+		return nil, fmt.Errorf("compras: pago de %d: %w", id, err)
+	}
+	var raw []byte
+	err = tx.QueryRow(ctx, `select (to_jsonb(x) - 'cuenta_por_cobrar_id') || jsonb_build_object(
+			'forma_pago', (select jsonb_build_object('id', f.id, 'codigo', f.codigo, 'nombre', f.nombre) from formas_pago f where f.id = x.forma_pago_id),
+			'cuenta_por_pagar', (select `+cuentaDetalle+` from cuentas_por_pagar c where c.empresa_id = x.empresa_id and c.id = x.cuenta_por_pagar_id))
+		from pagos x where x.empresa_id = $1 and x.id = $2`, p.EmpresaID, pagoID).Scan(&raw)
+	if err != nil {
+		return nil, fmt.Errorf("compras: pago %d: %w", pagoID, err)
+	}
+	return raw, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/inventario"
 )
@@ -84,50 +84,33 @@ func moverA(ctx context.Context, tx *db.Tx, p auth.Principal, cur *ordenActual, 
 	return nil
 }
 
-// transicion locks the order, lets check refuse the change, applies sql
-// ($1 tenant, $2 id) and answers the order's detail view.
-func (s *Service) transicion(w http.ResponseWriter, r *http.Request, check func(*ordenActual) string, sql, msg string) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
-	}
-	var data json.RawMessage
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		ctx := r.Context()
+// transicion is an action that locks the order, lets check refuse the
+// change, applies sql ($1 tenant, $2 id) and answers the order's detail.
+func transicion(check func(*ordenActual) string, sql string) handler.ActionFunc[struct{}, json.RawMessage] {
+	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (json.RawMessage, error) {
 		cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, p.EmpresaID, id))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if cur == nil {
-			return httpx.NotFound(msgNoEncontrada)
+			return nil, httpx.NotFound(msgNoEncontrada)
 		}
 		if refusal := check(cur); refusal != "" {
-			return httpx.InvalidField("estado", refusal)
+			return nil, httpx.InvalidField("estado", refusal)
 		}
 		if _, err := tx.Exec(ctx, sql, p.EmpresaID, id); err != nil {
-			return fmt.Errorf("compras: transición de %d: %w", id, err)
+			return nil, fmt.Errorf("compras: transición de %d: %w", id, err)
 		}
-		data, _, err = findOrden(ctx, tx, p.EmpresaID, id)
-		return err
-	})
-	if err != nil {
-		return err
+		data, _, err := findOrden(ctx, tx, p.EmpresaID, id)
+		return data, err
 	}
-	return httpx.OK(w, msg, data)
 }
 
-func (s *Service) aprobar(w http.ResponseWriter, r *http.Request) error {
-	return s.transicion(w, r, func(o *ordenActual) string {
-		if o.estado != Pendiente {
-			return "Solo se pueden aprobar órdenes en estado pendiente (estado actual: " + o.estado + ")."
-		}
-		return ""
-	}, sqlAprobar, "Orden de compra aprobada correctamente.")
-}
-
-func (s *Service) cancelar(w http.ResponseWriter, r *http.Request) error {
-	return s.transicion(w, r, rechazoCancelar, sqlCancelar, "Orden de compra cancelada correctamente.")
+func rechazoAprobar(o *ordenActual) string {
+	if o.estado != Pendiente {
+		return "Solo se pueden aprobar órdenes en estado pendiente (estado actual: " + o.estado + ")."
+	}
+	return ""
 }
 
 // recepcionLinea is one line of a receipt as sent.
@@ -207,39 +190,30 @@ type lineaOrden struct {
 // costaRica is Costa Rica's time (UTC-6, no daylight saving time since 1992).
 var costaRica = time.FixedZone("America/Costa_Rica", -6*60*60)
 
+// recepcionBody is a receipt body as read; in keeps collecting the field
+// errors only the transaction can find.
+type recepcionBody struct {
+	in *httpx.Input
+	x  recepcionInput
+}
+
+func decodeRecepcion(in *httpx.Input) (recepcionBody, error) {
+	return recepcionBody{in: in, x: readRecepcion(in)}, nil
+}
+
 // recibir records a receipt of an approved order (recibirOrden) and
 // answers the order's detail view.
-func (s *Service) recibir(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
+func recibir(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, b recepcionBody) (handler.Respuesta[json.RawMessage], error) {
+	completa, err := recibirOrden(ctx, tx, p, id, b.in, recepcion{x: b.x})
 	if err != nil {
-		return err
+		return handler.Respuesta[json.RawMessage]{}, err
 	}
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
-	}
-	x := readRecepcion(in)
-	var (
-		data     json.RawMessage
-		completa bool
-	)
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		ctx := r.Context()
-		if completa, err = recibirOrden(ctx, tx, p, id, in, recepcion{x: x}); err != nil {
-			return err
-		}
-		data, _, err = findOrden(ctx, tx, p.EmpresaID, id)
-		return err
-	})
-	if err != nil {
-		return err
-	}
+	data, _, err := findOrden(ctx, tx, p.EmpresaID, id)
 	msg := "Recepción parcial registrada correctamente."
 	if completa {
 		msg = "Orden de compra recibida por completo."
 	}
-	return httpx.OK(w, msg, data)
+	return handler.Respuesta[json.RawMessage]{Mensaje: msg, Datos: data}, err
 }
 
 // recepcion is a receipt to record.

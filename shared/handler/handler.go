@@ -101,6 +101,10 @@ func Action[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], do ActionF
 		if err != nil {
 			return err
 		}
+		if m, ok := any(out).(conMensaje); ok {
+			msg2, data := m.mensaje()
+			return httpx.OK(w, msg2, data)
+		}
 		if isNil(any(out)) {
 			return httpx.OKMessage(w, msg)
 		}
@@ -238,6 +242,18 @@ func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
 		return nil
 	}
 }
+
+// Respuesta is a result whose message depends on what happened (a partial
+// or a complete receipt): Action answers with its Mensaje instead of the
+// fixed one.
+type Respuesta[T any] struct {
+	Mensaje string
+	Datos   T
+}
+
+type conMensaje interface{ mensaje() (string, any) }
+
+func (r Respuesta[T]) mensaje() (string, any) { return r.Mensaje, r.Datos }
 
 // isNil reports whether v is nil, a nil pointer, map or slice, or the empty
 // struct: an action whose answer is only a message.
