@@ -13,11 +13,13 @@ package handler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
@@ -55,10 +57,22 @@ func decodeBody[In any](r *http.Request, decode DecodeFunc[In]) (In, *httpx.Inpu
 	return v, in, err
 }
 
-// run runs fn in one transaction scoped to the request's principal.
+// run runs fn in one transaction scoped to the request's principal. A
+// transaction PostgreSQL aborted as a deadlock victim or a serialization
+// failure is run again (up to 3 times): nothing of it committed, and domain
+// functions have no effect outside the database (stock rows are locked by
+// concurrent sales, receipts and transfers).
 func run(d *db.DB, r *http.Request, fn func(ctx context.Context, tx *db.Tx, p auth.Principal) error) error {
 	p := auth.FromRequest(r)
-	return d.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error { return fn(r.Context(), tx, p) })
+	var err error
+	for range 3 {
+		err = d.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error { return fn(r.Context(), tx, p) })
+		var pg *pgconn.PgError
+		if !errors.As(err, &pg) || (pg.Code != "40P01" && pg.Code != "40001") {
+			return err
+		}
+	}
+	return err
 }
 
 // Show answers GET /{id}: 200 {success, data}.

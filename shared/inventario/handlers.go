@@ -11,6 +11,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
 )
@@ -29,9 +30,11 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 	for _, c := range []clase{entradas, salidas} {
 		hs["inventario."+c.recurso+".index"] = s.index(c)
 		hs["inventario."+c.recurso+".store"] = s.store(c)
-		hs["inventario."+c.recurso+".show"] = s.show(c)
-		hs["inventario."+c.recurso+".procesar"] = s.procesar(c)
-		hs["inventario."+c.recurso+".cancelar"] = s.cancelar(c)
+		hs["inventario."+c.recurso+".show"] = handler.Show(s.DB, func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (Vista, error) {
+			return uno(ctx, tx, p, c, id)
+		})
+		hs["inventario."+c.recurso+".procesar"] = handler.Action(s.DB, c.titulo+" procesada correctamente.", handler.NoBody, procesar(c))
+		hs["inventario."+c.recurso+".cancelar"] = handler.Action(s.DB, c.titulo+" cancelada correctamente.", handler.NoBody, cancelar(c))
 	}
 	return hs
 }
@@ -170,28 +173,6 @@ func (s *Service) index(c clase) httpx.HandlerFunc {
 
 // ---- show ----
 
-func (s *Service) show(c clase) httpx.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		p := auth.FromRequest(r)
-		id, err := httpx.PathID(r)
-		if err != nil {
-			return err
-		}
-		var v []Vista
-		err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-			v, err = buscar(r.Context(), tx, p.EmpresaID, c.clase, []int64{id})
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		if len(v) == 0 {
-			return c.noEncontrada()
-		}
-		return httpx.OK(w, "", v[0])
-	}
-}
-
 // ---- create ----
 
 func (s *Service) store(c clase) httpx.HandlerFunc {
@@ -275,75 +256,61 @@ func bloquear(ctx context.Context, tx *db.Tx, empresaID int64, c clase, id int64
 	return estado, permiteNegativo, nil
 }
 
-func (s *Service) procesar(c clase) httpx.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		p := auth.FromRequest(r)
-		id, err := httpx.PathID(r)
+// procesar applies a pending movement's stock.
+func procesar(c clase) handler.ActionFunc[struct{}, Vista] {
+	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Vista, error) {
+		estado, negativo, err := bloquear(ctx, tx, p.EmpresaID, c, id)
 		if err != nil {
-			return err
+			return Vista{}, err
 		}
-		var v []Vista
-		err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
-			ctx := r.Context()
-			estado, negativo, err := bloquear(ctx, tx, p.EmpresaID, c, id)
-			if err != nil {
-				return err
-			}
-			switch estado {
-			case Procesada:
-				return httpx.InvalidField("estado", "La "+c.nombre+" ya fue procesada.")
-			case Cancelada:
-				return httpx.InvalidField("estado", "La "+c.nombre+" está cancelada y no puede procesarse.")
-			}
-			err = Procesar(ctx, tx, p.EmpresaID, id, negativo)
-			var falta *FaltaStock
-			if errors.As(err, &falta) {
-				return faltaStock(falta)
-			}
-			if err != nil {
-				return err
-			}
-			v, err = buscar(ctx, tx, p.EmpresaID, c.clase, []int64{id})
-			return err
-		})
+		switch estado {
+		case Procesada:
+			return Vista{}, httpx.InvalidField("estado", "La "+c.nombre+" ya fue procesada.")
+		case Cancelada:
+			return Vista{}, httpx.InvalidField("estado", "La "+c.nombre+" está cancelada y no puede procesarse.")
+		}
+		err = Procesar(ctx, tx, p.EmpresaID, id, negativo)
+		var falta *FaltaStock
+		if errors.As(err, &falta) {
+			return Vista{}, faltaStock(falta)
+		}
 		if err != nil {
-			return err
+			return Vista{}, err
 		}
-		return httpx.OK(w, c.titulo+" procesada correctamente.", v[0])
+		return uno(ctx, tx, p, c, id)
 	}
 }
 
-func (s *Service) cancelar(c clase) httpx.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		p := auth.FromRequest(r)
-		id, err := httpx.PathID(r)
+// cancelar cancels a pending movement.
+func cancelar(c clase) handler.ActionFunc[struct{}, Vista] {
+	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Vista, error) {
+		estado, _, err := bloquear(ctx, tx, p.EmpresaID, c, id)
 		if err != nil {
-			return err
+			return Vista{}, err
 		}
-		var v []Vista
-		err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
-			ctx := r.Context()
-			estado, _, err := bloquear(ctx, tx, p.EmpresaID, c, id)
-			if err != nil {
-				return err
-			}
-			switch estado {
-			case Procesada:
-				return httpx.InvalidField("estado", "No se puede cancelar una "+c.nombre+" procesada.")
-			case Cancelada:
-				return httpx.InvalidField("estado", "La "+c.nombre+" ya está cancelada.")
-			}
-			if err := Cancelar(ctx, tx, p.EmpresaID, id); err != nil {
-				return err
-			}
-			v, err = buscar(ctx, tx, p.EmpresaID, c.clase, []int64{id})
-			return err
-		})
-		if err != nil {
-			return err
+		switch estado {
+		case Procesada:
+			return Vista{}, httpx.InvalidField("estado", "No se puede cancelar una "+c.nombre+" procesada.")
+		case Cancelada:
+			return Vista{}, httpx.InvalidField("estado", "La "+c.nombre+" ya está cancelada.")
 		}
-		return httpx.OK(w, c.titulo+" cancelada correctamente.", v[0])
+		if err := Cancelar(ctx, tx, p.EmpresaID, id); err != nil {
+			return Vista{}, err
+		}
+		return uno(ctx, tx, p, c, id)
 	}
+}
+
+// uno is the detail view of one movement of the class.
+func uno(ctx context.Context, tx *db.Tx, p auth.Principal, c clase, id int64) (Vista, error) {
+	v, err := buscar(ctx, tx, p.EmpresaID, c.clase, []int64{id})
+	if err != nil {
+		return Vista{}, err
+	}
+	if len(v) == 0 {
+		return Vista{}, c.noEncontrada()
+	}
+	return v[0], nil
 }
 
 // ---- transfers ----
