@@ -1,6 +1,7 @@
 package facturacion
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -123,38 +124,17 @@ func (s *Service) estadisticas(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, "", out)
 }
 
-func (s *Service) show(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
-	}
-	var d Detalle
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		d, err = buscarDetalle(r.Context(), tx, p.EmpresaID, id)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, "", d)
+// mostrar is GET /{id}: the comprobante with its XML and the authority's answer.
+func mostrar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (Detalle, error) {
+	return buscarDetalle(ctx, tx, p.EmpresaID, id)
 }
 
 // estado is GET /{id}/estado: the state as the worker last recorded it
 // (the worker polls Hacienda every 30 s; this never waits for it).
-func (s *Service) estado(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	id, err := httpx.PathID(r)
+func estado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (EstadoActual, error) {
+	c, err := buscar(ctx, tx, p.EmpresaID, id)
 	if err != nil {
-		return err
+		return EstadoActual{}, err
 	}
-	var c Comprobante
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		c, err = buscar(r.Context(), tx, p.EmpresaID, id)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, "", c.estadoActual())
+	return c.estadoActual(), nil
 }

@@ -38,6 +38,7 @@ import (
 
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/queue"
 )
@@ -122,8 +123,8 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		"hacienda.generar":              s.generar,
 		"hacienda.index":                s.index,
 		"hacienda.estadisticas":         s.estadisticas,
-		"hacienda.show":                 s.show,
-		"hacienda.estado":               s.estado,
+		"hacienda.show":                 handler.Show(s.DB, mostrar),
+		"hacienda.estado":               handler.Show(s.DB, estado),
 		"hacienda.generar-xml":          s.generarXML,
 		"hacienda.firmar":               s.firmar,
 		"hacienda.enviar":               s.enviar,
