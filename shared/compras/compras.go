@@ -33,7 +33,7 @@ type Service struct {
 func (s *Service) Handlers() lambdahttp.Handlers {
 	update := handler.Action(s.DB, "Orden de compra actualizada correctamente.", decodeOrden(false), actualizarOrden)
 	return lambdahttp.Handlers{
-		"ordenes-compra.index":    s.index,
+		"ordenes-compra.index":    handler.List(s.DB, listaOrdenes),
 		"ordenes-compra.store":    handler.Create(s.DB, "Orden de compra creada correctamente.", decodeOrden(true), crearOrden),
 		"ordenes-compra.show":     handler.Show(s.DB, buscarOrden),
 		"ordenes-compra.update":   update,
@@ -42,7 +42,7 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		"ordenes-compra.aprobar":  handler.Action(s.DB, "Orden de compra aprobada correctamente.", handler.NoBody, transicion(rechazoAprobar, sqlAprobar)),
 		"ordenes-compra.recibir":  handler.Action(s.DB, "", decodeRecepcion, recibir),
 		"ordenes-compra.cancelar": handler.Action(s.DB, "Orden de compra cancelada correctamente.", handler.NoBody, transicion(rechazoCancelar, sqlCancelar)),
-		"cuentas-por-pagar.index": s.cuentasIndex,
+		"cuentas-por-pagar.index": handler.List(s.DB, listaCuentas),
 		"cuentas-por-pagar.show":  handler.Show(s.DB, buscarCuenta),
 		"cuentas-por-pagar.pagos": handler.CreateUnder(s.DB, "Pago registrado correctamente.", decodePago, pagar),
 	}

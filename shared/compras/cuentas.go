@@ -15,6 +15,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 )
 
@@ -28,15 +29,10 @@ var cuentaSorts = map[string]string{
 // cuentasIndex lists the tenant's payables: filters proveedor_id,
 // orden_compra_id, estado, vencidas (pendiente and past due; 0 = the
 // others), search on the order's numero_orden.
-func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	page, err := httpx.ParsePage(r)
-	if err != nil {
-		return err
-	}
+func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[json.RawMessage], error) {
 	order, err := httpx.SortQuery(r, cuentaSorts, "c.id")
 	if err != nil {
-		return err
+		return handler.Query[json.RawMessage]{}, err
 	}
 	a := args{}
 	conds := []string{"c.empresa_id = " + a.add(p.EmpresaID), "not c.eliminado"}
@@ -67,23 +63,10 @@ func (s *Service) cuentasIndex(w http.ResponseWriter, r *http.Request) error {
 			and o.numero_orden ilike `+a.add(*s)+`)`)
 	}
 	if err := q.Err(); err != nil {
-		return err
+		return handler.Query[json.RawMessage]{}, err
 	}
-	var out httpx.Page[json.RawMessage]
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		rows, total, err := db.Page(r.Context(), tx, cuentaLista, `from cuentas_por_pagar c where `+strings.Join(conds, " and "),
-			order+", c.id", a, page.PerPage, page.Offset(), scanJSON)
-		if err != nil {
-			return fmt.Errorf("compras: cuentas: %w", err)
-		}
-		out = httpx.NewPage(page, rows, total)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
-	return nil
+	return handler.Query[json.RawMessage]{Cols: cuentaLista, From: `from cuentas_por_pagar c where ` + strings.Join(conds, " and "),
+		Order: order + ", c.id", Args: a, Scan: scanJSON}, nil
 }
 
 func buscarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (json.RawMessage, error) {

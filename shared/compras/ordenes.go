@@ -30,15 +30,10 @@ var ordenSorts = map[string]string{
 // pendientes (not recibida nor cancelada), activas (not cancelada), activos,
 // fecha_inicio/fecha_fin (fecha_orden), search on numero_orden; empresa_id
 // is ignored (the tenant decides).
-func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	page, err := httpx.ParsePage(r)
-	if err != nil {
-		return err
-	}
+func listaOrdenes(r *http.Request, p auth.Principal) (handler.Query[json.RawMessage], error) {
 	order, err := httpx.SortQuery(r, ordenSorts, "o.id")
 	if err != nil {
-		return err
+		return handler.Query[json.RawMessage]{}, err
 	}
 	a := args{}
 	conds := []string{"o.empresa_id = " + a.add(p.EmpresaID), "not o.eliminado"}
@@ -80,23 +75,10 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 		conds = append(conds, "o.numero_orden ilike "+a.add(*s))
 	}
 	if err := q.Err(); err != nil {
-		return err
+		return handler.Query[json.RawMessage]{}, err
 	}
 	from := `from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id where ` + strings.Join(conds, " and ")
-	var out httpx.Page[json.RawMessage]
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		rows, total, err := db.Page(r.Context(), tx, ordenLista, from, order+", o.id", a, page.PerPage, page.Offset(), scanJSON)
-		if err != nil {
-			return fmt.Errorf("compras: list: %w", err)
-		}
-		out = httpx.NewPage(page, rows, total)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
-	return nil
+	return handler.Query[json.RawMessage]{Cols: ordenLista, From: from, Order: order + ", o.id", Args: a, Scan: scanJSON}, nil
 }
 
 // buscarOrden is the detail view of an order of the tenant, or a 404.
