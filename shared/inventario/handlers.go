@@ -28,7 +28,7 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		"inventario.existencias.index":    s.existencias,
 	}
 	for _, c := range []clase{entradas, salidas} {
-		hs["inventario."+c.recurso+".index"] = s.index(c)
+		hs["inventario."+c.recurso+".index"] = handler.List(s.DB, lista(c))
 		hs["inventario."+c.recurso+".store"] = s.store(c)
 		hs["inventario."+c.recurso+".show"] = handler.Show(s.DB, func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (Vista, error) {
 			return uno(ctx, tx, p, c, id)
@@ -134,40 +134,23 @@ const movimientoWhere = ` where m.empresa_id = $1 and m.clase = $2 and not m.eli
 	     where d.empresa_id = m.empresa_id and d.movimiento_id = m.id and d.producto_id = $8))
 	and ($9::text is null or m.numero ilike $9 or m.observaciones ilike $9)`
 
-func (s *Service) index(c clase) httpx.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		p := auth.FromRequest(r)
-		page, err := httpx.ParsePage(r)
-		if err != nil {
-			return err
-		}
+// lista lists the movements of a class, newest first unless a sort is
+// asked for.
+func lista(c clase) handler.QueryFunc[Vista] {
+	return func(r *http.Request, p auth.Principal) (handler.Query[Vista], error) {
 		filtros, err := filtrosMovimiento(r, c)
 		if err != nil {
-			return err
+			return handler.Query[Vista]{}, err
 		}
-		// Newest first unless a sort is asked for.
 		order := "m.fecha desc, m.id desc"
 		if r.URL.Query().Get("sort") != "" || r.URL.Query().Get("order") != "" {
 			if order, err = httpx.SortQuery(r, movimientoSorts, "m.id"); err != nil {
-				return err
+				return handler.Query[Vista]{}, err
 			}
 			order += ", m.id"
 		}
-		var out httpx.Page[Vista]
-		err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-			args := append([]any{p.EmpresaID, c.clase}, filtros...)
-			rows, total, err := db.Page(r.Context(), tx, vistaCols, vistaFrom+movimientoWhere, order, args, page.PerPage, page.Offset(), scanVista)
-			if err != nil {
-				return fmt.Errorf("inventario: lista: %w", err)
-			}
-			out = httpx.NewPage(page, rows, total)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		httpx.WriteJSON(w, http.StatusOK, out)
-		return nil
+		return handler.Query[Vista]{Cols: vistaCols, From: vistaFrom + movimientoWhere, Order: order,
+			Args: append([]any{p.EmpresaID, c.clase}, filtros...), Scan: scanVista}, nil
 	}
 }
 
