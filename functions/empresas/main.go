@@ -9,5 +9,5 @@ import (
 
 func main() {
 	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambdaHandler("empresas"), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("empresas", deps.GrupoEmpresas), lambda.WithEnableSIGTERM(deps.Close))
 }

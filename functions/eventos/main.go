@@ -9,5 +9,5 @@ import (
 
 func main() {
 	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambdaHandler("eventos"), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("eventos", deps.GrupoEventos), lambda.WithEnableSIGTERM(deps.Close))
 }

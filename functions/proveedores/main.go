@@ -9,5 +9,5 @@ import (
 
 func main() {
 	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambdaHandler("proveedores"), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("proveedores", deps.GrupoProveedores), lambda.WithEnableSIGTERM(deps.Close))
 }

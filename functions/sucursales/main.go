@@ -9,5 +9,5 @@ import (
 
 func main() {
 	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambdaHandler("sucursales"), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("sucursales", deps.GrupoSucursales), lambda.WithEnableSIGTERM(deps.Close))
 }

@@ -9,5 +9,5 @@ import (
 
 func main() {
 	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambdaHandler("ventas"), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("ventas", deps.GrupoVentas), lambda.WithEnableSIGTERM(deps.Close))
 }

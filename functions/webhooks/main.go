@@ -10,5 +10,5 @@ import (
 
 func main() {
 	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambdaHandler("webhooks"), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("webhooks", deps.GrupoWebhooks), lambda.WithEnableSIGTERM(deps.Close))
 }

@@ -95,28 +95,22 @@ func MustOpen() *Deps {
 // Close releases the pool (Lambda SIGTERM hook).
 func (d *Deps) Close() { d.DB.Close() }
 
-// groups maps each HTTP function group to the constructor of its handlers.
-// Each domain registers its groups from its own file (group_*.go), so that
-// adding a group touches no shared list.
-var groups = map[string]func(d *Deps) lambdahttp.Handlers{}
-
-func register(group string, fn func(d *Deps) lambdahttp.Handlers) {
-	if _, dup := groups[group]; dup {
-		panic("app: group registered twice: " + group)
-	}
-	groups[group] = fn
-}
-
-// Handlers returns the handlers of an HTTP function group.
+// Handlers returns the handlers of an HTTP function group (every group is
+// known here: the local gateway and the tests host them all).
 func (d *Deps) Handlers(group string) (lambdahttp.Handlers, error) {
-	fn, ok := groups[group]
+	fn, ok := d.grupos()[group]
 	if !ok {
 		return nil, fmt.Errorf("app: unknown function group %q", group)
 	}
-	// Every function that commits domain events wakes the webhook worker
-	// after the commit (db.DB.AlConfirmar, set by the dispatcher).
+	return d.handlersOf(fn), nil
+}
+
+// handlersOf builds a group's handlers. Every function that commits domain
+// events wakes the webhook worker after the commit (db.DB.AlConfirmar, set
+// by the dispatcher), so the dispatcher is built first.
+func (d *Deps) handlersOf(fn func() lambdahttp.Handlers) lambdahttp.Handlers {
 	d.Webhooks()
-	return fn(d), nil
+	return fn()
 }
 
 // HTTPHandler is a group's http.Handler with every convention applied.
@@ -137,14 +131,17 @@ func (d *Deps) LambdaHandler(group string) (func(context.Context, events.APIGate
 	return lambdahttp.Lambda(h), nil
 }
 
-// MustLambdaHandler is LambdaHandler for main functions.
-func (d *Deps) MustLambdaHandler(group string) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
-	h, err := d.LambdaHandler(group)
+// MustLambda is the Lambda entry point of one HTTP function group for its
+// main function, built from that group's own constructor
+// (deps.MustLambda("ventas", deps.GrupoVentas)): naming only it, the binary
+// links only the group's domains, not every group's.
+func (d *Deps) MustLambda(group string, fn func() lambdahttp.Handlers) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+	h, err := lambdahttp.Mux(group, d.handlersOf(fn), httpx.Options{Log: d.Log, Debug: d.Cfg.Debug})
 	if err != nil {
 		d.Log.Error("startup", "error", err.Error())
 		os.Exit(1)
 	}
-	return h
+	return lambdahttp.Lambda(h)
 }
 
 // Authorizer is the Lambda entry point of the authorizer function.

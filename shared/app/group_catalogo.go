@@ -5,7 +5,12 @@ import (
 	"github.com/erpcr/erp/shared/lambdahttp"
 )
 
-func init() {
-	register("catalogos", func(d *Deps) lambdahttp.Handlers { return catalogo.Catalogos(d.DB) })
-	register("productos", func(d *Deps) lambdahttp.Handlers { return catalogo.Productos(d.DB) })
+// GrupoCatalogos returns the handlers of the "catalogos" function group.
+func (d *Deps) GrupoCatalogos() lambdahttp.Handlers {
+	return catalogo.Catalogos(d.DB)
+}
+
+// GrupoProductos returns the handlers of the "productos" function group.
+func (d *Deps) GrupoProductos() lambdahttp.Handlers {
+	return catalogo.Productos(d.DB)
 }

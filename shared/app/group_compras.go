@@ -5,6 +5,7 @@ import (
 	"github.com/erpcr/erp/shared/lambdahttp"
 )
 
-func init() {
-	register("compras", func(d *Deps) lambdahttp.Handlers { return (&compras.Service{DB: d.DB}).Handlers() })
+// GrupoCompras returns the handlers of the "compras" function group.
+func (d *Deps) GrupoCompras() lambdahttp.Handlers {
+	return (&compras.Service{DB: d.DB}).Handlers()
 }

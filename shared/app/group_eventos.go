@@ -5,6 +5,7 @@ import (
 	"github.com/erpcr/erp/shared/lambdahttp"
 )
 
-func init() {
-	register("eventos", func(d *Deps) lambdahttp.Handlers { return eventos.Handlers(d.DB) })
+// GrupoEventos returns the handlers of the "eventos" function group.
+func (d *Deps) GrupoEventos() lambdahttp.Handlers {
+	return eventos.Handlers(d.DB)
 }

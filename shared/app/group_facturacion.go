@@ -16,10 +16,6 @@ import (
 	"github.com/erpcr/erp/shared/queue"
 )
 
-func init() {
-	register("hacienda", func(d *Deps) lambdahttp.Handlers { return d.Hacienda().Handlers() })
-}
-
 // LocalQueue is the process's in-process queue: the hacienda queue when no
 // SQS URL is configured (make run consumes it; tests drain it).
 func (d *Deps) LocalQueue() *queue.Local {
@@ -143,4 +139,9 @@ func (d *Deps) RunLocalWorkers(ctx context.Context) {
 			}
 		}
 	}()
+}
+
+// GrupoHacienda returns the handlers of the "hacienda" function group.
+func (d *Deps) GrupoHacienda() lambdahttp.Handlers {
+	return d.Hacienda().Handlers()
 }

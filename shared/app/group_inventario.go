@@ -5,6 +5,7 @@ import (
 	"github.com/erpcr/erp/shared/lambdahttp"
 )
 
-func init() {
-	register("inventario", func(d *Deps) lambdahttp.Handlers { return (&inventario.Service{DB: d.DB}).Handlers() })
+// GrupoInventario returns the handlers of the "inventario" function group.
+func (d *Deps) GrupoInventario() lambdahttp.Handlers {
+	return (&inventario.Service{DB: d.DB}).Handlers()
 }

@@ -5,8 +5,17 @@ import (
 	"github.com/erpcr/erp/shared/organizacion"
 )
 
-func init() {
-	register("empresas", func(d *Deps) lambdahttp.Handlers { return organizacion.Empresas(d.DB) })
-	register("sucursales", func(d *Deps) lambdahttp.Handlers { return organizacion.Sucursales(d.DB) })
-	register("almacenes", func(d *Deps) lambdahttp.Handlers { return organizacion.Almacenes(d.DB) })
+// GrupoEmpresas returns the handlers of the "empresas" function group.
+func (d *Deps) GrupoEmpresas() lambdahttp.Handlers {
+	return organizacion.Empresas(d.DB)
+}
+
+// GrupoSucursales returns the handlers of the "sucursales" function group.
+func (d *Deps) GrupoSucursales() lambdahttp.Handlers {
+	return organizacion.Sucursales(d.DB)
+}
+
+// GrupoAlmacenes returns the handlers of the "almacenes" function group.
+func (d *Deps) GrupoAlmacenes() lambdahttp.Handlers {
+	return organizacion.Almacenes(d.DB)
 }

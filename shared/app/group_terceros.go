@@ -5,7 +5,12 @@ import (
 	"github.com/erpcr/erp/shared/terceros"
 )
 
-func init() {
-	register("clientes", func(d *Deps) lambdahttp.Handlers { return terceros.Clientes(d.DB) })
-	register("proveedores", func(d *Deps) lambdahttp.Handlers { return terceros.Proveedores(d.DB) })
+// GrupoClientes returns the handlers of the "clientes" function group.
+func (d *Deps) GrupoClientes() lambdahttp.Handlers {
+	return terceros.Clientes(d.DB)
+}
+
+// GrupoProveedores returns the handlers of the "proveedores" function group.
+func (d *Deps) GrupoProveedores() lambdahttp.Handlers {
+	return terceros.Proveedores(d.DB)
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/erpcr/erp/shared/ventas"
 )
 
-func init() {
-	register("ventas", func(d *Deps) lambdahttp.Handlers { return (&ventas.Service{DB: d.DB}).Handlers() })
+// GrupoVentas returns the handlers of the "ventas" function group.
+func (d *Deps) GrupoVentas() lambdahttp.Handlers {
+	return (&ventas.Service{DB: d.DB}).Handlers()
 }

@@ -7,27 +7,21 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/queue"
+	"github.com/erpcr/erp/shared/secrets"
 	"github.com/erpcr/erp/shared/webhooks"
 )
-
-func init() {
-	register("webhooks", func(d *Deps) lambdahttp.Handlers {
-		return (&webhooks.Service{DB: d.DB, Despachador: d.Webhooks()}).Handlers()
-	})
-}
 
 // cifradorPerezoso seals webhook secrets with the service's secrets key,
 // fetched on first use (from Secrets Manager in AWS).
 type cifradorPerezoso struct {
 	llave func(ctx context.Context) ([]byte, error)
 	once  sync.Mutex
-	c     *facturacion.Cifrador
+	c     *secrets.Cifrador
 }
 
-func (c *cifradorPerezoso) cifrador() (*facturacion.Cifrador, error) {
+func (c *cifradorPerezoso) cifrador() (*secrets.Cifrador, error) {
 	c.once.Lock()
 	defer c.once.Unlock()
 	if c.c != nil {
@@ -37,7 +31,7 @@ func (c *cifradorPerezoso) cifrador() (*facturacion.Cifrador, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.c, err = facturacion.NuevoCifrador(k); err != nil {
+	if c.c, err = secrets.NuevoCifrador(k, "webhooks"); err != nil {
 		return nil, err
 	}
 	return c.c, nil
@@ -104,4 +98,9 @@ func (d *Deps) procesarTrabajo(ctx context.Context, j queue.Job) error {
 		return d.Webhooks().Procesar(ctx, j)
 	}
 	return d.Hacienda().Procesar(ctx, j)
+}
+
+// GrupoWebhooks returns the handlers of the "webhooks" function group.
+func (d *Deps) GrupoWebhooks() lambdahttp.Handlers {
+	return (&webhooks.Service{DB: d.DB, Despachador: d.Webhooks()}).Handlers()
 }

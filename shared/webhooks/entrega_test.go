@@ -17,8 +17,8 @@ import (
 
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
-	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/queue"
+	"github.com/erpcr/erp/shared/secrets"
 	"github.com/erpcr/erp/shared/testenv"
 	"github.com/erpcr/erp/shared/webhooks"
 )
@@ -71,7 +71,7 @@ func setup(t testing.TB) *fx {
 	t.Helper()
 	e := testenv.New(t)
 	f := &fx{t: t, e: e, rc: nuevoReceptor(t), reloj: time.Now().UTC().Add(time.Second)}
-	cif, err := facturacion.NuevoCifrador(make([]byte, 32))
+	cif, err := secrets.NuevoCifrador(make([]byte, 32), "webhooks")
 	if err != nil {
 		t.Fatal(err)
 	}
