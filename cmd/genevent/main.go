@@ -63,7 +63,7 @@ func main() {
 	if !rt.Public {
 		ev.Headers["authorization"] = "Bearer " + SampleToken
 		ev.Headers["x-empresa-id"] = "1"
-		ctx := auth.EncodeError(*class)
+		ctx := auth.EncodeError(auth.RefusalOf(*class))
 		if *class == "" {
 			var perms []string
 			for _, p := range auth.Catalog() {

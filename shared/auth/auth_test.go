@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -90,18 +91,18 @@ func TestTokensAreOpaqueAndOnlyTheirHashIsComparable(t *testing.T) {
 
 func TestAuthorizerContextRoundTripAndFailsClosed(t *testing.T) {
 	p := Principal{UsuarioID: 5, EmpresaID: 2, TokenID: 9, Permisos: []string{"a.leer", "b.crear"}}
-	got, class := DecodeContext(EncodeContext(p))
-	if class != "" || got.UsuarioID != 5 || got.EmpresaID != 2 || got.TokenID != 9 || len(got.Permisos) != 2 {
-		t.Fatalf("round trip: %+v %q", got, class)
+	got, refusal := DecodeContext(EncodeContext(p))
+	if refusal != nil || got.UsuarioID != 5 || got.EmpresaID != 2 || got.TokenID != 9 || len(got.Permisos) != 2 {
+		t.Fatalf("round trip: %+v %v", got, refusal)
 	}
-	if _, class := DecodeContext(nil); class != ErrMissingToken {
-		t.Errorf("no context: %q", class)
+	if _, r := DecodeContext(nil); !errors.Is(r, ErrMissingToken) {
+		t.Errorf("no context: %v", r)
 	}
-	if _, class := DecodeContext(EncodeError(ErrForeignTenant)); class != ErrForeignTenant {
-		t.Errorf("error class: %q", class)
+	if _, r := DecodeContext(EncodeError(ErrForeignTenant)); !errors.Is(r, ErrForeignTenant) {
+		t.Errorf("error class: %v", r)
 	}
-	if _, class := DecodeContext(map[string]any{"usuario_id": "x"}); class != ErrInvalidToken {
-		t.Errorf("garbage context: %q", class)
+	if _, r := DecodeContext(map[string]any{"usuario_id": "x"}); !errors.Is(r, ErrInvalidToken) {
+		t.Errorf("garbage context: %v", r)
 	}
 	if !p.Can() || !p.Can("x.y", "b.crear") || p.Can("x.y") {
 		t.Errorf("Can OR semantics")

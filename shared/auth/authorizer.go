@@ -46,20 +46,21 @@ func (a *Authorizer) Handle(ctx context.Context, req events.APIGatewayV2CustomAu
 	if err != nil {
 		return allow(EncodeError(ErrInvalidTenant))
 	}
-	p, class, err := a.Decide(ctx, tokenID, secret, tr)
+	p, refusal, err := a.Decide(ctx, tokenID, secret, tr)
 	if err != nil {
 		a.log().Error("authorizer", "error", err.Error())
 		return events.APIGatewayV2CustomAuthorizerSimpleResponse{}, fmt.Errorf("authorizer: %w", err)
 	}
-	if class != "" {
-		return allow(EncodeError(class))
+	if refusal != nil {
+		return allow(EncodeError(refusal))
 	}
 	return allow(EncodeContext(p))
 }
 
 // Decide resolves token, user, tenant, membership and permissions in one
-// database round trip.
-func (a *Authorizer) Decide(ctx context.Context, tokenID int64, secret string, tr tenancy.Request) (Principal, string, error) {
+// database round trip. A refusal is returned as the second value (nil when
+// the request may proceed); err is a failure to decide.
+func (a *Authorizer) Decide(ctx context.Context, tokenID int64, secret string, tr tenancy.Request) (Principal, *Refusal, error) {
 	var empresa *int64
 	if tr.EmpresaID > 0 {
 		empresa = &tr.EmpresaID
@@ -80,12 +81,12 @@ func (a *Authorizer) Decide(ctx context.Context, tokenID int64, secret string, t
 		return Principal{}, ErrInvalidToken, nil
 	}
 	if err != nil {
-		return Principal{}, "", fmt.Errorf("auth_autorizar: %w", err)
+		return Principal{}, nil, fmt.Errorf("auth_autorizar: %w", err)
 	}
 	if estado != "ok" {
-		return Principal{}, estado, nil
+		return Principal{}, RefusalOf(estado), nil
 	}
-	return Principal{UsuarioID: *usuarioID, EmpresaID: *empresID, TokenID: tokenID, Permisos: permisos, Roles: roles, Plataforma: plataforma}, "", nil
+	return Principal{UsuarioID: *usuarioID, EmpresaID: *empresID, TokenID: tokenID, Permisos: permisos, Roles: roles, Plataforma: plataforma}, nil, nil
 }
 
 func (a *Authorizer) log() *slog.Logger {

@@ -32,19 +32,19 @@ func EncodeContext(p Principal) map[string]any {
 }
 
 // EncodeError builds the authorizer's context for a refused request.
-func EncodeError(class string) map[string]any {
-	return map[string]any{ctxError: class}
+func EncodeError(r *Refusal) map[string]any {
+	return map[string]any{ctxError: r.Class}
 }
 
 // DecodeContext reads the authorizer context. It returns the error class
 // when the authorizer refused, and fails closed on anything unexpected.
-func DecodeContext(m map[string]any) (Principal, string) {
+func DecodeContext(m map[string]any) (Principal, error) {
 	if len(m) == 0 {
 		return Principal{}, ErrMissingToken
 	}
 	if e, ok := m[ctxError]; ok {
 		if s := fmt.Sprint(e); s != "" {
-			return Principal{}, s
+			return Principal{}, RefusalOf(s)
 		}
 	}
 	var p Principal
@@ -62,7 +62,7 @@ func DecodeContext(m map[string]any) (Principal, string) {
 		p.Roles = strings.Split(s, ",")
 	}
 	p.Plataforma = m[ctxPlatform] == "true"
-	return p, ""
+	return p, nil
 }
 
 func id(v any) (int64, bool) {

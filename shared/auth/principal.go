@@ -7,17 +7,42 @@ import (
 	"github.com/erpcr/erp/shared/db"
 )
 
-// Error classes the authorizer attaches instead of denying (API Gateway's
-// own denial is a bare English 403 we cannot word; DESIGN.md section 2).
-const (
-	ErrMissingToken   = "missing_token"
-	ErrInvalidToken   = "invalid_token"
-	ErrInactiveUser   = "inactive_user"
-	ErrInvalidTenant  = "invalid_tenant"
-	ErrUnknownTenant  = "unknown_tenant"
-	ErrForeignTenant  = "foreign_tenant"
-	ErrInactiveTenant = "inactive_tenant"
+// Refusal is an authorizer verdict against a request: an error value whose
+// class (the wire string) travels in the authorizer context instead of a
+// denial, because API Gateway's own denial is a bare English 403 we cannot
+// word (DESIGN.md section 2). Compare with errors.Is.
+type Refusal struct{ Class string }
+
+func (r *Refusal) Error() string { return "auth: " + r.Class }
+
+// The authorizer's refusals.
+var (
+	ErrMissingToken   = &Refusal{"missing_token"}
+	ErrInvalidToken   = &Refusal{"invalid_token"}
+	ErrInactiveUser   = &Refusal{"inactive_user"}
+	ErrInvalidTenant  = &Refusal{"invalid_tenant"}
+	ErrUnknownTenant  = &Refusal{"unknown_tenant"}
+	ErrForeignTenant  = &Refusal{"foreign_tenant"}
+	ErrInactiveTenant = &Refusal{"inactive_tenant"}
 )
+
+// refusals by wire class; an unknown class reads as an invalid token (fail
+// closed).
+var refusals = map[string]*Refusal{}
+
+func init() {
+	for _, r := range []*Refusal{ErrMissingToken, ErrInvalidToken, ErrInactiveUser, ErrInvalidTenant, ErrUnknownTenant, ErrForeignTenant, ErrInactiveTenant} {
+		refusals[r.Class] = r
+	}
+}
+
+// RefusalOf returns the refusal of a wire class.
+func RefusalOf(class string) *Refusal {
+	if r, ok := refusals[class]; ok {
+		return r
+	}
+	return ErrInvalidToken
+}
 
 // Principal is the authenticated caller acting in one company.
 type Principal struct {

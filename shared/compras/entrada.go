@@ -3,6 +3,7 @@ package compras
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -197,7 +198,7 @@ func scanOrden(row pgx.Row) (*ordenActual, error) {
 	var total pgtype.Numeric
 	err := row.Scan(&o.id, &o.estado, &o.proveedorID, &o.almacenID, &o.numero, &o.fechaOrden, &o.fechaEntrega,
 		&o.observaciones, &total, &o.recibido, &o.diasCredito)
-	if err == pgx.ErrNoRows {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
@@ -255,7 +256,7 @@ func referencias(ctx context.Context, tx *db.Tx, empresaID, id int64, x *ordenIn
 		var activo bool
 		err := br.QueryRow().Scan(&activo)
 		switch {
-		case err == pgx.ErrNoRows:
+		case errors.Is(err, pgx.ErrNoRows):
 			in.Fail(field, missing)
 		case err != nil:
 			return fmt.Errorf("compras: %s: %w", field, err)

@@ -3,6 +3,7 @@ package compras
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -294,11 +295,11 @@ func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in
 		return false, httpx.InvalidField("estado", "Solo se pueden recibir órdenes aprobadas (estado actual: "+cur.estado+").")
 	}
 	switch {
-	case almErr == pgx.ErrNoRows && x.almacenID == nil && cur.almacenID == nil && rc.principal:
+	case errors.Is(almErr, pgx.ErrNoRows) && x.almacenID == nil && cur.almacenID == nil && rc.principal:
 		in.Fail("almacen_id", msgSinPrincipal)
-	case almErr == pgx.ErrNoRows && x.almacenID == nil && cur.almacenID == nil:
+	case errors.Is(almErr, pgx.ErrNoRows) && x.almacenID == nil && cur.almacenID == nil:
 		in.Required("almacen_id")
-	case almErr == pgx.ErrNoRows:
+	case errors.Is(almErr, pgx.ErrNoRows):
 		in.Fail("almacen_id", msgAlmacen)
 	case almErr != nil:
 		return false, fmt.Errorf("compras: almacén: %w", almErr)

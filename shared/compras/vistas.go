@@ -3,6 +3,7 @@ package compras
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -67,7 +68,7 @@ func findOrden(ctx context.Context, q db.Querier, empresaID, id int64) (json.Raw
 	var raw []byte
 	err := q.QueryRow(ctx, `select `+ordenDetalle+` from ordenes_compra o where o.empresa_id = $1 and o.id = $2 and not o.eliminado`,
 		empresaID, id).Scan(&raw)
-	if err == pgx.ErrNoRows {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
 	if err != nil {
@@ -94,7 +95,7 @@ func findCuenta(ctx context.Context, q db.Querier, empresaID, id int64) (json.Ra
 	var raw []byte
 	err := q.QueryRow(ctx, `select `+cuentaDetalle+` from cuentas_por_pagar c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`,
 		empresaID, id).Scan(&raw)
-	if err == pgx.ErrNoRows {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
 	if err != nil {

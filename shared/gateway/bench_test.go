@@ -35,7 +35,7 @@ func BenchmarkAuthorizerDecide(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p, class, err := a.Decide(ctx, id, secret, tenancy.Request{EmpresaID: 1})
-		if err != nil || class != "" || p.UsuarioID == 0 {
+		if err != nil || class != nil || p.UsuarioID == 0 {
 			b.Fatalf("%v %q", err, class)
 		}
 	}

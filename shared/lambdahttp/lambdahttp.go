@@ -6,6 +6,7 @@ package lambdahttp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -129,21 +130,21 @@ func Principal(r *http.Request) (auth.Principal, error) {
 	if rc, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && rc.Authorizer != nil {
 		m = rc.Authorizer.Lambda
 	}
-	p, class := auth.DecodeContext(m)
-	switch class {
-	case "":
+	p, refusal := auth.DecodeContext(m)
+	switch {
+	case refusal == nil:
 		return p, nil
-	case auth.ErrMissingToken:
+	case errors.Is(refusal, auth.ErrMissingToken):
 		return p, httpx.Unauthenticated("No autenticado. Envíe el encabezado Authorization: Bearer <token>.")
-	case auth.ErrInactiveUser:
+	case errors.Is(refusal, auth.ErrInactiveUser):
 		return p, httpx.Forbidden("El usuario está inactivo.")
-	case auth.ErrInvalidTenant:
+	case errors.Is(refusal, auth.ErrInvalidTenant):
 		return p, httpx.BadRequest("El encabezado X-Empresa-Id debe ser un número entero positivo o X-Empresa-Subdominio un subdominio válido.")
-	case auth.ErrUnknownTenant:
+	case errors.Is(refusal, auth.ErrUnknownTenant):
 		return p, httpx.NotFound("La empresa indicada no existe.")
-	case auth.ErrForeignTenant:
+	case errors.Is(refusal, auth.ErrForeignTenant):
 		return p, httpx.Forbidden("No pertenece a la empresa indicada.")
-	case auth.ErrInactiveTenant:
+	case errors.Is(refusal, auth.ErrInactiveTenant):
 		return p, httpx.Forbidden("La empresa indicada está inactiva.")
 	default:
 		return p, httpx.Unauthenticated("El token de acceso no es válido, expiró o fue revocado.")
