@@ -42,7 +42,7 @@ func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
 	id := f.firmado()
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.q.Clear() // the wake-up is lost
-	if f.drain() != 0 || testenv.Str(f.estado(id), "estado") != facturacion.Signed {
+	if f.drain() != 0 || testenv.Str(f.estado(id), "estado") != facturacion.Firmado {
 		t.Fatal("something ran without a message")
 	}
 	if n := f.barrer(); n != 0 {
@@ -53,7 +53,7 @@ func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
 		t.Fatalf("the sweep woke %d, want 1", n)
 	}
 	f.drain()
-	if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Sent {
+	if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Enviado {
 		t.Fatalf("after the sweep: %s", e)
 	}
 	// Now the first status poll's message is lost as well.
@@ -66,7 +66,7 @@ func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
 		t.Fatalf("the sweep woke %d polls, want 1", n)
 	}
 	f.drain()
-	if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Accepted {
+	if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Aceptado {
 		t.Fatalf("after the second sweep: %s", e)
 	}
 	if n := f.barrer(); n != 0 {
@@ -90,7 +90,7 @@ func TestDuplicateMessagesChangeNothingButTiming(t *testing.T) {
 	_ = f.q.Wake(ctx, job, 0)
 	_ = f.q.Wake(ctx, job, 0)
 	f.drain()
-	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Sent || testenv.Num(st, "consultas") != 0 {
+	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Enviado || testenv.Num(st, "consultas") != 0 {
 		t.Fatalf("after three deliveries of one submission: %v", st)
 	}
 	// Early duplicates of the poll: nothing is due yet.
@@ -114,7 +114,7 @@ func TestDuplicateMessagesChangeNothingButTiming(t *testing.T) {
 		_ = f.q.Wake(ctx, job, 0)
 	}
 	f.drain()
-	if e != facturacion.Accepted || f.int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`) != 1 {
+	if e != facturacion.Aceptado || f.int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`) != 1 {
 		t.Fatalf("state %s, events %d", e, f.int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`))
 	}
 	if d, ok := f.sim.Comprobante(testenv.Str(f.estado(id), "clave")); !ok || len(d) == 0 {
@@ -134,7 +134,7 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	d := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)
-	if testenv.Str(d.JSON, "data.estado") != facturacion.Signed || testenv.Num(d.JSON, "data.intentos_envio") != 1 ||
+	if testenv.Str(d.JSON, "data.estado") != facturacion.Firmado || testenv.Num(d.JSON, "data.intentos_envio") != 1 ||
 		!strings.Contains(testenv.Str(d.JSON, "data.ultimo_error"), "Intento 1") {
 		t.Fatalf("after a 503: %s", d.Raw)
 	}
@@ -144,7 +144,7 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	}
 	f.clk.Avanzar(30 * time.Second)
 	f.drain()
-	if n := testenv.Num(f.estado(id), "consultas"); testenv.Str(f.estado(id), "estado") != facturacion.Signed || n != 0 {
+	if n := testenv.Num(f.estado(id), "consultas"); testenv.Str(f.estado(id), "estado") != facturacion.Firmado || n != 0 {
 		t.Fatalf("after the second 503: %v", f.estado(id))
 	}
 	if p := f.q.Pending(); len(p) != 1 || !p[0].Due.Equal(f.clk.Now().Add(time.Minute)) {
@@ -152,7 +152,7 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	}
 	f.clk.Avanzar(time.Minute)
 	f.drain()
-	if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Sent {
+	if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Enviado {
 		t.Fatalf("after recovery: %s", e)
 	}
 
@@ -171,7 +171,7 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(otro, "firmar"), nil)
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(otro, "enviar"), nil)
 	f.drain()
-	if e := testenv.Str(f.estado(otro), "estado"); e != facturacion.Sent {
+	if e := testenv.Str(f.estado(otro), "estado"); e != facturacion.Enviado {
 		t.Fatalf("resent: %s", e)
 	}
 }
@@ -204,7 +204,7 @@ func TestPollingIsCappedAt240Polls(t *testing.T) {
 	f.e.Exec(`update comprobantes_electronicos set consultas = $2 where id = $1`, id, facturacion.MaxConsultas-2)
 	f.clk.Avanzar(facturacion.IntervaloConsulta)
 	f.drain()
-	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Sent || testenv.Str(st, "ind_estado") != "recibido" {
+	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Enviado || testenv.Str(st, "ind_estado") != "recibido" {
 		t.Fatalf("poll %d: %v", facturacion.MaxConsultas-1, st)
 	}
 	f.clk.Avanzar(facturacion.IntervaloConsulta)
@@ -216,7 +216,7 @@ func TestPollingIsCappedAt240Polls(t *testing.T) {
 	// enviar resumes the polling of a received document (no new submission).
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
-	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Sent || testenv.Num(st, "consultas") != 1 {
+	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Enviado || testenv.Num(st, "consultas") != 1 {
 		t.Fatalf("resumed: %v", st)
 	}
 }
@@ -234,7 +234,7 @@ func TestSubmissionsPerHourAreLimited(t *testing.T) {
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || testenv.Str(r.JSON, "message") == "" {
 		t.Fatalf("third submission: %d %v %s", r.Status, r.Header, r.Raw)
 	}
-	if e := testenv.Str(f.estado(c), "estado"); e != facturacion.Signed || testenv.Get(f.estado(c), "envio_en_curso") != false {
+	if e := testenv.Str(f.estado(c), "estado"); e != facturacion.Firmado || testenv.Get(f.estado(c), "envio_en_curso") != false {
 		t.Fatalf("a refused submission was queued: %v", f.estado(c))
 	}
 	// The window ends.
@@ -256,7 +256,7 @@ func TestTheOutboundBudgetOf60PerMinuteIsRespected(t *testing.T) {
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	st := f.estado(id)
-	if testenv.Str(st, "estado") != facturacion.Signed || testenv.Get(st, "envio_en_curso") != true {
+	if testenv.Str(st, "estado") != facturacion.Firmado || testenv.Get(st, "envio_en_curso") != true {
 		t.Fatalf("over budget: %v", st)
 	}
 	if d := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil); testenv.Num(d.JSON, "data.intentos_envio") != 0 {
@@ -268,7 +268,7 @@ func TestTheOutboundBudgetOf60PerMinuteIsRespected(t *testing.T) {
 	}
 	f.clk.Fijar(p[0].Due)
 	f.drain()
-	if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Sent {
+	if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Enviado {
 		t.Fatalf("in the next window: %s", e)
 	}
 }

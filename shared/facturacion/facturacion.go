@@ -45,16 +45,16 @@ import (
 
 // States of a comprobante.
 const (
-	Pending  = "pending"
-	Signed   = "signed"
-	Sent     = "sent"
-	Accepted = "accepted"
-	Rejected = "rejected"
-	Error    = "error"
+	Pendiente = "pending"
+	Firmado   = "signed"
+	Enviado   = "sent"
+	Aceptado  = "accepted"
+	Rechazado = "rejected"
+	Error     = "error"
 )
 
 // Estados lists the states, in their natural order.
-var Estados = []string{Pending, Signed, Sent, Accepted, Rejected, Error}
+var Estados = []string{Pendiente, Firmado, Enviado, Aceptado, Rechazado, Error}
 
 // Work the worker does on a comprobante (column trabajo).
 const (

@@ -27,17 +27,17 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 
 	g := f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta})
 	id := int64(testenv.Num(g.JSON, "data.id"))
-	if testenv.Str(g.JSON, "data.estado") != facturacion.Pending || testenv.Str(g.JSON, "data.tipo_documento") != "01" {
+	if testenv.Str(g.JSON, "data.estado") != facturacion.Pendiente || testenv.Str(g.JSON, "data.tipo_documento") != "01" {
 		t.Fatalf("generar: %s", g.Raw)
 	}
 	x := f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
 	xml := testenv.Str(x.JSON, "data.xml_original")
 	if !strings.Contains(xml, "<FacturaElectronica") || !strings.Contains(xml, testenv.Str(g.JSON, "data.clave")) ||
-		testenv.Str(x.JSON, "data.estado") != facturacion.Pending || testenv.Num(x.JSON, "data.total_comprobante") != 8927 {
+		testenv.Str(x.JSON, "data.estado") != facturacion.Pendiente || testenv.Num(x.JSON, "data.total_comprobante") != 8927 {
 		t.Fatalf("generar-xml: %s", x.Raw)
 	}
 	fi := f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
-	if testenv.Str(fi.JSON, "data.estado") != facturacion.Signed || !strings.Contains(testenv.Str(fi.JSON, "data.xml_firmado"), "ds:Signature") {
+	if testenv.Str(fi.JSON, "data.estado") != facturacion.Firmado || !strings.Contains(testenv.Str(fi.JSON, "data.xml_firmado"), "ds:Signature") {
 		t.Fatalf("firmar: %s", fi.Raw)
 	}
 
@@ -50,7 +50,7 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 
 	f.drain()
 	st := f.estado(id)
-	if testenv.Str(st, "estado") != facturacion.Sent || testenv.Str(st, "ind_estado") != "recibido" || testenv.Str(st, "proxima_consulta_en") == "" {
+	if testenv.Str(st, "estado") != facturacion.Enviado || testenv.Str(st, "ind_estado") != "recibido" || testenv.Str(st, "proxima_consulta_en") == "" {
 		t.Fatalf("after the worker: %v", st)
 	}
 	if _, ok := f.sim.Comprobante(testenv.Str(g.JSON, "data.clave")); !ok {
@@ -58,7 +58,7 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 	}
 
 	estado, polls := f.esperarFinal(id, 10)
-	if estado != facturacion.Accepted {
+	if estado != facturacion.Aceptado {
 		t.Fatalf("final state %s after %d polls: %v", estado, polls, f.estado(id))
 	}
 	// 30 s rhythm: decided at Demora, seen at the first poll at or after it.
@@ -76,16 +76,16 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 	}
 	ev := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/eventos?tipo=FacturaEmitidaEvent", nil)
 	if testenv.Num(ev.JSON, "total") != 1 || testenv.Str(ev.JSON, "data.0.payload.clave") != testenv.Str(g.JSON, "data.clave") ||
-		testenv.Str(ev.JSON, "data.0.payload.estado") != facturacion.Accepted {
+		testenv.Str(ev.JSON, "data.0.payload.estado") != facturacion.Aceptado {
 		t.Fatalf("outbox: %s", ev.Raw)
 	}
 	v := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/ventas/"+itoa(venta), nil)
-	if testenv.Num(v.JSON, "data.factura_electronica.id") != float64(id) || testenv.Str(v.JSON, "data.factura_electronica.estado") != facturacion.Accepted ||
+	if testenv.Num(v.JSON, "data.factura_electronica.id") != float64(id) || testenv.Str(v.JSON, "data.factura_electronica.estado") != facturacion.Aceptado ||
 		testenv.Str(v.JSON, "data.factura_electronica.clave") != testenv.Str(g.JSON, "data.clave") {
 		t.Fatalf("sale output: %s", v.Raw)
 	}
 	l := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/ventas", nil)
-	if testenv.Str(l.JSON, "data.0.factura_electronica.estado") != facturacion.Accepted {
+	if testenv.Str(l.JSON, "data.0.factura_electronica.estado") != facturacion.Aceptado {
 		t.Errorf("sale list: %s", l.Raw)
 	}
 
@@ -121,7 +121,7 @@ func TestStepsOutOfOrderAre422UnderEstado(t *testing.T) {
 	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
 	// Generating the XML again drops the signature.
 	x := f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
-	if testenv.Str(x.JSON, "data.estado") != facturacion.Pending || testenv.Get(x.JSON, "data.xml_firmado") != nil {
+	if testenv.Str(x.JSON, "data.estado") != facturacion.Pendiente || testenv.Get(x.JSON, "data.xml_firmado") != nil {
 		t.Errorf("generar-xml after firmar: %s", x.Raw)
 	}
 	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
@@ -154,7 +154,7 @@ func TestARejectedDocumentKeepsHaciendasMessage(t *testing.T) {
 	f.emitir(f.admin, id)
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
-	if e, _ := f.esperarFinal(id, 10); e != facturacion.Rejected {
+	if e, _ := f.esperarFinal(id, 10); e != facturacion.Rechazado {
 		t.Fatalf("state %s", e)
 	}
 	d := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)

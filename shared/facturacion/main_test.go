@@ -348,7 +348,7 @@ func (f *fx) esperarFinal(id int64, maxPolls int) (string, int) {
 	for i := 1; i <= maxPolls; i++ {
 		f.clk.Avanzar(facturacion.IntervaloConsulta)
 		f.drain()
-		if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Sent && e != facturacion.Signed {
+		if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Enviado && e != facturacion.Firmado {
 			return e, i
 		}
 	}

@@ -53,11 +53,11 @@ func bloquear(ctx context.Context, tx *db.Tx, empresaID, id int64) (bloqueado, e
 // not once Hacienda received it, nor while its submission is in progress.
 func (c bloqueado) editable() error {
 	switch {
-	case c.Estado == Accepted:
+	case c.Estado == Aceptado:
 		return httpx.InvalidField("estado", msgAceptado)
-	case c.Estado == Rejected:
+	case c.Estado == Rechazado:
 		return httpx.InvalidField("estado", msgRechazado)
-	case c.Estado == Sent || c.EnviadoEn != nil:
+	case c.Estado == Enviado || c.EnviadoEn != nil:
 		return httpx.InvalidField("estado", msgEnviado)
 	case c.EnvioEnCurso:
 		return httpx.InvalidField("estado", msgEnCurso)
@@ -115,7 +115,7 @@ func (s *Service) generarXML(w http.ResponseWriter, r *http.Request) error {
 		}
 		_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_original = $3, xml_firmado = null, total_comprobante = $4,
 				estado = $5, ultimo_error = null
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(xml), db.Numeric(calc.TotalComprobante), Pending)
+			where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(xml), db.Numeric(calc.TotalComprobante), Pendiente)
 		if err != nil {
 			return fmt.Errorf("facturacion: guardar XML: %w", err)
 		}
@@ -190,7 +190,7 @@ func (s *Service) firmar(w http.ResponseWriter, r *http.Request) error {
 			return fmt.Errorf("facturacion: firmar: %w", err)
 		}
 		_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_firmado = $3, estado = $4, ultimo_error = null
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(firmado), Signed)
+			where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(firmado), Firmado)
 		if err != nil {
 			return fmt.Errorf("facturacion: guardar firma: %w", err)
 		}
@@ -214,15 +214,15 @@ func (c bloqueado) reanudable() bool {
 // may resume).
 func (c bloqueado) enviable() error {
 	switch {
-	case c.Estado == Accepted:
+	case c.Estado == Aceptado:
 		return httpx.InvalidField("estado", msgAceptado)
-	case c.Estado == Rejected:
+	case c.Estado == Rechazado:
 		return httpx.InvalidField("estado", msgRechazado)
 	case c.Estado == Error && c.RespondidoEn != nil:
 		return httpx.InvalidField("estado", msgErrorHacienda)
 	case c.reanudable():
 		return nil
-	case c.Estado == Sent || c.EnviadoEn != nil:
+	case c.Estado == Enviado || c.EnviadoEn != nil:
 		return httpx.InvalidField("estado", msgEnviado)
 	case c.xml == nil:
 		return httpx.InvalidField("estado", msgSinXML)
@@ -301,7 +301,7 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 			}
 			_, err = tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
 					en_proceso_hasta = null, envio_solicitado_en = $5, intentos_envio = 0, ultimo_error = null
-				where empresa_id = $1 and id = $2`, p.EmpresaID, id, Signed, trabajoEnviar, now)
+				where empresa_id = $1 and id = $2`, p.EmpresaID, id, Firmado, trabajoEnviar, now)
 			if err != nil {
 				return fmt.Errorf("facturacion: encolar envío: %w", err)
 			}
@@ -336,7 +336,7 @@ func (s *Service) reanudar(w http.ResponseWriter, r *http.Request, id int64) err
 		}
 		_, err = tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
 				en_proceso_hasta = null, consultas = 0, ultimo_error = null
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, Sent, trabajoConsultar, now)
+			where empresa_id = $1 and id = $2`, p.EmpresaID, id, Enviado, trabajoConsultar, now)
 		if err != nil {
 			return fmt.Errorf("facturacion: reanudar consultas: %w", err)
 		}

@@ -122,7 +122,7 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 	keep(f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(cid, "firmar"), nil))
 	keep(f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(cid, "enviar"), nil))
 	f.drain()
-	if e, _ := f.esperarFinal(cid, 5); e != facturacion.Accepted {
+	if e, _ := f.esperarFinal(cid, 5); e != facturacion.Aceptado {
 		t.Fatalf("state %s", e)
 	}
 	for _, path := range []string{ruta(cid, ""), ruta(cid, "estado"), "/api/v1/hacienda", "/api/v1/hacienda/configuracion", "/api/eventos", "/api/ventas/" + itoa(venta)} {

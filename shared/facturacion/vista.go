@@ -198,7 +198,7 @@ func (c Comprobante) estadoActual() EstadoActual {
 		ID: c.ID, Clave: c.Clave, Estado: c.Estado, IndEstado: c.IndEstado, MensajeHacienda: c.MensajeHacienda,
 		DetalleMensaje: c.DetalleMensaje, UltimoError: c.UltimoError, EnvioEnCurso: c.EnvioEnCurso, Consultas: c.Consultas,
 		EnviadoEn: c.EnviadoEn, RespondidoEn: c.RespondidoEn,
-		Final: c.Estado == Accepted || c.Estado == Rejected || (c.Estado == Error && c.trabajo == nil),
+		Final: c.Estado == Aceptado || c.Estado == Rechazado || (c.Estado == Error && c.trabajo == nil),
 	}
 	if c.trabajo != nil && *c.trabajo == trabajoConsultar {
 		e.ProximaConsultaEn = c.ProximaAccionEn

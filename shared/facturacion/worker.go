@@ -293,7 +293,7 @@ func (s *Service) recibido(ctx context.Context, t tarea) error {
 	now := s.now()
 	held, err := s.guardar(ctx, t, `estado = $4, ind_estado = 'recibido', enviado_en = $5, trabajo = $6,
 		proximo_intento_en = $7, consultas = 0, ultimo_error = null`,
-		[]any{Sent, now, trabajoConsultar, now.Add(IntervaloConsulta)}, nil)
+		[]any{Enviado, now, trabajoConsultar, now.Add(IntervaloConsulta)}, nil)
 	if err == nil && held {
 		s.despertar(ctx, t.job, IntervaloConsulta)
 	}
@@ -301,7 +301,7 @@ func (s *Service) recibido(ctx context.Context, t tarea) error {
 }
 
 // estadoPorIndicador maps Hacienda's final ind-estado to ours.
-var estadoPorIndicador = map[string]string{"aceptado": Accepted, "rechazado": Rejected, "error": Error}
+var estadoPorIndicador = map[string]string{"aceptado": Aceptado, "rechazado": Rechazado, "error": Error}
 
 func (s *Service) consultarHacienda(ctx context.Context, t tarea, cred recepcion.Credenciales) error {
 	est, err := s.cliente(t.cfg.ambiente).Consultar(ctx, t.job.EmpresaID, cred, t.clave)
@@ -369,7 +369,7 @@ func (s *Service) registrarRespuesta(ctx context.Context, t tarea, est recepcion
 		ultimo_error = $9, respondido_en = $10, consultas = consultas + 1, trabajo = null, proximo_intento_en = null`,
 		[]any{estado, est.IndEstado, xmlResp, mensaje, detalle, ultimo, now},
 		func(tx *db.Tx) error {
-			if estado != Accepted {
+			if estado != Aceptado {
 				return nil
 			}
 			c, err := buscar(ctx, tx, t.job.EmpresaID, t.job.ID)
