@@ -1,8 +1,6 @@
 package catalogo_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -42,21 +40,9 @@ func create(t testing.TB, e *testenv.Env, tok, path string, body any) int {
 
 func item(path string, id int) string { return fmt.Sprintf("%s/%d", path, id) }
 
-// exact decodes the body keeping numbers as written (3500.00 stays "3500.00")
-// and returns the value at a dotted path as its JSON text.
 func exact(t testing.TB, raw []byte, path string) string {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("decode %s: %v", raw, err)
-	}
-	out, err := json.Marshal(testenv.Get(v, path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
+	return testenv.Exact(t, raw, path)
 }
 
 // expect422 asserts a validation failure with a message under field.

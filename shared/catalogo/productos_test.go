@@ -1,15 +1,12 @@
 package catalogo_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -55,17 +52,7 @@ func newFixture(t *testing.T) *fixture {
 // insertID runs owner SQL returning one id (INSERT ... RETURNING id).
 func insertID(t testing.TB, e *testenv.Env, sql string, args ...any) int {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, e.AdminURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var id int
-	if err := conn.QueryRow(ctx, sql, args...).Scan(&id); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	return id
+	return testenv.Scalar[int](t, e, sql, args...)
 }
 
 func TestProductCreateWithEveryField(t *testing.T) {

@@ -51,17 +51,7 @@ func query(t testing.TB, e *testenv.Env, sql string, args ...any) []int64 {
 // text runs SQL as the owner and returns the first column of the first row as text.
 func text(t testing.TB, e *testenv.Env, sql string, args ...any) string {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, e.AdminURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var s string
-	if err := conn.QueryRow(ctx, sql, args...).Scan(&s); err != nil {
-		t.Fatalf("query %q: %v", sql, err)
-	}
-	return s
+	return testenv.Scalar[string](t, e, sql, args...)
 }
 
 // newProveedor inserts a supplier of the company with dias_credito.

@@ -1,15 +1,10 @@
 package inventario_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -54,17 +49,7 @@ func newFx(t *testing.T) *fx {
 // scalar runs owner SQL returning one integer.
 func scalar(t testing.TB, e *testenv.Env, sql string, args ...any) int {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, e.AdminURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var n int
-	if err := conn.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	return n
+	return testenv.Scalar[int](t, e, sql, args...)
 }
 
 func (f *fx) do(method, path, tok string, body any) testenv.Resp {
@@ -117,21 +102,9 @@ func (f *fx) sacar(t testing.TB, almacen int, lineas ...obj) testenv.Resp {
 
 func item(path string, id int) string { return fmt.Sprintf("%s/%d", path, id) }
 
-// exact returns the JSON text at a dotted path, numbers as written
-// ("10.000" stays "10.000").
 func exact(t testing.TB, raw []byte, path string) string {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("decode %s: %v", raw, err)
-	}
-	out, err := json.Marshal(testenv.Get(v, path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
+	return testenv.Exact(t, raw, path)
 }
 
 // expectExact asserts several paths of a body at once.

@@ -13,26 +13,10 @@ import (
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 // absent, as a value given to with, removes the key from the body.
-type absentKey struct{}
-
-var absent = absentKey{}
+var absent = testenv.Absent
 
 // with copies body and sets (or, with absent, removes) key/value pairs.
-func with(body map[string]any, kv ...any) map[string]any {
-	out := make(map[string]any, len(body)+len(kv)/2)
-	for k, v := range body {
-		out[k] = v
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		k := kv[i].(string)
-		if _, ok := kv[i+1].(absentKey); ok {
-			delete(out, k)
-		} else {
-			out[k] = kv[i+1]
-		}
-	}
-	return out
-}
+func with(body map[string]any, kv ...any) map[string]any { return testenv.With(body, kv...) }
 
 // call is one authenticated API call.
 //

@@ -181,26 +181,10 @@ func linea(producto int64, cantidad, precio any, kv ...any) map[string]any {
 }
 
 // absent, as a value given to with, removes the key.
-type absentKey struct{}
-
-var absent = absentKey{}
+var absent = testenv.Absent
 
 // with copies body and sets (or, with absent, removes) key/value pairs.
-func with(body map[string]any, kv ...any) map[string]any {
-	out := make(map[string]any, len(body)+len(kv)/2)
-	for k, v := range body {
-		out[k] = v
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		k := kv[i].(string)
-		if _, ok := kv[i+1].(absentKey); ok {
-			delete(out, k)
-		} else {
-			out[k] = kv[i+1]
-		}
-	}
-	return out
-}
+func with(body map[string]any, kv ...any) map[string]any { return testenv.With(body, kv...) }
 
 func id(r testenv.Resp) int64 { return int64(testenv.Num(r.JSON, "data.id")) }
 
