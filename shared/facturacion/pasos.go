@@ -290,55 +290,58 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 		return httpx.TooManyRequests(fmt.Sprintf("Se alcanzó el límite de %d envíos a Hacienda por hora para esta empresa.", s.Cfg.Hacienda.MaxEnviosHora), retry)
 	}
 	now := s.now()
-	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
-		b, err := bloquear(ctx, tx, p.EmpresaID, id)
-		if err != nil {
-			return err
-		}
-		if !(b.EnvioEnCurso && b.EnviadoEn == nil) {
+	return s.encolar(w, r, id, "hacienda: no se pudo encolar el envío; el barrido lo retomará",
+		func(ctx context.Context, tx *db.Tx, b bloqueado) error {
+			if b.EnvioEnCurso && b.EnviadoEn == nil {
+				return nil
+			}
 			if err := b.enviable(); err != nil {
 				return err
 			}
-			_, err = tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
+			_, err := tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
 					en_proceso_hasta = null, envio_solicitado_en = $5, intentos_envio = 0, ultimo_error = null
-				where empresa_id = $1 and id = $2`, p.EmpresaID, id, Firmado, trabajoEnviar, now)
+				where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, Firmado, trabajoEnviar, now)
 			if err != nil {
 				return fmt.Errorf("facturacion: encolar envío: %w", err)
 			}
-		}
-		c, err = buscar(ctx, tx, p.EmpresaID, id)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	// After the commit: if the wake-up is lost, the sweep finds the row.
-	if err := s.Queue.Wake(ctx, queue.Job{Tipo: TrabajoHacienda, EmpresaID: p.EmpresaID, ID: id}, 0); err != nil {
-		httpx.Logger(ctx).Error("hacienda: no se pudo encolar el envío; el barrido lo retomará", "comprobante_id", id, "error", err.Error())
-	}
-	return enCola(w, c)
+			return nil
+		})
 }
 
 // reanudar puts a received comprobante whose polling gave up back to
 // polling (estado sent), answering 202 like enviar.
 func (s *Service) reanudar(w http.ResponseWriter, r *http.Request, id int64) error {
+	now := s.now()
+	return s.encolar(w, r, id, "hacienda: no se pudo encolar la consulta; el barrido la retomará",
+		func(ctx context.Context, tx *db.Tx, b bloqueado) error {
+			if !b.reanudable() {
+				return b.enviable()
+			}
+			_, err := tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
+					en_proceso_hasta = null, consultas = 0, ultimo_error = null
+				where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, Enviado, trabajoConsultar, now)
+			if err != nil {
+				return fmt.Errorf("facturacion: reanudar consultas: %w", err)
+			}
+			return nil
+		})
+}
+
+// encolar changes a comprobante's pending work under its row lock (mover
+// decides whether and how), wakes the worker after the commit (a lost
+// wake-up is the sweep's) and answers 202 with the comprobante.
+func (s *Service) encolar(w http.ResponseWriter, r *http.Request, id int64, perdido string,
+	mover func(ctx context.Context, tx *db.Tx, b bloqueado) error) error {
 	p := auth.FromRequest(r)
 	ctx := r.Context()
-	now := s.now()
 	var c Comprobante
 	err := s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		b, err := bloquear(ctx, tx, p.EmpresaID, id)
 		if err != nil {
 			return err
 		}
-		if !b.reanudable() {
-			return b.enviable()
-		}
-		_, err = tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
-				en_proceso_hasta = null, consultas = 0, ultimo_error = null
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, Enviado, trabajoConsultar, now)
-		if err != nil {
-			return fmt.Errorf("facturacion: reanudar consultas: %w", err)
+		if err := mover(ctx, tx, b); err != nil {
+			return err
 		}
 		c, err = buscar(ctx, tx, p.EmpresaID, id)
 		return err
@@ -347,7 +350,7 @@ func (s *Service) reanudar(w http.ResponseWriter, r *http.Request, id int64) err
 		return err
 	}
 	if err := s.Queue.Wake(ctx, queue.Job{Tipo: TrabajoHacienda, EmpresaID: p.EmpresaID, ID: id}, 0); err != nil {
-		httpx.Logger(ctx).Error("hacienda: no se pudo encolar la consulta; el barrido la retomará", "comprobante_id", id, "error", err.Error())
+		httpx.Logger(ctx).Error(perdido, "comprobante_id", id, "error", err.Error())
 	}
 	return enCola(w, c)
 }
