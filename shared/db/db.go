@@ -175,6 +175,16 @@ func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err er
 	if err != nil {
 		return fmt.Errorf("db: acquire: %w", err)
 	}
+	// The after-commit hook runs once the connection is back in the pool
+	// (deferred first, so it runs last): it may open transactions of its
+	// own, and holding one connection while waiting for another could
+	// exhaust a small pool under concurrency.
+	var despertar *string
+	defer func() {
+		if err == nil && despertar != nil && d.AlConfirmar != nil {
+			d.AlConfirmar(ctx, s, *despertar)
+		}
+	}()
 	defer conn.Release()
 	b := &pgx.Batch{}
 	b.Queue("begin")
@@ -203,16 +213,12 @@ func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err er
 		// code sets when the transaction left work for a worker (webhook
 		// deliveries): one round trip, as a bare COMMIT.
 		b := &pgx.Batch{}
-		var despertar *string
 		b.Queue(`select nullif(current_setting('app.despertar', true), '')`).QueryRow(func(r pgx.Row) error { return r.Scan(&despertar) })
 		b.Queue("commit")
 		if cErr := conn.SendBatch(ctx, b).Close(); cErr != nil {
+			despertar = nil
 			err = fmt.Errorf("db: commit: %w", cErr)
 			_ = conn.Conn().Close(ctx)
-			return
-		}
-		if despertar != nil && d.AlConfirmar != nil {
-			d.AlConfirmar(ctx, s, *despertar)
 		}
 	}()
 	return fn(tx)
