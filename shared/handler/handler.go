@@ -133,7 +133,7 @@ func Action[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], do ActionF
 // another body or route is a 422, and the answer is stored in the same
 // transaction as the work it answers.
 func Create[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], create CreateFunc[In, Out]) httpx.HandlerFunc {
-	return creating(d, msg, decode, false, func(ctx context.Context, tx *db.Tx, p auth.Principal, _ int64, in In) (Out, error) {
+	return creating(d, msg, decode, false, true, func(ctx context.Context, tx *db.Tx, p auth.Principal, _ int64, in In) (Out, error) {
 		return create(ctx, tx, p, in)
 	})
 }
@@ -141,10 +141,19 @@ func Create[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], create Cre
 // CreateUnder is Create for a record created under another one, named by
 // the path's {id} (POST /cuentas-por-cobrar/{id}/pagos).
 func CreateUnder[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], create ActionFunc[In, Out]) httpx.HandlerFunc {
-	return creating(d, msg, decode, true, create)
+	return creating(d, msg, decode, true, true, create)
 }
 
-func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID bool, create ActionFunc[In, Out]) httpx.HandlerFunc {
+// CreateSecret is Create for an answer that carries a secret shown once (a
+// webhook's signing secret): it is never stored for Idempotency-Key
+// replays, so the header is ignored.
+func CreateSecret[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], create CreateFunc[In, Out]) httpx.HandlerFunc {
+	return creating(d, msg, decode, false, false, func(ctx context.Context, tx *db.Tx, p auth.Principal, _ int64, in In) (Out, error) {
+		return create(ctx, tx, p, in)
+	})
+}
+
+func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID, idempotente bool, create ActionFunc[In, Out]) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var id int64
 		if conID {
@@ -156,6 +165,9 @@ func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID bo
 		key, err := idempotencia.Key(r)
 		if err != nil {
 			return err
+		}
+		if !idempotente {
+			key = ""
 		}
 		in, input, err := decodeBody(r, decode)
 		if err != nil {

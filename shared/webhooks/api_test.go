@@ -25,10 +25,14 @@ func TestWebhookAdministrationThroughTheGateway(t *testing.T) {
 	t.Parallel()
 	e, rc := api(t)
 	admin := e.Admin(1)
-	r := e.Do(testenv.Req{Method: "POST", Path: "/api/webhooks", Token: admin, Body: map[string]any{
-		"nombre": "Contabilidad", "url": rc.srv.URL + "/hook", "eventos": []string{"VentaCreadaEvent", "ClienteCreadoEvent"}}})
+	r := e.Do(testenv.Req{Method: "POST", Path: "/api/webhooks", Token: admin, Headers: map[string]string{"Idempotency-Key": "w-1"},
+		Body: map[string]any{"nombre": "Contabilidad", "url": rc.srv.URL + "/hook", "eventos": []string{"VentaCreadaEvent", "ClienteCreadoEvent"}}})
 	if r.Status != http.StatusCreated {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
+	}
+	// The answer carries the secret: it is never kept for idempotent replays.
+	if n := testenv.Scalar[int64](t, e, `select count(*) from claves_idempotencia`); n != 0 {
+		t.Errorf("a webhook creation was stored for replays (%d rows): its secret would sit there in clear", n)
 	}
 	secreto := testenv.Str(r.JSON, "data.secreto")
 	if !strings.HasPrefix(secreto, "whsec_") || len(secreto) < 40 || testenv.Num(r.JSON, "data.timeout_segundos") != 10 ||

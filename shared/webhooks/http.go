@@ -39,7 +39,7 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		})
 	return lambdahttp.Handlers{
 		"webhooks.index": handler.List(s.DB, listaWebhooks),
-		"webhooks.store": handler.Create(s.DB, "Webhook creado correctamente. Guarde el secreto: no se volverá a mostrar.", decodeCrear,
+		"webhooks.store": handler.CreateSecret(s.DB, "Webhook creado correctamente. Guarde el secreto: no se volverá a mostrar.", decodeCrear,
 			func(ctx context.Context, tx *db.Tx, _ auth.Principal, d Datos) (Webhook, error) {
 				return sus.Crear(ctx, tx, d)
 			}),
