@@ -9,6 +9,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 )
 
@@ -34,8 +35,7 @@ var sorts = map[string]string{
 // index is GET /api/v1/hacienda: the tenant's comprobantes, newest first,
 // filtered by estado, tipo_documento, fecha_inicio/fecha_fin (emission
 // date, Costa Rica time), venta_id and search (clave or consecutivo).
-func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
+func lista(r *http.Request, p auth.Principal) (handler.Query[Comprobante], error) {
 	f := httpx.NewFilters(r)
 	f.Loc = ZonaCR
 	estado := f.OneOf("estado", Estados)
@@ -43,38 +43,25 @@ func (s *Service) index(w http.ResponseWriter, r *http.Request) error {
 	desde, hasta := rango(f)
 	venta := f.ID("venta_id")
 	if err := f.Err(); err != nil {
-		return err
-	}
-	page, err := httpx.ParsePage(r)
-	if err != nil {
-		return err
+		return handler.Query[Comprobante]{}, err
 	}
 	order := "c.id desc"
 	q := r.URL.Query()
 	if q.Get("sort") != "" || q.Get("order") != "" {
+		var err error
 		if order, err = httpx.SortQuery(r, sorts, "c.id"); err != nil {
-			return err
+			return handler.Query[Comprobante]{}, err
 		}
 		order += ", c.id desc"
 	}
-	var out httpx.Page[Comprobante]
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		rows, total, err := db.Page(r.Context(), tx, compCols, compFrom+` where c.empresa_id = $1 and not c.eliminado
+	return handler.Query[Comprobante]{Cols: compCols, From: compFrom + ` where c.empresa_id = $1 and not c.eliminado
 			and ($2::text is null or c.estado = $2)
 			and ($3::text is null or c.tipo_documento = $3)
 			and ($4::timestamptz is null or c.fecha_emision >= $4)
 			and ($5::timestamptz is null or c.fecha_emision < $5)
 			and ($6::bigint is null or c.venta_id = $6)
-			and ($7::text is null or c.clave ilike $7 or c.numero_consecutivo ilike $7)`, order,
-			[]any{p.EmpresaID, estado, tipo, desde, hasta, venta, httpx.SearchQuery(r)}, page.PerPage, page.Offset(), scanComprobante)
-		out = httpx.NewPage(page, rows, total)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
-	return nil
+			and ($7::text is null or c.clave ilike $7 or c.numero_consecutivo ilike $7)`, Order: order,
+		Args: []any{p.EmpresaID, estado, tipo, desde, hasta, venta, httpx.SearchQuery(r)}, Scan: scanComprobante}, nil
 }
 
 // Estadisticas is GET /estadisticas: counts by state and by type (every

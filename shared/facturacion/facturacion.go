@@ -121,7 +121,7 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		"hacienda.configuracion.show":   s.configuracionShow,
 		"hacienda.configuracion.update": s.configuracionUpdate,
 		"hacienda.generar":              s.generar,
-		"hacienda.index":                s.index,
+		"hacienda.index":                handler.List(s.DB, lista),
 		"hacienda.estadisticas":         s.estadisticas,
 		"hacienda.show":                 handler.Show(s.DB, mostrar),
 		"hacienda.estado":               handler.Show(s.DB, estado),
