@@ -1,6 +1,7 @@
 package inventario
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 )
 
@@ -80,54 +82,39 @@ func scanExistencia(row pgx.CollectableRow) (Existencia, error) {
 // existencias lists stock per warehouse and product (pairs that ever had a
 // batch row), filtered by almacen_id, producto_id, bajo_minimo and search
 // (product name, code, barcode), paginated; lotes=1 adds the batches.
-func (s *Service) existencias(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	page, err := httpx.ParsePage(r)
-	if err != nil {
-		return err
-	}
+func listaExistencias(r *http.Request, p auth.Principal) (handler.Query[Existencia], error) {
 	f := httpx.NewFilters(r)
 	almacen, producto := f.ID("almacen_id"), f.ID("producto_id")
 	if err := f.Err(); err != nil {
-		return err
+		return handler.Query[Existencia]{}, err
 	}
 	bajo, err := httpx.BoolQuery(r, "bajo_minimo")
 	if err != nil {
-		return err
+		return handler.Query[Existencia]{}, err
 	}
 	conLotes, err := httpx.BoolQuery(r, "lotes")
 	if err != nil {
-		return err
+		return handler.Query[Existencia]{}, err
 	}
 	order, err := httpx.SortQuery(r, existenciaSorts, "p.nombre")
 	if err != nil {
-		return err
+		return handler.Query[Existencia]{}, err
 	}
-	var out httpx.Page[Existencia]
-	err = s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		ctx := r.Context()
-		rows, total, err := db.Page(ctx, tx, existenciaCols, existenciaFrom, order+", s.almacen_id, s.producto_id",
-			[]any{p.EmpresaID, almacen, producto, bajo, httpx.SearchQuery(r)}, page.PerPage, page.Offset(), scanExistencia)
-		if err != nil {
-			return fmt.Errorf("inventario: existencias: %w", err)
-		}
-		if conLotes != nil && *conLotes && len(rows) > 0 {
-			if err := cargarLotes(r, tx, p.EmpresaID, rows); err != nil {
-				return err
+	q := handler.Query[Existencia]{Cols: existenciaCols, From: existenciaFrom, Order: order + ", s.almacen_id, s.producto_id",
+		Args: []any{p.EmpresaID, almacen, producto, bajo, httpx.SearchQuery(r)}, Scan: scanExistencia}
+	if conLotes != nil && *conLotes {
+		q.Load = func(ctx context.Context, tx *db.Tx, rows []Existencia) error {
+			if len(rows) == 0 {
+				return nil
 			}
+			return cargarLotes(ctx, tx, tx.EmpresaID(), rows)
 		}
-		out = httpx.NewPage(page, rows, total)
-		return nil
-	})
-	if err != nil {
-		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, out)
-	return nil
+	return q, nil
 }
 
 // cargarLotes fills the batches of a page of existencias in one query.
-func cargarLotes(r *http.Request, tx *db.Tx, empresaID int64, xs []Existencia) error {
+func cargarLotes(ctx context.Context, tx *db.Tx, empresaID int64, xs []Existencia) error {
 	almacenes := make([]int64, len(xs))
 	productos := make([]int64, len(xs))
 	idx := map[[2]int64]int{}
@@ -136,7 +123,7 @@ func cargarLotes(r *http.Request, tx *db.Tx, empresaID int64, xs []Existencia) e
 		idx[[2]int64{x.AlmacenID, x.ProductoID}] = i
 		xs[i].Lotes = []LoteVista{}
 	}
-	rows, err := tx.Query(r.Context(), `select i.almacen_id, i.producto_id, i.id, i.lote, i.fecha_vencimiento::text,
+	rows, err := tx.Query(ctx, `select i.almacen_id, i.producto_id, i.id, i.lote, i.fecha_vencimiento::text,
 			i.cantidad_disponible::text, i.costo_unitario::text, round(i.cantidad_disponible * i.costo_unitario, 2)::text
 		from inventarios i
 		join unnest($2::bigint[], $3::bigint[]) as k(almacen, producto) on i.almacen_id = k.almacen and i.producto_id = k.producto

@@ -25,7 +25,7 @@ type Service struct {
 func (s *Service) Handlers() lambdahttp.Handlers {
 	hs := lambdahttp.Handlers{
 		"inventario.transferencias.store": s.transferir,
-		"inventario.existencias.index":    s.existencias,
+		"inventario.existencias.index":    handler.List(s.DB, listaExistencias),
 	}
 	for _, c := range []clase{entradas, salidas} {
 		hs["inventario."+c.recurso+".index"] = handler.List(s.DB, lista(c))
