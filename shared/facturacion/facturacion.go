@@ -125,8 +125,8 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		"hacienda.estadisticas":         s.estadisticas,
 		"hacienda.show":                 handler.Show(s.DB, mostrar),
 		"hacienda.estado":               handler.Show(s.DB, estado),
-		"hacienda.generar-xml":          s.generarXML,
-		"hacienda.firmar":               s.firmar,
+		"hacienda.generar-xml":          handler.Action(s.DB, "XML del comprobante generado correctamente.", handler.NoBody, generarXML),
+		"hacienda.firmar":               handler.Action(s.DB, "Comprobante firmado correctamente.", handler.NoBody, s.firmar),
 		"hacienda.enviar":               s.enviar,
 	}
 }

@@ -70,62 +70,48 @@ func (c bloqueado) editable() error {
 // TotalComprobante must equal the sale's monto_total (422 otherwise). It
 // may be generated again until the document is submitted; doing so drops
 // the signature (estado back to pending).
-func (s *Service) generarXML(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	ctx := r.Context()
-	id, err := httpx.PathID(r)
+func generarXML(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Detalle, error) {
+	c, err := bloquear(ctx, tx, p.EmpresaID, id)
 	if err != nil {
-		return err
+		return Detalle{}, err
 	}
-	var out Detalle
-	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
-		c, err := bloquear(ctx, tx, p.EmpresaID, id)
-		if err != nil {
-			return err
-		}
-		if err := c.editable(); err != nil {
-			return err
-		}
-		cfg, err := cargarConfig(ctx, tx, p.EmpresaID)
-		if err != nil {
-			return err
-		}
-		v, err := leerVentaXML(ctx, tx, p.EmpresaID, c.VentaID)
-		if err != nil {
-			return err
-		}
-		d, err := documento(c.Comprobante, cfg, v)
-		if err != nil {
-			return err
-		}
-		calc, err := comprobante.Calcular(d)
-		if err != nil {
-			return errorComprobante(err)
-		}
-		if !calc.TotalComprobante.Round(2).Equal(v.montoTotal.Round(2)) {
-			return httpx.InvalidField("monto_total", fmt.Sprintf("El total del comprobante (%s) no coincide con el total de la venta (%s).",
-				calc.TotalComprobante.StringFixed(2), v.montoTotal.StringFixed(2)))
-		}
-		if ve := comprobante.Validar(d); len(ve) > 0 {
-			return invalidoDesde(ve)
-		}
-		xml, err := comprobante.XML(d)
-		if err != nil {
-			return errorComprobante(err)
-		}
-		_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_original = $3, xml_firmado = null, total_comprobante = $4,
-				estado = $5, ultimo_error = null
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(xml), db.Numeric(calc.TotalComprobante), Pendiente)
-		if err != nil {
-			return fmt.Errorf("facturacion: guardar XML: %w", err)
-		}
-		out, err = buscarDetalle(ctx, tx, p.EmpresaID, id)
-		return err
-	})
+	if err := c.editable(); err != nil {
+		return Detalle{}, err
+	}
+	cfg, err := cargarConfig(ctx, tx, p.EmpresaID)
 	if err != nil {
-		return err
+		return Detalle{}, err
 	}
-	return httpx.OK(w, "XML del comprobante generado correctamente.", out)
+	v, err := leerVentaXML(ctx, tx, p.EmpresaID, c.VentaID)
+	if err != nil {
+		return Detalle{}, err
+	}
+	d, err := documento(c.Comprobante, cfg, v)
+	if err != nil {
+		return Detalle{}, err
+	}
+	calc, err := comprobante.Calcular(d)
+	if err != nil {
+		return Detalle{}, errorComprobante(err)
+	}
+	if !calc.TotalComprobante.Round(2).Equal(v.montoTotal.Round(2)) {
+		return Detalle{}, httpx.InvalidField("monto_total", fmt.Sprintf("El total del comprobante (%s) no coincide con el total de la venta (%s).",
+			calc.TotalComprobante.StringFixed(2), v.montoTotal.StringFixed(2)))
+	}
+	if ve := comprobante.Validar(d); len(ve) > 0 {
+		return Detalle{}, invalidoDesde(ve)
+	}
+	xml, err := comprobante.XML(d)
+	if err != nil {
+		return Detalle{}, errorComprobante(err)
+	}
+	_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_original = $3, xml_firmado = null, total_comprobante = $4,
+			estado = $5, ultimo_error = null
+		where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(xml), db.Numeric(calc.TotalComprobante), Pendiente)
+	if err != nil {
+		return Detalle{}, fmt.Errorf("facturacion: guardar XML: %w", err)
+	}
+	return buscarDetalle(ctx, tx, p.EmpresaID, id)
 }
 
 // errorComprobante turns comprobante's validation errors into a 422.
@@ -138,69 +124,55 @@ func errorComprobante(err error) error {
 }
 
 // firmar is POST /{id}/firmar: XAdES-EPES with the company's certificate.
-func (s *Service) firmar(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	ctx := r.Context()
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
-	}
+func (s *Service) firmar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Detalle, error) {
 	cif, err := s.cifra(ctx)
 	if err != nil {
-		return err
+		return Detalle{}, err
 	}
-	var out Detalle
-	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
-		c, err := bloquear(ctx, tx, p.EmpresaID, id)
-		if err != nil {
-			return err
-		}
-		if err := c.editable(); err != nil {
-			return err
-		}
-		if c.xml == nil {
-			return httpx.InvalidField("estado", msgSinXML)
-		}
-		cfg, err := cargarConfig(ctx, tx, p.EmpresaID)
-		if err != nil {
-			return err
-		}
-		if len(cfg.certificado) == 0 || len(cfg.pin) == 0 {
-			return httpx.InvalidField("certificado", msgSinCertif)
-		}
-		p12, err := cif.Descifrar(p.EmpresaID, campoCertificado, cfg.certificado)
-		if err != nil {
-			return err
-		}
-		pin, err := cif.Descifrar(p.EmpresaID, campoPIN, cfg.pin)
-		if err != nil {
-			return err
-		}
-		crt, err := firma.CargarP12(p12, string(pin))
-		if err != nil {
-			return httpx.InvalidField("certificado", "El certificado configurado no se puede abrir con su PIN; vuelva a configurarlo.")
-		}
-		now := s.now()
-		firmado, err := firma.Firmar([]byte(*c.xml), crt, now)
-		switch {
-		case errors.Is(err, firma.ErrVigencia):
-			return httpx.InvalidField("certificado", "El certificado de la empresa no está vigente (válido hasta "+
-				firma.Describir(crt).ValidoHasta.In(ZonaCR).Format(time.DateOnly)+").")
-		case err != nil:
-			return fmt.Errorf("facturacion: firmar: %w", err)
-		}
-		_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_firmado = $3, estado = $4, ultimo_error = null
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(firmado), Firmado)
-		if err != nil {
-			return fmt.Errorf("facturacion: guardar firma: %w", err)
-		}
-		out, err = buscarDetalle(ctx, tx, p.EmpresaID, id)
-		return err
-	})
+	c, err := bloquear(ctx, tx, p.EmpresaID, id)
 	if err != nil {
-		return err
+		return Detalle{}, err
 	}
-	return httpx.OK(w, "Comprobante firmado correctamente.", out)
+	if err := c.editable(); err != nil {
+		return Detalle{}, err
+	}
+	if c.xml == nil {
+		return Detalle{}, httpx.InvalidField("estado", msgSinXML)
+	}
+	cfg, err := cargarConfig(ctx, tx, p.EmpresaID)
+	if err != nil {
+		return Detalle{}, err
+	}
+	if len(cfg.certificado) == 0 || len(cfg.pin) == 0 {
+		return Detalle{}, httpx.InvalidField("certificado", msgSinCertif)
+	}
+	p12, err := cif.Descifrar(p.EmpresaID, campoCertificado, cfg.certificado)
+	if err != nil {
+		return Detalle{}, err
+	}
+	pin, err := cif.Descifrar(p.EmpresaID, campoPIN, cfg.pin)
+	if err != nil {
+		return Detalle{}, err
+	}
+	crt, err := firma.CargarP12(p12, string(pin))
+	if err != nil {
+		return Detalle{}, httpx.InvalidField("certificado", "El certificado configurado no se puede abrir con su PIN; vuelva a configurarlo.")
+	}
+	now := s.now()
+	firmado, err := firma.Firmar([]byte(*c.xml), crt, now)
+	switch {
+	case errors.Is(err, firma.ErrVigencia):
+		return Detalle{}, httpx.InvalidField("certificado", "El certificado de la empresa no está vigente (válido hasta "+
+			firma.Describir(crt).ValidoHasta.In(ZonaCR).Format(time.DateOnly)+").")
+	case err != nil:
+		return Detalle{}, fmt.Errorf("facturacion: firmar: %w", err)
+	}
+	_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_firmado = $3, estado = $4, ultimo_error = null
+		where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(firmado), Firmado)
+	if err != nil {
+		return Detalle{}, fmt.Errorf("facturacion: guardar firma: %w", err)
+	}
+	return buscarDetalle(ctx, tx, p.EmpresaID, id)
 }
 
 // reanudable says whether c was received by Hacienda but its polling gave
