@@ -34,8 +34,8 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[json.RawMess
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
-	a := args{}
-	conds := []string{"c.empresa_id = " + a.add(p.EmpresaID), "not c.eliminado"}
+	a := args{nil} // $1 is the company (handler.Query); a[1:] are the filters
+	conds := []string{"c.empresa_id = $1", "not c.eliminado"}
 	q := httpx.NewFilters(r)
 	if n := q.ID("proveedor_id"); n != nil {
 		conds = append(conds, "c.proveedor_id = "+a.add(*n))
@@ -66,11 +66,11 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[json.RawMess
 		return handler.Query[json.RawMessage]{}, err
 	}
 	return handler.Query[json.RawMessage]{Cols: cuentaLista, From: `from cuentas_por_pagar c where ` + strings.Join(conds, " and "),
-		Order: order + ", c.id", Args: a, Scan: scanJSON}, nil
+		Order: order + ", c.id", Args: a[1:], Scan: scanJSON}, nil
 }
 
 func buscarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (json.RawMessage, error) {
-	data, found, err := findCuenta(ctx, tx, p.EmpresaID, id)
+	data, found, err := findCuenta(ctx, tx, id)
 	if err == nil && !found {
 		err = httpx.NotFound(msgCuentaNoEncontrada)
 	}
@@ -106,7 +106,7 @@ func pagar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x pagoIn)
 	in, monto, okMonto, fecha, forma, okForma, referencia := x.in, x.monto, x.okMonto, x.fecha, x.forma, x.okForma, x.referencia
 
 	b := &pgx.Batch{}
-	b.Queue(`select estado, saldo from cuentas_por_pagar where empresa_id = $1 and id = $2 and not eliminado for update`, p.EmpresaID, id)
+	b.Queue(`select estado, saldo from cuentas_por_pagar where empresa_id = $1 and id = $2 and not eliminado for update`, tx.EmpresaID(), id)
 	if okForma {
 		b.Queue(`select exists (select 1 from formas_pago where id = $1 and activo and not eliminado)`, forma)
 	}
@@ -152,7 +152,7 @@ func pagar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x pagoIn)
 				estado = case when saldo - $3 = 0 then 'pagada' else estado end
 			where empresa_id = $1 and id = $2
 		)
-		select id from pg`, p.EmpresaID, id, db.Numeric(monto), fecha, forma, referencia, p.UsuarioID).Scan(&pagoID)
+		select id from pg`, tx.EmpresaID(), id, db.Numeric(monto), fecha, forma, referencia, p.UsuarioID).Scan(&pagoID)
 	if err != nil {
 		return nil, fmt.Errorf("compras: pago de %d: %w", id, err)
 	}
@@ -160,7 +160,7 @@ func pagar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x pagoIn)
 	err = tx.QueryRow(ctx, `select (to_jsonb(x) - 'cuenta_por_cobrar_id') || jsonb_build_object(
 			'forma_pago', (select jsonb_build_object('id', f.id, 'codigo', f.codigo, 'nombre', f.nombre) from formas_pago f where f.id = x.forma_pago_id),
 			'cuenta_por_pagar', (select `+cuentaDetalle+` from cuentas_por_pagar c where c.empresa_id = x.empresa_id and c.id = x.cuenta_por_pagar_id))
-		from pagos x where x.empresa_id = $1 and x.id = $2`, p.EmpresaID, pagoID).Scan(&raw)
+		from pagos x where x.empresa_id = $1 and x.id = $2`, tx.EmpresaID(), pagoID).Scan(&raw)
 	if err != nil {
 		return nil, fmt.Errorf("compras: pago %d: %w", pagoID, err)
 	}

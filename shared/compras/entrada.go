@@ -218,7 +218,8 @@ type producto struct {
 // (locked, when id > 0) and the supplier, warehouse and products the body
 // names, recording Spanish messages in in. It returns the order (nil when
 // id > 0 and it does not exist) and the products found.
-func referencias(ctx context.Context, tx *db.Tx, empresaID, id int64, x *ordenInput, in *httpx.Input) (*ordenActual, map[int64]producto, error) {
+func referencias(ctx context.Context, tx *db.Tx, id int64, x *ordenInput, in *httpx.Input) (*ordenActual, map[int64]producto, error) {
+	empresaID := tx.EmpresaID()
 	b := &pgx.Batch{}
 	if id > 0 {
 		b.Queue(lockOrden, empresaID, id)

@@ -35,8 +35,8 @@ func listaOrdenes(r *http.Request, p auth.Principal) (handler.Query[json.RawMess
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
-	a := args{}
-	conds := []string{"o.empresa_id = " + a.add(p.EmpresaID), "not o.eliminado"}
+	a := args{nil} // $1 is the company (handler.Query); a[1:] are the filters
+	conds := []string{"o.empresa_id = $1", "not o.eliminado"}
 	q := httpx.NewFilters(r)
 	if n := q.ID("proveedor_id"); n != nil {
 		conds = append(conds, "o.proveedor_id = "+a.add(*n))
@@ -78,12 +78,12 @@ func listaOrdenes(r *http.Request, p auth.Principal) (handler.Query[json.RawMess
 		return handler.Query[json.RawMessage]{}, err
 	}
 	from := `from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id where ` + strings.Join(conds, " and ")
-	return handler.Query[json.RawMessage]{Cols: ordenLista, From: from, Order: order + ", o.id", Args: a, Scan: scanJSON}, nil
+	return handler.Query[json.RawMessage]{Cols: ordenLista, From: from, Order: order + ", o.id", Args: a[1:], Scan: scanJSON}, nil
 }
 
 // buscarOrden is the detail view of an order of the tenant, or a 404.
 func buscarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (json.RawMessage, error) {
-	data, found, err := findOrden(ctx, tx, p.EmpresaID, id)
+	data, found, err := findOrden(ctx, tx, id)
 	if err == nil && !found {
 		err = httpx.NotFound(msgNoEncontrada)
 	}
@@ -127,7 +127,7 @@ func crearOrden(ctx context.Context, tx *db.Tx, p auth.Principal, b ordenBody) (
 		return nil, err
 	}
 
-	_, productos, err := referencias(ctx, tx, p.EmpresaID, 0, &x, in)
+	_, productos, err := referencias(ctx, tx, 0, &x, in)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func crearOrden(ctx context.Context, tx *db.Tx, p auth.Principal, b ordenBody) (
 	if estado != Borrador {
 		estado = Pendiente
 	}
-	a := []any{p.EmpresaID, *x.proveedorID, p.UsuarioID, x.almacenID, documentos.Numero(SerieOrden, n, 6), *x.fechaOrden,
+	a := []any{tx.EmpresaID(), *x.proveedorID, p.UsuarioID, x.almacenID, documentos.Numero(SerieOrden, n, 6), *x.fechaOrden,
 		x.fechaEntrega, estado, x.observaciones, db.Numeric(c.total.Subtotal), db.Numeric(c.total.Descuento),
 		db.Numeric(c.total.Impuesto), db.Numeric(c.total.Total)}
 	var id int64
@@ -161,7 +161,7 @@ func crearOrden(ctx context.Context, tx *db.Tx, p auth.Principal, b ordenBody) (
 	if err := moverA(ctx, tx, p, &ordenActual{id: id, estado: estado}, *x.estado, in, &pgx.Batch{}); err != nil {
 		return nil, err
 	}
-	data, _, err := findOrden(ctx, tx, p.EmpresaID, id)
+	data, _, err := findOrden(ctx, tx, id)
 	return data, err
 }
 
@@ -175,7 +175,7 @@ func actualizarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64,
 
 	// The order is looked up (and locked) before the body is judged, so
 	// another company's order is a 404 whatever the body says.
-	cur, productos, err := referencias(ctx, tx, p.EmpresaID, id, &x, in)
+	cur, productos, err := referencias(ctx, tx, id, &x, in)
 	if err != nil {
 		return nil, err
 	}
@@ -217,14 +217,14 @@ func actualizarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64,
 	b := &pgx.Batch{}
 	b.Queue(`update ordenes_compra set proveedor_id = $3, almacen_id = $4, fecha_orden = $5, fecha_entrega_estimada = $6,
 		estado = $7, observaciones = $8 where empresa_id = $1 and id = $2`,
-		p.EmpresaID, id, proveedor, almacen, fecha, entrega, estado, obs)
+		tx.EmpresaID(), id, proveedor, almacen, fecha, entrega, estado, obs)
 	if x.lineasSent {
 		c := calcular(x.lineas, productos)
 		b.Queue(`update ordenes_compra set monto_subtotal = $3, monto_descuentos = $4, monto_impuestos = $5, monto_total = $6
-			where empresa_id = $1 and id = $2`, p.EmpresaID, id, db.Numeric(c.total.Subtotal), db.Numeric(c.total.Descuento),
+			where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, db.Numeric(c.total.Subtotal), db.Numeric(c.total.Descuento),
 			db.Numeric(c.total.Impuesto), db.Numeric(c.total.Total))
-		b.Queue(`delete from detalles_orden_compra where empresa_id = $1 and orden_compra_id = $2`, p.EmpresaID, id)
-		b.Queue(insertLineas("$2", 3), append([]any{p.EmpresaID, id}, c.args()...)...)
+		b.Queue(`delete from detalles_orden_compra where empresa_id = $1 and orden_compra_id = $2`, tx.EmpresaID(), id)
+		b.Queue(insertLineas("$2", 3), append([]any{tx.EmpresaID(), id}, c.args()...)...)
 	}
 	if destino != estado {
 		// The edit goes with the state change's first round trip.
@@ -234,7 +234,7 @@ func actualizarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64,
 	} else if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return nil, fmt.Errorf("compras: update %d: %w", id, err)
 	}
-	data, _, err := findOrden(ctx, tx, p.EmpresaID, id)
+	data, _, err := findOrden(ctx, tx, id)
 	return data, err
 }
 
@@ -242,7 +242,7 @@ func actualizarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64,
 // eliminarOrden soft-deletes an order in borrador.
 func eliminarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*struct{}, error) {
 
-	cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, p.EmpresaID, id))
+	cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, tx.EmpresaID(), id))
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +252,7 @@ func eliminarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _
 	if cur.estado != Borrador {
 		return nil, httpx.InvalidField("estado", msgEliminar)
 	}
-	if _, err := tx.Exec(ctx, `update ordenes_compra set activo = false, eliminado = true where empresa_id = $1 and id = $2`, p.EmpresaID, id); err != nil {
+	if _, err := tx.Exec(ctx, `update ordenes_compra set activo = false, eliminado = true where empresa_id = $1 and id = $2`, tx.EmpresaID(), id); err != nil {
 		return nil, fmt.Errorf("compras: delete %d: %w", id, err)
 	}
 	return nil, nil

@@ -65,14 +65,14 @@ func rechazoCancelar(o *ordenActual) string {
 func moverA(ctx context.Context, tx *db.Tx, p auth.Principal, cur *ordenActual, estado string, in *httpx.Input, b *pgx.Batch) error {
 	switch estado {
 	case Aprobada:
-		b.Queue(sqlAprobar, p.EmpresaID, cur.id)
+		b.Queue(sqlAprobar, tx.EmpresaID(), cur.id)
 	case Cancelada:
 		if refusal := rechazoCancelar(cur); refusal != "" {
 			return httpx.InvalidField("estado", refusal)
 		}
-		b.Queue(sqlCancelar, p.EmpresaID, cur.id)
+		b.Queue(sqlCancelar, tx.EmpresaID(), cur.id)
 	case Recibida:
-		b.Queue(sqlAprobar, p.EmpresaID, cur.id)
+		b.Queue(sqlAprobar, tx.EmpresaID(), cur.id)
 		_, err := recibirOrden(ctx, tx, p, cur.id, in, recepcion{antes: b, principal: true})
 		return err
 	}
@@ -89,7 +89,7 @@ func moverA(ctx context.Context, tx *db.Tx, p auth.Principal, cur *ordenActual, 
 // change, applies sql ($1 tenant, $2 id) and answers the order's detail.
 func transicion(check func(*ordenActual) string, sql string) handler.ActionFunc[struct{}, json.RawMessage] {
 	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (json.RawMessage, error) {
-		cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, p.EmpresaID, id))
+		cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, tx.EmpresaID(), id))
 		if err != nil {
 			return nil, err
 		}
@@ -99,10 +99,10 @@ func transicion(check func(*ordenActual) string, sql string) handler.ActionFunc[
 		if refusal := check(cur); refusal != "" {
 			return nil, httpx.InvalidField("estado", refusal)
 		}
-		if _, err := tx.Exec(ctx, sql, p.EmpresaID, id); err != nil {
+		if _, err := tx.Exec(ctx, sql, tx.EmpresaID(), id); err != nil {
 			return nil, fmt.Errorf("compras: transición de %d: %w", id, err)
 		}
-		data, _, err := findOrden(ctx, tx, p.EmpresaID, id)
+		data, _, err := findOrden(ctx, tx, id)
 		return data, err
 	}
 }
@@ -209,7 +209,7 @@ func recibir(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, b recep
 	if err != nil {
 		return handler.Respuesta[json.RawMessage]{}, err
 	}
-	data, _, err := findOrden(ctx, tx, p.EmpresaID, id)
+	data, _, err := findOrden(ctx, tx, id)
 	msg := "Recepción parcial registrada correctamente."
 	if completa {
 		msg = "Orden de compra recibida por completo."
@@ -246,14 +246,14 @@ func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in
 		b = &pgx.Batch{}
 	}
 	antes := b.Len()
-	b.Queue(lockOrden, p.EmpresaID, id)
+	b.Queue(lockOrden, tx.EmpresaID(), id)
 	b.Queue(`select d.id, d.producto_id, d.cantidad - d.cantidad_recibida, d.precio_unitario, pr.gestionado_inventario
 		from detalles_orden_compra d join productos pr on pr.empresa_id = d.empresa_id and pr.id = d.producto_id
-		where d.empresa_id = $1 and d.orden_compra_id = $2 order by d.linea`, p.EmpresaID, id)
+		where d.empresa_id = $1 and d.orden_compra_id = $2 order by d.linea`, tx.EmpresaID(), id)
 	b.Queue(`select a.id, a.activo from almacenes a where a.empresa_id = $1 and not a.eliminado
 		and a.id = coalesce($2, (select o.almacen_id from ordenes_compra o where o.empresa_id = $1 and o.id = $3),
 			(select pa.id from almacenes pa where $4 and pa.empresa_id = $1 and pa.es_principal and not pa.eliminado order by pa.id limit 1))`,
-		p.EmpresaID, x.almacenID, id, rc.principal)
+		tx.EmpresaID(), x.almacenID, id, rc.principal)
 	br := tx.SendBatch(ctx, b)
 	for i := 0; i < antes; i++ {
 		if _, err := br.Exec(); err != nil {
@@ -336,17 +336,17 @@ func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in
 	b = &pgx.Batch{}
 	b.Queue(`update detalles_orden_compra d set cantidad_recibida = d.cantidad_recibida + x.cantidad
 		from unnest($2::bigint[], $3::numeric[]) as x(id, cantidad) where d.empresa_id = $1 and d.id = x.id`,
-		p.EmpresaID, ids, cantidades)
+		tx.EmpresaID(), ids, cantidades)
 	b.Queue(`update ordenes_compra set almacen_id = coalesce(almacen_id, $3),
 			estado = case when $4 then 'recibida' else estado end,
 			recibido_en = case when $4 then now() else recibido_en end
-		where empresa_id = $1 and id = $2`, p.EmpresaID, id, almacenID, completa)
+		where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, almacenID, completa)
 	if completa {
 		b.Queue(`insert into cuentas_por_pagar (empresa_id, proveedor_id, orden_compra_id, monto, saldo, fecha_emision, fecha_vencimiento, estado)
 			select o.empresa_id, o.proveedor_id, o.id, o.monto_total, o.monto_total, `+hoy+`, `+hoy+` + p.dias_credito,
 				case when o.monto_total = 0 then 'pagada' else 'pendiente' end
 			from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id
-			where o.empresa_id = $1 and o.id = $2`, p.EmpresaID, id)
+			where o.empresa_id = $1 and o.id = $2`, tx.EmpresaID(), id)
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return false, fmt.Errorf("compras: recepción de %d: %w", id, err)

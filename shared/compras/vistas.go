@@ -64,7 +64,8 @@ var ordenDetalle = `to_jsonb(o) || jsonb_build_object(
 
 // findOrden loads one order's detail view; found is false when the tenant
 // has no such order (or it was deleted).
-func findOrden(ctx context.Context, q db.Querier, empresaID, id int64) (json.RawMessage, bool, error) {
+func findOrden(ctx context.Context, q *db.Tx, id int64) (json.RawMessage, bool, error) {
+	empresaID := q.EmpresaID()
 	var raw []byte
 	err := q.QueryRow(ctx, `select `+ordenDetalle+` from ordenes_compra o where o.empresa_id = $1 and o.id = $2 and not o.eliminado`,
 		empresaID, id).Scan(&raw)
@@ -91,7 +92,8 @@ const cuentaLista = `to_jsonb(c) || jsonb_build_object(
 var cuentaDetalle = cuentaLista + ` || jsonb_build_object('pagos', ` + pagosJSON(`x.empresa_id = c.empresa_id and x.cuenta_por_pagar_id = c.id`) + `)`
 
 // findCuenta loads one payable's detail view.
-func findCuenta(ctx context.Context, q db.Querier, empresaID, id int64) (json.RawMessage, bool, error) {
+func findCuenta(ctx context.Context, q *db.Tx, id int64) (json.RawMessage, bool, error) {
+	empresaID := q.EmpresaID()
 	var raw []byte
 	err := q.QueryRow(ctx, `select `+cuentaDetalle+` from cuentas_por_pagar c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`,
 		empresaID, id).Scan(&raw)

@@ -152,7 +152,8 @@ func scanConfig(row pgx.Row, empresaID int64) (empresaConfig, error) {
 	return c, nil
 }
 
-func cargarConfig(ctx context.Context, q db.Querier, empresaID int64) (empresaConfig, error) {
+func cargarConfig(ctx context.Context, q *db.Tx) (empresaConfig, error) {
+	empresaID := q.EmpresaID()
 	return scanConfig(q.QueryRow(ctx, configSQL, empresaID), empresaID)
 }
 
@@ -225,7 +226,8 @@ func leerTerminales(rows pgx.Rows) ([]TerminalConfig, error) {
 }
 
 // leerVista reads the settings and the branches in one round trip.
-func (s *Service) leerVista(ctx context.Context, tx *db.Tx, empresaID int64) (Configuracion, error) {
+func (s *Service) leerVista(ctx context.Context, tx *db.Tx) (Configuracion, error) {
+	empresaID := tx.EmpresaID()
 	b := &pgx.Batch{}
 	b.Queue(configSQL, empresaID)
 	b.Queue(terminalesSQL, empresaID)
@@ -248,7 +250,7 @@ func (s *Service) configuracionShow(w http.ResponseWriter, r *http.Request) erro
 	var v Configuracion
 	err := s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
 		var err error
-		v, err = s.leerVista(r.Context(), tx, p.EmpresaID)
+		v, err = s.leerVista(r.Context(), tx)
 		return err
 	})
 	if err != nil {
@@ -368,12 +370,12 @@ func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) er
 	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		// Create the row if needed and lock it: concurrent PUTs apply one after the other.
 		b := &pgx.Batch{}
-		b.Queue(`insert into hacienda_configuraciones (empresa_id) values ($1) on conflict (empresa_id) do nothing`, p.EmpresaID)
-		b.Queue(`select 1 from hacienda_configuraciones where empresa_id = $1 for update`, p.EmpresaID)
+		b.Queue(`insert into hacienda_configuraciones (empresa_id) values ($1) on conflict (empresa_id) do nothing`, tx.EmpresaID())
+		b.Queue(`select 1 from hacienda_configuraciones where empresa_id = $1 for update`, tx.EmpresaID())
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("facturacion: configuración: %w", err)
 		}
-		cur, err := cargarConfig(ctx, tx, p.EmpresaID)
+		cur, err := cargarConfig(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -434,7 +436,7 @@ func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) er
 		}
 		if len(cambios) > 0 {
 			sql := "update hacienda_configuraciones set "
-			args := []any{p.EmpresaID}
+			args := []any{tx.EmpresaID()}
 			for i, c := range cambios {
 				if i > 0 {
 					sql += ", "
@@ -447,11 +449,11 @@ func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) er
 			}
 		}
 		if len(terminales) > 0 {
-			if err := guardarTerminales(ctx, tx, p.EmpresaID, terminales); err != nil {
+			if err := guardarTerminales(ctx, tx, terminales); err != nil {
 				return err
 			}
 		}
-		v, err = s.leerVista(ctx, tx, p.EmpresaID)
+		v, err = s.leerVista(ctx, tx)
 		return err
 	})
 	if err != nil {
@@ -553,7 +555,8 @@ func readEmisor(ei *httpx.Input, set func(string, any)) {
 	field("correo_electronico", "correo_electronico", httpx.Str{Max: 160, Email: true}, nil)
 }
 
-func guardarTerminales(ctx context.Context, tx *db.Tx, empresaID int64, ts []terminalIn) error {
+func guardarTerminales(ctx context.Context, tx *db.Tx, ts []terminalIn) error {
+	empresaID := tx.EmpresaID()
 	ids := make([]int64, len(ts))
 	ests := make([]int32, len(ts))
 	terms := make([]int32, len(ts))

@@ -61,7 +61,7 @@ func lista(r *http.Request, p auth.Principal) (handler.Query[Comprobante], error
 			and ($5::timestamptz is null or c.fecha_emision < $5)
 			and ($6::bigint is null or c.venta_id = $6)
 			and ($7::text is null or c.clave ilike $7 or c.numero_consecutivo ilike $7)`, Order: order,
-		Args: []any{p.EmpresaID, estado, tipo, desde, hasta, venta, httpx.SearchQuery(r)}, Scan: scanComprobante}, nil
+		Args: []any{estado, tipo, desde, hasta, venta, httpx.SearchQuery(r)}, Scan: scanComprobante}, nil
 }
 
 // Estadisticas is GET /estadisticas: counts by state and by type (every
@@ -91,7 +91,7 @@ func (s *Service) estadisticas(w http.ResponseWriter, r *http.Request) error {
 		rows, err := tx.Query(r.Context(), `select estado, tipo_documento, count(*) from comprobantes_electronicos
 			where empresa_id = $1 and not eliminado
 			  and ($2::timestamptz is null or fecha_emision >= $2) and ($3::timestamptz is null or fecha_emision < $3)
-			group by estado, tipo_documento`, p.EmpresaID, desde, hasta)
+			group by estado, tipo_documento`, tx.EmpresaID(), desde, hasta)
 		if err != nil {
 			return err
 		}
@@ -113,13 +113,13 @@ func (s *Service) estadisticas(w http.ResponseWriter, r *http.Request) error {
 
 // mostrar is GET /{id}: the comprobante with its XML and the authority's answer.
 func mostrar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (Detalle, error) {
-	return buscarDetalle(ctx, tx, p.EmpresaID, id)
+	return buscarDetalle(ctx, tx, id)
 }
 
 // estado is GET /{id}/estado: the state as the worker last recorded it
 // (the worker polls Hacienda every 30 s; this never waits for it).
 func estado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (EstadoActual, error) {
-	c, err := buscar(ctx, tx, p.EmpresaID, id)
+	c, err := buscar(ctx, tx, id)
 	if err != nil {
 		return EstadoActual{}, err
 	}

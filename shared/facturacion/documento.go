@@ -85,7 +85,8 @@ func dec(n pgtype.Numeric) decimal.Decimal {
 
 // leerVentaXML reads the sale, its lines with their products, its customer
 // and the comprobante it references, in one round trip.
-func leerVentaXML(ctx context.Context, q db.Querier, empresaID, ventaID int64) (ventaXML, error) {
+func leerVentaXML(ctx context.Context, q *db.Tx, ventaID int64) (ventaXML, error) {
+	empresaID := q.EmpresaID()
 	b := &pgx.Batch{}
 	b.Queue(`select v.tipo_comprobante, v.condicion_venta, v.moneda, v.tipo_cambio, v.monto_total, fp.codigo,
 			(select (c.fecha_vencimiento - c.fecha_emision) from cuentas_por_cobrar c

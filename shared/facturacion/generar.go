@@ -96,9 +96,9 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 			from ventas v join empresas e on e.id = v.empresa_id
 			left join hacienda_configuraciones hc on hc.empresa_id = v.empresa_id
 			left join hacienda_terminales t on t.empresa_id = v.empresa_id and t.sucursal_id = v.sucursal_id
-			where v.empresa_id = $1 and v.id = $2 and not v.eliminado for update of v`, p.EmpresaID, x.ventaID)
+			where v.empresa_id = $1 and v.id = $2 and not v.eliminado for update of v`, tx.EmpresaID(), x.ventaID)
 		b.Queue(`select c.id, c.tipo_documento from comprobantes_electronicos c
-			where c.empresa_id = $1 and c.venta_id = $2 and not c.eliminado order by c.id`, p.EmpresaID, x.ventaID)
+			where c.empresa_id = $1 and c.venta_id = $2 and not c.eliminado order by c.id`, tx.EmpresaID(), x.ventaID)
 		br := tx.SendBatch(ctx, b)
 		var v ventaGenerar
 		err := br.QueryRow().Scan(&v.tipoComprobante, &v.estado, &v.sucursalID, &v.clienteID, &v.nit, &v.emisorNumero, &v.establecimiento, &v.terminal)
@@ -135,7 +135,7 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 		}
 		for _, e := range ex {
 			if e.tipo == tipo {
-				c, err = buscar(ctx, tx, p.EmpresaID, e.id)
+				c, err = buscar(ctx, tx, e.id)
 				return err
 			}
 		}
@@ -175,7 +175,7 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 		err = tx.QueryRow(ctx, `insert into comprobantes_electronicos (empresa_id, venta_id, sucursal_id, usuario_id, tipo_documento,
 				clave, numero_consecutivo, situacion, fecha_emision)
 			values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
-			p.EmpresaID, x.ventaID, v.sucursalID, p.UsuarioID, tipo, clave, consecutivo, x.situacion, now).Scan(&id)
+			tx.EmpresaID(), x.ventaID, v.sucursalID, p.UsuarioID, tipo, clave, consecutivo, x.situacion, now).Scan(&id)
 		if err != nil {
 			if _, ok := db.IsUniqueViolation(err); ok {
 				return httpx.Conflict("La clave o el consecutivo generados ya existen; intente de nuevo.")
@@ -183,7 +183,7 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 			return fmt.Errorf("facturacion: insertar comprobante: %w", err)
 		}
 		creado = true
-		c, err = buscar(ctx, tx, p.EmpresaID, id)
+		c, err = buscar(ctx, tx, id)
 		return err
 	})
 	if err != nil {

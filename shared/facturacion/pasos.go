@@ -37,12 +37,13 @@ type bloqueado struct {
 }
 
 // bloquear reads and locks a comprobante of the tenant (404 when there is none).
-func bloquear(ctx context.Context, tx *db.Tx, empresaID, id int64) (bloqueado, error) {
+func bloquear(ctx context.Context, tx *db.Tx, id int64) (bloqueado, error) {
+	empresaID := tx.EmpresaID()
 	var b bloqueado
 	if _, err := tx.Exec(ctx, `select 1 from comprobantes_electronicos where empresa_id = $1 and id = $2 for update`, empresaID, id); err != nil {
 		return b, fmt.Errorf("facturacion: bloquear: %w", err)
 	}
-	d, err := buscarDetalle(ctx, tx, empresaID, id)
+	d, err := buscarDetalle(ctx, tx, id)
 	if err != nil {
 		return b, err
 	}
@@ -71,18 +72,18 @@ func (c bloqueado) editable() error {
 // may be generated again until the document is submitted; doing so drops
 // the signature (estado back to pending).
 func generarXML(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Detalle, error) {
-	c, err := bloquear(ctx, tx, p.EmpresaID, id)
+	c, err := bloquear(ctx, tx, id)
 	if err != nil {
 		return Detalle{}, err
 	}
 	if err := c.editable(); err != nil {
 		return Detalle{}, err
 	}
-	cfg, err := cargarConfig(ctx, tx, p.EmpresaID)
+	cfg, err := cargarConfig(ctx, tx)
 	if err != nil {
 		return Detalle{}, err
 	}
-	v, err := leerVentaXML(ctx, tx, p.EmpresaID, c.VentaID)
+	v, err := leerVentaXML(ctx, tx, c.VentaID)
 	if err != nil {
 		return Detalle{}, err
 	}
@@ -107,11 +108,11 @@ func generarXML(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ st
 	}
 	_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_original = $3, xml_firmado = null, total_comprobante = $4,
 			estado = $5, ultimo_error = null
-		where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(xml), db.Numeric(calc.TotalComprobante), Pendiente)
+		where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, string(xml), db.Numeric(calc.TotalComprobante), Pendiente)
 	if err != nil {
 		return Detalle{}, fmt.Errorf("facturacion: guardar XML: %w", err)
 	}
-	return buscarDetalle(ctx, tx, p.EmpresaID, id)
+	return buscarDetalle(ctx, tx, id)
 }
 
 // errorComprobante turns comprobante's validation errors into a 422.
@@ -129,7 +130,7 @@ func (s *Service) firmar(ctx context.Context, tx *db.Tx, p auth.Principal, id in
 	if err != nil {
 		return Detalle{}, err
 	}
-	c, err := bloquear(ctx, tx, p.EmpresaID, id)
+	c, err := bloquear(ctx, tx, id)
 	if err != nil {
 		return Detalle{}, err
 	}
@@ -139,7 +140,7 @@ func (s *Service) firmar(ctx context.Context, tx *db.Tx, p auth.Principal, id in
 	if c.xml == nil {
 		return Detalle{}, httpx.InvalidField("estado", msgSinXML)
 	}
-	cfg, err := cargarConfig(ctx, tx, p.EmpresaID)
+	cfg, err := cargarConfig(ctx, tx)
 	if err != nil {
 		return Detalle{}, err
 	}
@@ -168,11 +169,11 @@ func (s *Service) firmar(ctx context.Context, tx *db.Tx, p auth.Principal, id in
 		return Detalle{}, fmt.Errorf("facturacion: firmar: %w", err)
 	}
 	_, err = tx.Exec(ctx, `update comprobantes_electronicos set xml_firmado = $3, estado = $4, ultimo_error = null
-		where empresa_id = $1 and id = $2`, p.EmpresaID, id, string(firmado), Firmado)
+		where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, string(firmado), Firmado)
 	if err != nil {
 		return Detalle{}, fmt.Errorf("facturacion: guardar firma: %w", err)
 	}
-	return buscarDetalle(ctx, tx, p.EmpresaID, id)
+	return buscarDetalle(ctx, tx, id)
 }
 
 // reanudable says whether c was received by Hacienda but its polling gave
@@ -223,7 +224,7 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 	var c Comprobante
 	var repetido, reanudar bool
 	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
-		b, err := bloquear(ctx, tx, p.EmpresaID, id)
+		b, err := bloquear(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -308,14 +309,14 @@ func (s *Service) encolar(w http.ResponseWriter, r *http.Request, id int64, perd
 	ctx := r.Context()
 	var c Comprobante
 	err := s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
-		b, err := bloquear(ctx, tx, p.EmpresaID, id)
+		b, err := bloquear(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		if err := mover(ctx, tx, b); err != nil {
 			return err
 		}
-		c, err = buscar(ctx, tx, p.EmpresaID, id)
+		c, err = buscar(ctx, tx, id)
 		return err
 	})
 	if err != nil {
@@ -337,7 +338,7 @@ func cargarConfigPool(ctx context.Context, d *db.DB, sc db.Scope) (empresaConfig
 	var cfg empresaConfig
 	err := d.WithTx(ctx, sc, func(tx *db.Tx) error {
 		var err error
-		cfg, err = cargarConfig(ctx, tx, sc.EmpresaID)
+		cfg, err = cargarConfig(ctx, tx)
 		return err
 	})
 	return cfg, err

@@ -143,7 +143,8 @@ func scanComprobante(row pgx.CollectableRow) (Comprobante, error) {
 const msgNoEncontrado = "Comprobante no encontrado."
 
 // buscar loads one comprobante of the tenant (404 when there is none).
-func buscar(ctx context.Context, q db.Querier, empresaID, id int64) (Comprobante, error) {
+func buscar(ctx context.Context, q *db.Tx, id int64) (Comprobante, error) {
+	empresaID := q.EmpresaID()
 	rows, err := q.Query(ctx, `select `+compCols+` `+compFrom+` where c.empresa_id = $1 and c.id = $2 and not c.eliminado`, empresaID, id)
 	if err != nil {
 		return Comprobante{}, fmt.Errorf("facturacion: buscar: %w", err)
@@ -159,7 +160,8 @@ func buscar(ctx context.Context, q db.Querier, empresaID, id int64) (Comprobante
 }
 
 // buscarDetalle is buscar with the XML documents.
-func buscarDetalle(ctx context.Context, q db.Querier, empresaID, id int64) (Detalle, error) {
+func buscarDetalle(ctx context.Context, q *db.Tx, id int64) (Detalle, error) {
+	empresaID := q.EmpresaID()
 	rows, err := q.Query(ctx, `select `+compCols+`, c.xml_original, c.xml_firmado, c.xml_respuesta `+compFrom+`
 		where c.empresa_id = $1 and c.id = $2 and not c.eliminado`, empresaID, id)
 	if err != nil {

@@ -372,7 +372,7 @@ func (s *Service) registrarRespuesta(ctx context.Context, t tarea, est recepcion
 			if estado != Aceptado {
 				return nil
 			}
-			c, err := buscar(ctx, tx, t.job.EmpresaID, t.job.ID)
+			c, err := buscar(ctx, tx, t.job.ID)
 			if err != nil {
 				return err
 			}

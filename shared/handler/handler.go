@@ -215,9 +215,15 @@ func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID, i
 // columns and order (from whitelists, never user input), how a row is
 // scanned, and how the relations of the whole page are loaded (one query
 // per relation, so a page costs the same round trips whatever its size).
+//
+// $1 is always the transaction's company (tx.EmpresaID()), so the explicit
+// "empresa_id = $1" filter and the row-level-security setting come from one
+// place and cannot disagree; Args are $2 onwards. A list of global rows (no
+// company column) sets Global and numbers its Args from $1.
 type Query[T any] struct {
 	Cols, From, Order string
 	Args              []any
+	Global            bool
 	Scan              pgx.RowToFunc[T]
 	Load              func(ctx context.Context, tx *db.Tx, rows []T) error
 	// Check, when set, runs first in the transaction: a list nested under a
@@ -249,7 +255,11 @@ func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
 					return err
 				}
 			}
-			rows, total, err := db.Page(ctx, tx, q.Cols, q.From, q.Order, q.Args, page.PerPage, page.Offset(), q.Scan)
+			args := q.Args
+			if !q.Global {
+				args = append([]any{tx.EmpresaID()}, q.Args...)
+			}
+			rows, total, err := db.Page(ctx, tx, q.Cols, q.From, q.Order, args, page.PerPage, page.Offset(), q.Scan)
 			if err != nil {
 				return fmt.Errorf("handler: list: %w", err)
 			}

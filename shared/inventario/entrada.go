@@ -200,7 +200,8 @@ const sqlPermiteNegativo = `select coalesce((select c.valor in ('true'::jsonb, '
 
 // PermiteNegativo reports whether the company lets exits leave stock below
 // zero (setting inventario.permitir_stock_negativo).
-func PermiteNegativo(ctx context.Context, q db.Querier, empresaID int64) (bool, error) {
+func PermiteNegativo(ctx context.Context, q *db.Tx) (bool, error) {
+	empresaID := q.EmpresaID()
 	var ok bool
 	if err := q.QueryRow(ctx, sqlPermiteNegativo, empresaID).Scan(&ok); err != nil {
 		return false, fmt.Errorf("inventario: configuración: %w", err)
@@ -210,7 +211,8 @@ func PermiteNegativo(ctx context.Context, q db.Querier, empresaID int64) (bool, 
 
 // cargarReferencias checks warehouses, supplier, customer and products of
 // the tenant and reads the negative-stock setting, in one round trip.
-func cargarReferencias(ctx context.Context, q db.Querier, empresaID int64, almacenes []int64, proveedorID, clienteID *int64, lineas []lineaInput) (referencias, error) {
+func cargarReferencias(ctx context.Context, q *db.Tx, almacenes []int64, proveedorID, clienteID *int64, lineas []lineaInput) (referencias, error) {
+	empresaID := q.EmpresaID()
 	productos := make([]int64, len(lineas))
 	for i, l := range lineas {
 		productos[i] = l.productoID

@@ -101,20 +101,21 @@ func listaExistencias(r *http.Request, p auth.Principal) (handler.Query[Existenc
 		return handler.Query[Existencia]{}, err
 	}
 	q := handler.Query[Existencia]{Cols: existenciaCols, From: existenciaFrom, Order: order + ", s.almacen_id, s.producto_id",
-		Args: []any{p.EmpresaID, almacen, producto, bajo, httpx.SearchQuery(r)}, Scan: scanExistencia}
+		Args: []any{almacen, producto, bajo, httpx.SearchQuery(r)}, Scan: scanExistencia}
 	if conLotes != nil && *conLotes {
 		q.Load = func(ctx context.Context, tx *db.Tx, rows []Existencia) error {
 			if len(rows) == 0 {
 				return nil
 			}
-			return cargarLotes(ctx, tx, tx.EmpresaID(), rows)
+			return cargarLotes(ctx, tx, rows)
 		}
 	}
 	return q, nil
 }
 
 // cargarLotes fills the batches of a page of existencias in one query.
-func cargarLotes(ctx context.Context, tx *db.Tx, empresaID int64, xs []Existencia) error {
+func cargarLotes(ctx context.Context, tx *db.Tx, xs []Existencia) error {
+	empresaID := tx.EmpresaID()
 	almacenes := make([]int64, len(xs))
 	productos := make([]int64, len(xs))
 	idx := map[[2]int64]int{}

@@ -150,7 +150,7 @@ func lista(c clase) handler.QueryFunc[Vista] {
 			order += ", m.id"
 		}
 		return handler.Query[Vista]{Cols: vistaCols, From: vistaFrom + movimientoWhere, Order: order,
-			Args: append([]any{p.EmpresaID, c.clase}, filtros...), Scan: scanVista}, nil
+			Args: append([]any{c.clase}, filtros...), Scan: scanVista}, nil
 	}
 }
 
@@ -177,7 +177,7 @@ func (s *Service) store(c clase) httpx.HandlerFunc {
 		var v []Vista
 		err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
 			ctx := r.Context()
-			ref, err := cargarReferencias(ctx, tx, p.EmpresaID, []int64{x.almacenID}, x.proveedorID, x.clienteID, x.lineas)
+			ref, err := cargarReferencias(ctx, tx, []int64{x.almacenID}, x.proveedorID, x.clienteID, x.lineas)
 			if err != nil {
 				return err
 			}
@@ -206,7 +206,7 @@ func (s *Service) store(c clase) httpx.HandlerFunc {
 			if err != nil {
 				return err
 			}
-			v, err = buscar(ctx, tx, p.EmpresaID, c.clase, []int64{id})
+			v, err = buscar(ctx, tx, c.clase, []int64{id})
 			if err == nil && len(v) == 0 {
 				err = fmt.Errorf("inventario: movimiento %d creado no visible", id)
 			}
@@ -227,7 +227,8 @@ func (s *Service) store(c clase) httpx.HandlerFunc {
 
 // bloquear reads a movement of the class for update (so that a concurrent
 // procesar or cancelar waits) with the negative-stock setting.
-func bloquear(ctx context.Context, tx *db.Tx, empresaID int64, c clase, id int64) (estado string, permiteNegativo bool, err error) {
+func bloquear(ctx context.Context, tx *db.Tx, c clase, id int64) (estado string, permiteNegativo bool, err error) {
+	empresaID := tx.EmpresaID()
 	err = tx.QueryRow(ctx, `select m.estado, (`+sqlPermiteNegativo+`) from movimientos_inventario m
 		where m.empresa_id = $1 and m.id = $2 and m.clase = $3 and not m.eliminado for update of m`, empresaID, id, c.clase).Scan(&estado, &permiteNegativo)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -242,7 +243,7 @@ func bloquear(ctx context.Context, tx *db.Tx, empresaID int64, c clase, id int64
 // procesar applies a pending movement's stock.
 func procesar(c clase) handler.ActionFunc[struct{}, Vista] {
 	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Vista, error) {
-		estado, negativo, err := bloquear(ctx, tx, p.EmpresaID, c, id)
+		estado, negativo, err := bloquear(ctx, tx, c, id)
 		if err != nil {
 			return Vista{}, err
 		}
@@ -252,7 +253,7 @@ func procesar(c clase) handler.ActionFunc[struct{}, Vista] {
 		case Cancelada:
 			return Vista{}, httpx.InvalidField("estado", "La "+c.nombre+" está cancelada y no puede procesarse.")
 		}
-		err = Procesar(ctx, tx, p.EmpresaID, id, negativo)
+		err = Procesar(ctx, tx, id, negativo)
 		var falta *FaltaStock
 		if errors.As(err, &falta) {
 			return Vista{}, faltaStock(falta)
@@ -267,7 +268,7 @@ func procesar(c clase) handler.ActionFunc[struct{}, Vista] {
 // cancelar cancels a pending movement.
 func cancelar(c clase) handler.ActionFunc[struct{}, Vista] {
 	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Vista, error) {
-		estado, _, err := bloquear(ctx, tx, p.EmpresaID, c, id)
+		estado, _, err := bloquear(ctx, tx, c, id)
 		if err != nil {
 			return Vista{}, err
 		}
@@ -277,7 +278,7 @@ func cancelar(c clase) handler.ActionFunc[struct{}, Vista] {
 		case Cancelada:
 			return Vista{}, httpx.InvalidField("estado", "La "+c.nombre+" ya está cancelada.")
 		}
-		if err := Cancelar(ctx, tx, p.EmpresaID, id); err != nil {
+		if err := Cancelar(ctx, tx, id); err != nil {
 			return Vista{}, err
 		}
 		return uno(ctx, tx, p, c, id)
@@ -286,7 +287,7 @@ func cancelar(c clase) handler.ActionFunc[struct{}, Vista] {
 
 // uno is the detail view of one movement of the class.
 func uno(ctx context.Context, tx *db.Tx, p auth.Principal, c clase, id int64) (Vista, error) {
-	v, err := buscar(ctx, tx, p.EmpresaID, c.clase, []int64{id})
+	v, err := buscar(ctx, tx, c.clase, []int64{id})
 	if err != nil {
 		return Vista{}, err
 	}
@@ -326,7 +327,7 @@ func (s *Service) transferir(w http.ResponseWriter, r *http.Request) error {
 	var t Transferencia
 	err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
 		ctx := r.Context()
-		ref, err := cargarReferencias(ctx, tx, p.EmpresaID, []int64{x.origenID, x.destinoID}, nil, nil, x.lineas)
+		ref, err := cargarReferencias(ctx, tx, []int64{x.origenID, x.destinoID}, nil, nil, x.lineas)
 		if err != nil {
 			return err
 		}
@@ -348,7 +349,7 @@ func (s *Service) transferir(w http.ResponseWriter, r *http.Request) error {
 		}
 		if _, err := tx.Exec(ctx, `select 1 from inventarios where empresa_id = $1 and almacen_id = any($2) and producto_id = any($3)
 			and not eliminado order by almacen_id, producto_id, fecha_vencimiento nulls last, creado_en, id for update`,
-			p.EmpresaID, []int64{x.origenID, x.destinoID}, productos); err != nil {
+			tx.EmpresaID(), []int64{x.origenID, x.destinoID}, productos); err != nil {
 			return fmt.Errorf("inventario: bloquear existencias: %w", err)
 		}
 		salida, err := Crear(ctx, tx, Movimiento{
@@ -362,7 +363,7 @@ func (s *Service) transferir(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		consumido, err := Consumido(ctx, tx, p.EmpresaID, salida)
+		consumido, err := Consumido(ctx, tx, salida)
 		if err != nil {
 			return err
 		}
@@ -374,10 +375,10 @@ func (s *Service) transferir(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `update movimientos_inventario set movimiento_par_id = $3 where empresa_id = $1 and id = $2`,
-			p.EmpresaID, salida, entrada); err != nil {
+			tx.EmpresaID(), salida, entrada); err != nil {
 			return fmt.Errorf("inventario: enlazar transferencia: %w", err)
 		}
-		vs, err := buscar(ctx, tx, p.EmpresaID, "", []int64{salida, entrada})
+		vs, err := buscar(ctx, tx, "", []int64{salida, entrada})
 		if err != nil {
 			return err
 		}

@@ -16,7 +16,8 @@ import (
 // NoCubierto are the lines that undo the exit entirely: a cancelled sale
 // gives back what its batches lost and what its batch-less row went below
 // zero. Lines fully covered by batches are not returned.
-func NoCubierto(ctx context.Context, tx *db.Tx, empresaID, salidaID int64) ([]Linea, error) {
+func NoCubierto(ctx context.Context, tx *db.Tx, salidaID int64) ([]Linea, error) {
+	empresaID := tx.EmpresaID()
 	rows, err := tx.Query(ctx, `select d.producto_id, d.cantidad - x.consumido, coalesce(i.costo_unitario, 0)
 		from detalles_movimiento d
 		join movimientos_inventario m on m.empresa_id = d.empresa_id and m.id = d.movimiento_id

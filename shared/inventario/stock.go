@@ -157,7 +157,7 @@ func Crear(ctx context.Context, tx *db.Tx, m Movimiento) (int64, error) {
 		return 0, fmt.Errorf("inventario: movimiento: %w", err)
 	}
 	if m.Procesar {
-		if err := aplicar(ctx, tx, empresaID, id, m.Clase, m.AlmacenID, ds, m.PermitirNegativo); err != nil {
+		if err := aplicar(ctx, tx, id, m.Clase, m.AlmacenID, ds, m.PermitirNegativo); err != nil {
 			return 0, err
 		}
 	}
@@ -177,7 +177,8 @@ type detalle struct {
 // An exit that the stock cannot cover returns *FaltaStock unless
 // permitirNegativo, in which case the missing quantity is taken from a
 // batch-less row that goes negative.
-func Procesar(ctx context.Context, tx *db.Tx, empresaID, id int64, permitirNegativo bool) error {
+func Procesar(ctx context.Context, tx *db.Tx, id int64, permitirNegativo bool) error {
+	empresaID := tx.EmpresaID()
 	// The movement (locked, so that a concurrent Procesar or Cancelar waits)
 	// with its lines, in one read.
 	rows, err := tx.Query(ctx, `select m.clase, m.estado, m.almacen_id,
@@ -217,23 +218,24 @@ func Procesar(ctx context.Context, tx *db.Tx, empresaID, id int64, permitirNegat
 	if estado != Pendiente {
 		return ErrEstado
 	}
-	return aplicar(ctx, tx, empresaID, id, clase, almacen, ds, permitirNegativo)
+	return aplicar(ctx, tx, id, clase, almacen, ds, permitirNegativo)
 }
 
 // aplicar writes a movement's effect on stock, its new state and (for an
 // exit) the low-stock events in one pipelined batch; an exit first reads and
 // locks the batches it consumes.
-func aplicar(ctx context.Context, tx *db.Tx, empresaID, id int64, clase string, almacen int64, ds []detalle, permitirNegativo bool) error {
+func aplicar(ctx context.Context, tx *db.Tx, id int64, clase string, almacen int64, ds []detalle, permitirNegativo bool) error {
+	empresaID := tx.EmpresaID()
 	b := &pgx.Batch{}
 	if clase == Entrada {
-		entrar(b, empresaID, almacen, ds)
-	} else if err := salir(ctx, tx, b, empresaID, almacen, ds, permitirNegativo); err != nil {
+		entrar(tx, b, almacen, ds)
+	} else if err := salir(ctx, tx, b, almacen, ds, permitirNegativo); err != nil {
 		return err
 	}
 	b.Queue(`update movimientos_inventario set estado = 'Procesada', procesado_en = now() where empresa_id = $1 and id = $2`, empresaID, id)
 	if clase == Salida {
 		// Queued after the stock writes: it reads the stock they leave.
-		avisarBajoMinimo(b, empresaID, almacen, ds)
+		avisarBajoMinimo(tx, b, almacen, ds)
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("inventario: %s %d: %w", clase, id, err)
@@ -243,7 +245,8 @@ func aplicar(ctx context.Context, tx *db.Tx, empresaID, id int64, clase string, 
 
 // entrar queues the addition of each line to its batch; a batch entered
 // again at another cost takes the weighted average cost.
-func entrar(b *pgx.Batch, empresaID, almacen int64, ds []detalle) {
+func entrar(tx *db.Tx, b *pgx.Batch, almacen int64, ds []detalle) {
+	empresaID := tx.EmpresaID()
 	k := len(ds)
 	productos := make([]int64, k)
 	cantidades := make([]pgtype.Numeric, k)
@@ -283,7 +286,8 @@ type lote struct {
 // salir consumes stock FIFO for every line at once: one locking read of the
 // batches of all the products, the arithmetic here, and the writes queued on
 // b (sent by aplicar with the state change).
-func salir(ctx context.Context, tx *db.Tx, b *pgx.Batch, empresaID, almacen int64, ds []detalle, permitirNegativo bool) error {
+func salir(ctx context.Context, tx *db.Tx, b *pgx.Batch, almacen int64, ds []detalle, permitirNegativo bool) error {
+	empresaID := tx.EmpresaID()
 	productos := make([]int64, len(ds))
 	for i, d := range ds {
 		productos[i] = d.producto
@@ -371,7 +375,8 @@ func salir(ctx context.Context, tx *db.Tx, b *pgx.Batch, empresaID, almacen int6
 
 // avisarBajoMinimo queues an InventarioBajoEvent for every product of the
 // exit whose stock in the warehouse is now below its stock_minimo.
-func avisarBajoMinimo(b *pgx.Batch, empresaID, almacen int64, ds []detalle) {
+func avisarBajoMinimo(tx *db.Tx, b *pgx.Batch, almacen int64, ds []detalle) {
+	empresaID := tx.EmpresaID()
 	productos := make([]int64, len(ds))
 	for i, d := range ds {
 		productos[i] = d.producto
@@ -388,7 +393,8 @@ func avisarBajoMinimo(b *pgx.Batch, empresaID, almacen int64, ds []detalle) {
 
 // Cancelar moves a Pendiente movement to Cancelada (a processed one cannot
 // be cancelled: ErrEstado).
-func Cancelar(ctx context.Context, tx *db.Tx, empresaID, id int64) error {
+func Cancelar(ctx context.Context, tx *db.Tx, id int64) error {
+	empresaID := tx.EmpresaID()
 	tag, err := tx.Exec(ctx, `update movimientos_inventario set estado = 'Cancelada', cancelado_en = now()
 		where empresa_id = $1 and id = $2 and estado = 'Pendiente' and not eliminado`, empresaID, id)
 	if err != nil {
@@ -403,7 +409,8 @@ func Cancelar(ctx context.Context, tx *db.Tx, empresaID, id int64) error {
 // Consumido returns what a processed exit consumed, batch by batch, as entry
 // lines (same batch, same cost): the lines of its reversal (a customer
 // return when a sale is cancelled) or of a transfer's entry.
-func Consumido(ctx context.Context, tx *db.Tx, empresaID, salidaID int64) ([]Linea, error) {
+func Consumido(ctx context.Context, tx *db.Tx, salidaID int64) ([]Linea, error) {
+	empresaID := tx.EmpresaID()
 	rows, err := tx.Query(ctx, `select d.producto_id, c.cantidad, c.costo_unitario, i.lote, i.fecha_vencimiento
 		from consumos_lote c
 		join detalles_movimiento d on d.empresa_id = c.empresa_id and d.id = c.detalle_id

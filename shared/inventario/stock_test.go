@@ -60,7 +60,7 @@ func TestExitsConsumeBatchesFirstExpiringFirstAndRecordTheirCost(t *testing.T) {
 	}
 	var lines []inventario.Linea
 	_ = e.Deps.DB.WithTx(ctx, db.Scope{EmpresaID: 1}, func(tx *db.Tx) error {
-		lines, err = inventario.Consumido(ctx, tx, 1, salida)
+		lines, err = inventario.Consumido(ctx, tx, salida)
 		return err
 	})
 	if len(lines) != 2 || lines[0].Lote != "A" || !lines[0].Cantidad.Equal(dec("4")) || !lines[0].CostoUnitario.Equal(dec("450")) ||

@@ -136,7 +136,8 @@ func scanVista(row pgx.CollectableRow) (Vista, error) {
 // buscar loads movements of the tenant by id with their lines, products and
 // consumed batches, in one pipelined round trip whatever the number of
 // movements and lines. clase "" accepts both classes. The result follows ids.
-func buscar(ctx context.Context, q db.Querier, empresaID int64, clase string, ids []int64) ([]Vista, error) {
+func buscar(ctx context.Context, q *db.Tx, clase string, ids []int64) ([]Vista, error) {
+	empresaID := q.EmpresaID()
 	var claseArg *string
 	if clase != "" {
 		claseArg = &clase

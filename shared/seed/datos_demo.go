@@ -138,13 +138,14 @@ func demoCompanyData(ctx context.Context, tx *db.Tx, c DemoCompany) error {
 	if err != nil {
 		return err
 	}
-	if err := demoTerceros(ctx, tx, c.ID); err != nil {
+	if err := demoTerceros(ctx, tx); err != nil {
 		return err
 	}
-	return demoProductos(ctx, tx, c.ID, admin)
+	return demoProductos(ctx, tx, admin)
 }
 
-func demoTerceros(ctx context.Context, tx *db.Tx, empresaID int64) error {
+func demoTerceros(ctx context.Context, tx *db.Tx) error {
+	empresaID := tx.EmpresaID()
 	b := &pgx.Batch{}
 	for _, k := range DemoClientes {
 		b.Queue(`insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre, apellidos, razon_social, email, telefono,
@@ -169,7 +170,8 @@ func demoTerceros(ctx context.Context, tx *db.Tx, empresaID int64) error {
 // demoProductos creates the demo products the company never had, the
 // categories they need (when no category of that name is active), and
 // their opening stock.
-func demoProductos(ctx context.Context, tx *db.Tx, empresaID, admin int64) error {
+func demoProductos(ctx context.Context, tx *db.Tx, admin int64) error {
+	empresaID := tx.EmpresaID()
 	codigos := make([]string, len(DemoProductos))
 	for i, p := range DemoProductos {
 		codigos[i] = p.Codigo

@@ -185,7 +185,7 @@ func tenantList[T any](r *http.Request, p auth.Principal, sorts map[string]strin
 		return handler.Query[T]{}, err
 	}
 	return handler.Query[T]{Cols: cols, From: from, Order: order + ", " + def,
-		Args: []any{p.EmpresaID, httpx.SearchQuery(r), activos}, Scan: scan, Load: load}, nil
+		Args: []any{httpx.SearchQuery(r), activos}, Scan: scan, Load: load}, nil
 }
 
 var usuarioSorts = map[string]string{"id": "u.id", "nombre": "u.nombre", "email": "u.email", "creado_en": "u.creado_en"}
@@ -213,5 +213,5 @@ func listaPermisos(r *http.Request, _ auth.Principal) (handler.Query[auth.Permis
 	}
 	return handler.Query[auth.Permission]{Cols: "slug, modulo, accion, descripcion",
 		From: "from permisos where $1::text is null or modulo = $1", Order: "slug",
-		Args: []any{modulo}, Scan: pgx.RowToStructByPos[auth.Permission]}, nil
+		Global: true, Args: []any{modulo}, Scan: pgx.RowToStructByPos[auth.Permission]}, nil
 }

@@ -96,7 +96,8 @@ func scanPago(r pgx.CollectableRow) (Pago, error) {
 
 // loadCuentas fills the customer and sale of every receivable (and, with
 // detalle, its payments) in one pipelined round trip.
-func loadCuentas(ctx context.Context, q db.Querier, empresaID int64, cs []CuentaPorCobrar, detalle bool) error {
+func loadCuentas(ctx context.Context, q *db.Tx, cs []CuentaPorCobrar, detalle bool) error {
+	empresaID := q.EmpresaID()
 	if len(cs) == 0 {
 		return nil
 	}
@@ -170,7 +171,8 @@ func loadCuentas(ctx context.Context, q db.Querier, empresaID int64, cs []Cuenta
 const msgCuentaNoEncontrada = "Cuenta por cobrar no encontrada."
 
 // FindCuenta loads one receivable of the tenant with its payments.
-func FindCuenta(ctx context.Context, q db.Querier, empresaID, id int64) (CuentaPorCobrar, bool, error) {
+func FindCuenta(ctx context.Context, q *db.Tx, id int64) (CuentaPorCobrar, bool, error) {
+	empresaID := q.EmpresaID()
 	rows, err := q.Query(ctx, `select `+cuentaCols+` from cuentas_por_cobrar c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`, empresaID, id)
 	if err != nil {
 		return CuentaPorCobrar{}, false, fmt.Errorf("ventas: cuenta: %w", err)
@@ -179,7 +181,7 @@ func FindCuenta(ctx context.Context, q db.Querier, empresaID, id int64) (CuentaP
 	if err != nil || len(cs) == 0 {
 		return CuentaPorCobrar{}, false, err
 	}
-	if err := loadCuentas(ctx, q, empresaID, cs, true); err != nil {
+	if err := loadCuentas(ctx, q, cs, true); err != nil {
 		return CuentaPorCobrar{}, false, err
 	}
 	return cs[0], true, nil
@@ -212,16 +214,16 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[CuentaPorCob
 		and ($3::bigint is null or c.venta_id = $3)
 		and ($4::text is null or c.estado = $4)
 		and ($5::boolean is not true or (c.estado = 'pendiente' and c.fecha_vencimiento < current_date))`, Order: order + ", c.id desc",
-		Args: []any{p.EmpresaID, cliente, venta, estado, vencidas},
+		Args: []any{cliente, venta, estado, vencidas},
 		Scan: scanCuenta, Load: func(ctx context.Context, tx *db.Tx, cs []CuentaPorCobrar) error {
-			return loadCuentas(ctx, tx, tx.EmpresaID(), cs, false)
+			return loadCuentas(ctx, tx, cs, false)
 		}}, nil
 }
 
 // BuscarCuenta loads a receivable of the transaction's tenant with its
 // payments, or an apperr NotFound.
 func BuscarCuenta(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (CuentaPorCobrar, error) {
-	c, found, err := FindCuenta(ctx, tx, tx.EmpresaID(), id)
+	c, found, err := FindCuenta(ctx, tx, id)
 	if err == nil && !found {
 		err = apperr.NewNotFound(msgCuentaNoEncontrada)
 	}
@@ -269,9 +271,9 @@ func registrarPago(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x
 	// its receivable), so a payment and a cancellation never deadlock.
 	b := &pgx.Batch{}
 	b.Queue(`select v.id from ventas v join cuentas_por_cobrar c on c.empresa_id = v.empresa_id and c.venta_id = v.id
-		where c.empresa_id = $1 and c.id = $2 and not c.eliminado for update of v`, p.EmpresaID, id)
+		where c.empresa_id = $1 and c.id = $2 and not c.eliminado for update of v`, tx.EmpresaID(), id)
 	b.Queue(`select saldo, estado, venta_id, fecha_emision from cuentas_por_cobrar
-		where empresa_id = $1 and id = $2 and not eliminado for update`, p.EmpresaID, id)
+		where empresa_id = $1 and id = $2 and not eliminado for update`, tx.EmpresaID(), id)
 	b.Queue(`select activo from formas_pago where id = $1 and not eliminado`, formaPago)
 	br := tx.SendBatch(ctx, b)
 	_, err := br.Exec()
@@ -313,12 +315,12 @@ func registrarPago(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x
 	nuevo := saldo.Decimal().Sub(monto)
 	b = &pgx.Batch{}
 	b.Queue(`insert into pagos (empresa_id, cuenta_por_cobrar_id, monto, fecha, forma_pago_id, referencia, usuario_id)
-		values ($1, $2, $3, coalesce($4::date, current_date), $5, $6, $7) returning id`, p.EmpresaID, id, db.Numeric(monto), fechaArg,
+		values ($1, $2, $3, coalesce($4::date, current_date), $5, $6, $7) returning id`, tx.EmpresaID(), id, db.Numeric(monto), fechaArg,
 		formaPago, ref, p.UsuarioID)
 	b.Queue(`update cuentas_por_cobrar set saldo = $3::numeric, estado = case when $3::numeric = 0 then 'pagada' else estado end
-		where empresa_id = $1 and id = $2`, p.EmpresaID, id, db.Numeric(nuevo))
+		where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, db.Numeric(nuevo))
 	if nuevo.Equal(decimal.Zero) {
-		b.Queue(`update ventas set estado = 'pagada' where empresa_id = $1 and id = $2 and estado = 'pendiente'`, p.EmpresaID, ventaID)
+		b.Queue(`update ventas set estado = 'pagada' where empresa_id = $1 and id = $2 and estado = 'pendiente'`, tx.EmpresaID(), ventaID)
 	}
 	var pagoID int64
 	br = tx.SendBatch(ctx, b)
@@ -330,7 +332,7 @@ func registrarPago(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x
 		return Pago{}, fmt.Errorf("ventas: pago: %w", err)
 	}
 	rows, err := tx.Query(ctx, `select `+pagoCols+` from pagos pg left join formas_pago f on f.id = pg.forma_pago_id
-		where pg.empresa_id = $1 and pg.id = $2`, p.EmpresaID, pagoID)
+		where pg.empresa_id = $1 and pg.id = $2`, tx.EmpresaID(), pagoID)
 	if err != nil {
 		return Pago{}, fmt.Errorf("ventas: pago: %w", err)
 	}
@@ -338,7 +340,7 @@ func registrarPago(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x
 	if err != nil {
 		return Pago{}, fmt.Errorf("ventas: pago: %w", err)
 	}
-	cuenta, _, err := FindCuenta(ctx, tx, p.EmpresaID, id)
+	cuenta, _, err := FindCuenta(ctx, tx, id)
 	if err != nil {
 		return Pago{}, err
 	}

@@ -55,9 +55,9 @@ func listaVentas(r *http.Request, p auth.Principal) (handler.Query[Venta], error
 		and ($7::text is null or v.tipo_comprobante = $7)
 		and ($8::text is null or v.condicion_venta = $8)
 		and ($9::text is null or v.numero_comprobante ilike $9)`, Order: order + ", v.id desc",
-		Args: []any{p.EmpresaID, sucursal, cliente, desde, hasta, estado, tipo, condicion, httpx.SearchQuery(r)},
+		Args: []any{sucursal, cliente, desde, hasta, estado, tipo, condicion, httpx.SearchQuery(r)},
 		Scan: scanVenta, Load: func(ctx context.Context, tx *db.Tx, vs []Venta) error {
-			return loadVentas(ctx, tx, tx.EmpresaID(), vs, false)
+			return loadVentas(ctx, tx, vs, false)
 		}}, nil
 }
 
@@ -65,7 +65,7 @@ const msgNoEncontrada = "Venta no encontrada."
 
 // Buscar loads a sale of the transaction's tenant, or an apperr NotFound.
 func Buscar(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (Venta, error) {
-	v, found, err := Find(ctx, tx, tx.EmpresaID(), id)
+	v, found, err := Find(ctx, tx, id)
 	if err == nil && !found {
 		err = apperr.NewNotFound(msgNoEncontrada)
 	}

@@ -247,7 +247,8 @@ type contexto struct {
 	refTipo    string
 }
 
-func leerContexto(ctx context.Context, tx *db.Tx, empresaID int64, x ventaIn) (contexto, error) {
+func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (contexto, error) {
+	empresaID := tx.EmpresaID()
 	c := contexto{productos: map[int64]producto{}}
 	ids := make([]int64, 0, len(x.lineas))
 	for _, l := range x.lineas {
@@ -392,7 +393,7 @@ func crearVenta(ctx context.Context, tx *db.Tx, p auth.Principal, b ventaBody) (
 // Any failure leaves nothing behind (the caller's transaction rolls back,
 // giving the number back).
 func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x ventaIn) (Venta, error) {
-	c, err := leerContexto(ctx, tx, p.EmpresaID, x)
+	c, err := leerContexto(ctx, tx, x)
 	if err != nil {
 		return Venta{}, err
 	}
@@ -489,14 +490,14 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 		    as x(linea, producto, descripcion, cantidad, precio, descuento, porcentaje, subtotal, impuesto, total)
 		)
 		select id from v`,
-		p.EmpresaID, x.sucursalID, x.clienteID, p.UsuarioID, x.formaPagoID, almacen, numero,
+		tx.EmpresaID(), x.sucursalID, x.clienteID, p.UsuarioID, x.formaPagoID, almacen, numero,
 		x.tipo, x.fecha, x.estado, condicion, x.observaciones,
 		db.Numeric(total.Subtotal), db.Numeric(total.Descuento), db.Numeric(total.Impuesto), db.Numeric(total.Total),
 		nums, prods, descs, cants, precios, descuentos, pcts, subs, imps, tots,
 		x.referenciaID, x.codigoRef, x.razonRef, x.moneda, db.Numeric(x.tipoCambio))
 	abre := condicion == Credito && x.estado != Borrador
 	if abre {
-		queueAbrirCuenta(b, p.EmpresaID, nil, &numero)
+		queueAbrirCuenta(tx, b, nil, &numero)
 	}
 	var id int64
 	br := tx.SendBatch(ctx, b)
@@ -527,7 +528,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 			return Venta{}, err
 		}
 	}
-	v, ok, err := Find(ctx, tx, p.EmpresaID, id)
+	v, ok, err := Find(ctx, tx, id)
 	if err == nil && !ok {
 		err = fmt.Errorf("ventas: created sale %d not visible", id)
 	}
@@ -538,7 +539,8 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 // number): the whole total is due fecha_venta + the customer's dias_credito
 // days (DiasCreditoPorDefecto when the customer has none). A sale of total
 // 0 owes nothing, so its receivable is born paid.
-func queueAbrirCuenta(b *pgx.Batch, empresaID int64, id *int64, numero *string) {
+func queueAbrirCuenta(tx *db.Tx, b *pgx.Batch, id *int64, numero *string) {
+	empresaID := tx.EmpresaID()
 	b.Queue(`insert into cuentas_por_cobrar (empresa_id, cliente_id, venta_id, monto, saldo, fecha_emision, fecha_vencimiento, estado)
 		select v.empresa_id, v.cliente_id, v.id, v.monto_total, v.monto_total, v.fecha_venta,
 		  v.fecha_venta + least(coalesce(nullif(c.dias_credito, 0), $4), 36500),

@@ -29,7 +29,8 @@ type actual struct {
 
 // bloquear reads and locks a sale of the tenant (404 when there is none),
 // so that concurrent changes of one sale happen one after the other.
-func bloquear(ctx context.Context, tx *db.Tx, empresaID, id int64) (actual, error) {
+func bloquear(ctx context.Context, tx *db.Tx, id int64) (actual, error) {
+	empresaID := tx.EmpresaID()
 	var a actual
 	err := tx.QueryRow(ctx, `select v.id, v.numero_comprobante, v.estado, v.condicion_venta, v.almacen_id, v.cliente_id, v.fecha_venta,
 			(select c.saldo from cuentas_por_cobrar c where c.empresa_id = v.empresa_id and c.venta_id = v.id
@@ -69,7 +70,7 @@ func decodeCambio(in *httpx.Input) (cambio, error) {
 // cambiarEstado applies a change of observaciones and estado.
 func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, c cambio) (Venta, error) {
 	obs, obsSent, estado, estadoSent := c.obs, c.obsSent, c.estado, c.estadoSent
-	cur, err := bloquear(ctx, tx, p.EmpresaID, id)
+	cur, err := bloquear(ctx, tx, id)
 	if err != nil {
 		return Venta{}, err
 	}
@@ -103,7 +104,7 @@ func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, c
 		}
 		if _, err := tx.Exec(ctx, `update ventas set estado = $3,
 			observaciones = case when $4 then $5 else observaciones end where empresa_id = $1 and id = $2`,
-			p.EmpresaID, id, newEstado, obsSent, obs); err != nil {
+			tx.EmpresaID(), id, newEstado, obsSent, obs); err != nil {
 			return Venta{}, fmt.Errorf("ventas: update: %w", err)
 		}
 	}
@@ -114,7 +115,7 @@ func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, c
 // receivable happen now.
 func confirmar(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) error {
 	if cur.almacenID != nil {
-		vs, err := stockGuardado(ctx, tx, p.EmpresaID, cur)
+		vs, err := stockGuardado(ctx, tx, cur)
 		if err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func confirmar(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) err
 	if cur.condicion == Credito {
 		b := &pgx.Batch{}
 		id := cur.id
-		queueAbrirCuenta(b, p.EmpresaID, &id, nil)
+		queueAbrirCuenta(tx, b, &id, nil)
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("ventas: cuenta por cobrar: %w", err)
 		}
@@ -135,7 +136,7 @@ func confirmar(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) err
 
 // eliminar cancels the sale (as PUT estado=anulada does) and soft-deletes it.
 func eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*Venta, error) {
-	cur, err := bloquear(ctx, tx, p.EmpresaID, id)
+	cur, err := bloquear(ctx, tx, id)
 	if err != nil {
 		return nil, err
 	}

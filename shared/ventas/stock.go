@@ -65,7 +65,8 @@ func salida(ctx context.Context, tx *db.Tx, p auth.Principal, v ventaStock) erro
 // stockGuardado loads the stock exit of a saved sale (a draft being
 // confirmed) in one round trip: its stock-managed lines and the company's
 // negative-stock setting.
-func stockGuardado(ctx context.Context, tx *db.Tx, empresaID int64, cur actual) (ventaStock, error) {
+func stockGuardado(ctx context.Context, tx *db.Tx, cur actual) (ventaStock, error) {
+	empresaID := tx.EmpresaID()
 	v := ventaStock{id: cur.id, numero: cur.numero, clienteID: cur.clienteID, fecha: cur.fecha}
 	if cur.almacenID != nil {
 		v.almacenID = *cur.almacenID
@@ -108,7 +109,7 @@ func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, elimin
 			where empresa_id = $1 and venta_id = $2 and clase = 'salida' and tipo = 'Venta' and estado = 'Procesada' and not eliminado
 			  and not exists (select 1 from movimientos_inventario e where e.empresa_id = $1 and e.movimiento_par_id = movimientos_inventario.id
 			    and e.clase = 'entrada' and e.tipo = 'Devolucion Cliente')
-			order by id`, p.EmpresaID, cur.id)
+			order by id`, tx.EmpresaID(), cur.id)
 		if err != nil {
 			return fmt.Errorf("ventas: salidas: %w", err)
 		}
@@ -118,11 +119,11 @@ func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, elimin
 			return fmt.Errorf("ventas: salidas: %w", err)
 		}
 		for _, s := range salidas {
-			lineas, err := inventario.Consumido(ctx, tx, p.EmpresaID, s.ID)
+			lineas, err := inventario.Consumido(ctx, tx, s.ID)
 			if err != nil {
 				return err
 			}
-			resto, err := inventario.NoCubierto(ctx, tx, p.EmpresaID, s.ID)
+			resto, err := inventario.NoCubierto(ctx, tx, s.ID)
 			if err != nil {
 				return err
 			}
@@ -143,10 +144,10 @@ func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, elimin
 	}
 	b := &pgx.Batch{}
 	b.Queue(`update cuentas_por_cobrar set estado = 'anulada', saldo = 0
-		where empresa_id = $1 and venta_id = $2 and estado <> 'anulada'`, p.EmpresaID, cur.id)
+		where empresa_id = $1 and venta_id = $2 and estado <> 'anulada'`, tx.EmpresaID(), cur.id)
 	b.Queue(`update ventas set estado = 'anulada', anulado_en = coalesce(anulado_en, now()),
 		activo = case when $3 then false else activo end, eliminado = eliminado or $3
-		where empresa_id = $1 and id = $2`, p.EmpresaID, cur.id, eliminar)
+		where empresa_id = $1 and id = $2`, tx.EmpresaID(), cur.id, eliminar)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("ventas: anular: %w", err)
 	}

@@ -226,7 +226,8 @@ func scanClienteRef(r pgx.CollectableRow) (ClienteRef, error) {
 
 // loadVentas fills the nested objects of every sale (and, with detalle, the
 // lines with their products) in one pipelined round trip.
-func loadVentas(ctx context.Context, q db.Querier, empresaID int64, vs []Venta, detalle bool) error {
+func loadVentas(ctx context.Context, q *db.Tx, vs []Venta, detalle bool) error {
+	empresaID := q.EmpresaID()
 	if len(vs) == 0 {
 		return nil
 	}
@@ -396,7 +397,8 @@ func loadVentas(ctx context.Context, q db.Querier, empresaID int64, vs []Venta, 
 
 // Find loads one sale of the tenant (not deleted) with its nested objects
 // and lines, in two round trips. found is false when there is none.
-func Find(ctx context.Context, q db.Querier, empresaID, id int64) (Venta, bool, error) {
+func Find(ctx context.Context, q *db.Tx, id int64) (Venta, bool, error) {
+	empresaID := q.EmpresaID()
 	rows, err := q.Query(ctx, `select `+ventaCols+` from ventas v where v.empresa_id = $1 and v.id = $2 and not v.eliminado`, empresaID, id)
 	if err != nil {
 		return Venta{}, false, fmt.Errorf("ventas: find: %w", err)
@@ -408,7 +410,7 @@ func Find(ctx context.Context, q db.Querier, empresaID, id int64) (Venta, bool, 
 	if len(vs) == 0 {
 		return Venta{}, false, nil
 	}
-	if err := loadVentas(ctx, q, empresaID, vs, true); err != nil {
+	if err := loadVentas(ctx, q, vs, true); err != nil {
 		return Venta{}, false, err
 	}
 	return vs[0], true, nil

@@ -132,7 +132,7 @@ func listaWebhooks(r *http.Request, p auth.Principal) (handler.Query[Webhook], e
 		From: `from webhooks w where w.empresa_id = $1 and not w.eliminado
 			and ($2::text is null or w.nombre ilike $2 or w.url ilike $2)
 			and ($3::boolean is null or w.activo = $3)`,
-		Args: []any{p.EmpresaID, httpx.SearchQuery(r), activos}, Scan: scanWebhook,
+		Args: []any{httpx.SearchQuery(r), activos}, Scan: scanWebhook,
 	}, nil
 }
 
@@ -153,7 +153,7 @@ func listaIntentos(r *http.Request, p auth.Principal) (handler.Query[Intento], e
 	}
 	return handler.Query[Intento]{
 		Cols: IntentoCols, From: IntentoFrom, Order: "i.id desc",
-		Args: []any{p.EmpresaID, id, estado, evento, desde, hasta}, Scan: ScanIntento,
+		Args: []any{id, estado, evento, desde, hasta}, Scan: ScanIntento,
 		Check: func(ctx context.Context, tx *db.Tx) error { _, err := Buscar(ctx, tx, id); return err },
 	}, nil
 }
