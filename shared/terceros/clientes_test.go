@@ -19,7 +19,7 @@ func TestCreateClienteReturnsNormalizedDataAndComputedFields(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	r := call(e, admin, http.MethodPost, "/api/clientes", map[string]any{
+	r := e.Call(admin, http.MethodPost, "/api/clientes", map[string]any{
 		"tipo_identificacion": "fisica", "identificacion": "1-0234-0567",
 		"nombre": "José", "apellidos": "Mora Solís", "email": "  Jose.Mora@Correo.CR ",
 		"telefono": "+506 8888-7777", "celular": "2222-3333", "direccion": "San Pedro, 200 m norte",
@@ -54,7 +54,7 @@ func TestCreateClienteReturnsNormalizedDataAndComputedFields(t *testing.T) {
 		t.Errorf("stored values are not normalized")
 	}
 	// Defaults of the optional numbers.
-	r = call(e, admin, http.MethodPost, "/api/clientes", persona("102340568"))
+	r = e.Call(admin, http.MethodPost, "/api/clientes", persona("102340568"))
 	if r.Status != http.StatusCreated || testenv.Num(r.JSON, "data.limite_credito") != 0 || testenv.Num(r.JSON, "data.dias_credito") != 0 {
 		t.Errorf("defaults: %d %s", r.Status, r.Raw)
 	}
@@ -99,9 +99,9 @@ func TestClienteIdentificacionFormats(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := call(e, admin, http.MethodPost, "/api/clientes", with(persona(c.ident), "tipo_identificacion", c.tipo))
+			r := e.Call(admin, http.MethodPost, "/api/clientes", testenv.With(persona(c.ident), "tipo_identificacion", c.tipo))
 			if c.stored == "" {
-				expect422(t, r, "identificacion")
+				testenv.Expect422(t, r, "identificacion")
 				if msg := strings.Join(r.FieldErrors("identificacion"), " "); !strings.Contains(msg, c.msg) {
 					t.Errorf("message %q does not state the format (%q)", msg, c.msg)
 				}
@@ -147,7 +147,7 @@ func TestClienteTipoIdentificacionDescripcionAndNombreCompleto(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := call(e, admin, http.MethodPost, "/api/clientes", c.body)
+			r := e.Call(admin, http.MethodPost, "/api/clientes", c.body)
 			if r.Status != http.StatusCreated {
 				t.Fatalf("create: %d %s", r.Status, r.Raw)
 			}
@@ -167,12 +167,12 @@ func TestClienteTipoIdentificacionDescripcionAndNombreCompleto(t *testing.T) {
 		})
 	}
 	// nombre_completo follows updates.
-	id := create(t, e, admin, "clientes", persona("222222221"))
-	r := call(e, admin, http.MethodPatch, itemPath("clientes", id), map[string]any{"apellidos": "Mora Vargas"})
+	id := e.Create(t, admin, "/api/clientes", persona("222222221"))
+	r := e.Call(admin, http.MethodPatch, itemPath("clientes", id), map[string]any{"apellidos": "Mora Vargas"})
 	if testenv.Str(r.JSON, "data.nombre_completo") != "Ana Mora Vargas" {
 		t.Errorf("after update: %s", r.Raw)
 	}
-	r = call(e, admin, http.MethodPatch, itemPath("clientes", id), map[string]any{
+	r = e.Call(admin, http.MethodPatch, itemPath("clientes", id), map[string]any{
 		"tipo_identificacion": "juridica", "identificacion": "3-102-000009", "razon_social": "Ana Mora Ltda."})
 	if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.nombre_completo") != "Ana Mora Ltda." ||
 		testenv.Str(r.JSON, "data.tipo_identificacion_descripcion") != "Cédula jurídica" {
@@ -190,60 +190,60 @@ func TestClienteValidationRules(t *testing.T) {
 		body  any
 		field string
 	}{
-		{"tipo_identificacion is required", with(base, "tipo_identificacion", absent), "tipo_identificacion"},
-		{"tipo_identificacion null", with(base, "tipo_identificacion", nil), "tipo_identificacion"},
-		{"tipo_identificacion blank", with(base, "tipo_identificacion", " "), "tipo_identificacion"},
-		{"tipo_identificacion unknown", with(base, "tipo_identificacion", "pasaporte"), "tipo_identificacion"},
-		{"tipo_identificacion is lower case", with(base, "tipo_identificacion", "FISICA"), "tipo_identificacion"},
-		{"tipo_identificacion not a string", with(base, "tipo_identificacion", 1), "tipo_identificacion"},
-		{"identificacion is required", with(base, "identificacion", absent), "identificacion"},
-		{"identificacion null", with(base, "identificacion", nil), "identificacion"},
-		{"identificacion blank", with(base, "identificacion", ""), "identificacion"},
-		{"identificacion not a string", with(base, "identificacion", 109990000), "identificacion"},
-		{"nombre required without razon_social", with(base, "nombre", absent), "nombre"},
-		{"nombre blank without razon_social", with(base, "nombre", "   "), "nombre"},
-		{"nombre null without razon_social", with(base, "nombre", nil, "razon_social", nil), "nombre"},
-		{"nombre max 255", with(base, "nombre", strings.Repeat("a", 256)), "nombre"},
-		{"nombre not a string", with(base, "nombre", 12), "nombre"},
-		{"apellidos max 255", with(base, "apellidos", strings.Repeat("a", 256)), "apellidos"},
-		{"razon_social max 255", with(base, "razon_social", strings.Repeat("a", 256)), "razon_social"},
-		{"nombre_comercial max 255", with(base, "nombre_comercial", strings.Repeat("a", 256)), "nombre_comercial"},
-		{"email invalid", with(base, "email", "no-es-correo"), "email"},
-		{"email without domain dot", with(base, "email", "ana@correo"), "email"},
-		{"email with a display name", with(base, "email", "Ana <ana@correo.cr>"), "email"},
-		{"email max 255", with(base, "email", strings.Repeat("a", 250)+"@x.com"), "email"},
-		{"telefono starting with 1", with(base, "telefono", "1234-5678"), "telefono"},
-		{"telefono starting with 9", with(base, "telefono", "9888-7777"), "telefono"},
-		{"telefono 7 digits", with(base, "telefono", "8888-777"), "telefono"},
-		{"telefono 9 digits", with(base, "telefono", "8888-77770"), "telefono"},
-		{"telefono with letters", with(base, "telefono", "8888-ABCD"), "telefono"},
-		{"telefono with another country code", with(base, "telefono", "+1 8888-7777"), "telefono"},
-		{"celular invalid", with(base, "celular", "abc"), "celular"},
-		{"celular starting with 0", with(base, "celular", "+506 0888 7777"), "celular"},
-		{"direccion max 500", with(base, "direccion", strings.Repeat("d", 501)), "direccion"},
-		{"observaciones max 2000", with(base, "observaciones", strings.Repeat("o", 2001)), "observaciones"},
-		{"provincia max 100", with(base, "provincia", strings.Repeat("p", 101)), "provincia"},
-		{"codigo_postal max 20", with(base, "codigo_postal", strings.Repeat("1", 21)), "codigo_postal"},
-		{"limite_credito negative", with(base, "limite_credito", -1), "limite_credito"},
-		{"limite_credito negative cents", with(base, "limite_credito", "-0.01"), "limite_credito"},
-		{"limite_credito 3 decimals", with(base, "limite_credito", 10.555), "limite_credito"},
-		{"limite_credito not a number", with(base, "limite_credito", "mil"), "limite_credito"},
-		{"limite_credito boolean", with(base, "limite_credito", true), "limite_credito"},
-		{"limite_credito too large", with(base, "limite_credito", "100000000000000000"), "limite_credito"},
-		{"dias_credito negative", with(base, "dias_credito", -1), "dias_credito"},
-		{"dias_credito fraction", with(base, "dias_credito", 1.5), "dias_credito"},
-		{"dias_credito not a number", with(base, "dias_credito", "treinta"), "dias_credito"},
-		{"dias_credito beyond an integer column", with(base, "dias_credito", 3000000000), "dias_credito"},
-		{"activo not a boolean", with(base, "activo", "quizas"), "activo"},
-		{"activo null", with(base, "activo", nil), "activo"},
+		{"tipo_identificacion is required", testenv.With(base, "tipo_identificacion", testenv.Absent), "tipo_identificacion"},
+		{"tipo_identificacion null", testenv.With(base, "tipo_identificacion", nil), "tipo_identificacion"},
+		{"tipo_identificacion blank", testenv.With(base, "tipo_identificacion", " "), "tipo_identificacion"},
+		{"tipo_identificacion unknown", testenv.With(base, "tipo_identificacion", "pasaporte"), "tipo_identificacion"},
+		{"tipo_identificacion is lower case", testenv.With(base, "tipo_identificacion", "FISICA"), "tipo_identificacion"},
+		{"tipo_identificacion not a string", testenv.With(base, "tipo_identificacion", 1), "tipo_identificacion"},
+		{"identificacion is required", testenv.With(base, "identificacion", testenv.Absent), "identificacion"},
+		{"identificacion null", testenv.With(base, "identificacion", nil), "identificacion"},
+		{"identificacion blank", testenv.With(base, "identificacion", ""), "identificacion"},
+		{"identificacion not a string", testenv.With(base, "identificacion", 109990000), "identificacion"},
+		{"nombre required without razon_social", testenv.With(base, "nombre", testenv.Absent), "nombre"},
+		{"nombre blank without razon_social", testenv.With(base, "nombre", "   "), "nombre"},
+		{"nombre null without razon_social", testenv.With(base, "nombre", nil, "razon_social", nil), "nombre"},
+		{"nombre max 255", testenv.With(base, "nombre", strings.Repeat("a", 256)), "nombre"},
+		{"nombre not a string", testenv.With(base, "nombre", 12), "nombre"},
+		{"apellidos max 255", testenv.With(base, "apellidos", strings.Repeat("a", 256)), "apellidos"},
+		{"razon_social max 255", testenv.With(base, "razon_social", strings.Repeat("a", 256)), "razon_social"},
+		{"nombre_comercial max 255", testenv.With(base, "nombre_comercial", strings.Repeat("a", 256)), "nombre_comercial"},
+		{"email invalid", testenv.With(base, "email", "no-es-correo"), "email"},
+		{"email without domain dot", testenv.With(base, "email", "ana@correo"), "email"},
+		{"email with a display name", testenv.With(base, "email", "Ana <ana@correo.cr>"), "email"},
+		{"email max 255", testenv.With(base, "email", strings.Repeat("a", 250)+"@x.com"), "email"},
+		{"telefono starting with 1", testenv.With(base, "telefono", "1234-5678"), "telefono"},
+		{"telefono starting with 9", testenv.With(base, "telefono", "9888-7777"), "telefono"},
+		{"telefono 7 digits", testenv.With(base, "telefono", "8888-777"), "telefono"},
+		{"telefono 9 digits", testenv.With(base, "telefono", "8888-77770"), "telefono"},
+		{"telefono with letters", testenv.With(base, "telefono", "8888-ABCD"), "telefono"},
+		{"telefono with another country code", testenv.With(base, "telefono", "+1 8888-7777"), "telefono"},
+		{"celular invalid", testenv.With(base, "celular", "abc"), "celular"},
+		{"celular starting with 0", testenv.With(base, "celular", "+506 0888 7777"), "celular"},
+		{"direccion max 500", testenv.With(base, "direccion", strings.Repeat("d", 501)), "direccion"},
+		{"observaciones max 2000", testenv.With(base, "observaciones", strings.Repeat("o", 2001)), "observaciones"},
+		{"provincia max 100", testenv.With(base, "provincia", strings.Repeat("p", 101)), "provincia"},
+		{"codigo_postal max 20", testenv.With(base, "codigo_postal", strings.Repeat("1", 21)), "codigo_postal"},
+		{"limite_credito negative", testenv.With(base, "limite_credito", -1), "limite_credito"},
+		{"limite_credito negative cents", testenv.With(base, "limite_credito", "-0.01"), "limite_credito"},
+		{"limite_credito 3 decimals", testenv.With(base, "limite_credito", 10.555), "limite_credito"},
+		{"limite_credito not a number", testenv.With(base, "limite_credito", "mil"), "limite_credito"},
+		{"limite_credito boolean", testenv.With(base, "limite_credito", true), "limite_credito"},
+		{"limite_credito too large", testenv.With(base, "limite_credito", "100000000000000000"), "limite_credito"},
+		{"dias_credito negative", testenv.With(base, "dias_credito", -1), "dias_credito"},
+		{"dias_credito fraction", testenv.With(base, "dias_credito", 1.5), "dias_credito"},
+		{"dias_credito not a number", testenv.With(base, "dias_credito", "treinta"), "dias_credito"},
+		{"dias_credito beyond an integer column", testenv.With(base, "dias_credito", 3000000000), "dias_credito"},
+		{"activo not a boolean", testenv.With(base, "activo", "quizas"), "activo"},
+		{"activo null", testenv.With(base, "activo", nil), "activo"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			expect422(t, call(e, admin, http.MethodPost, "/api/clientes", c.body), c.field)
+			testenv.Expect422(t, e.Call(admin, http.MethodPost, "/api/clientes", c.body), c.field)
 		})
 	}
 	t.Run("every failing field is reported at once", func(t *testing.T) {
-		r := call(e, admin, http.MethodPost, "/api/clientes", map[string]any{
+		r := e.Call(admin, http.MethodPost, "/api/clientes", map[string]any{
 			"tipo_identificacion": "fisica", "identificacion": "12", "email": "x", "telefono": "1", "limite_credito": -5, "dias_credito": -1})
 		for _, f := range []string{"identificacion", "nombre", "email", "telefono", "limite_credito", "dias_credito"} {
 			if len(r.FieldErrors(f)) == 0 {
@@ -252,7 +252,7 @@ func TestClienteValidationRules(t *testing.T) {
 		}
 	})
 	t.Run("messages are Spanish and name the field", func(t *testing.T) {
-		r := call(e, admin, http.MethodPost, "/api/clientes", with(base, "telefono", "123", "nombre", absent))
+		r := e.Call(admin, http.MethodPost, "/api/clientes", testenv.With(base, "telefono", "123", "nombre", testenv.Absent))
 		if msg := strings.Join(r.FieldErrors("telefono"), ""); !strings.Contains(msg, "telefono") || !strings.Contains(msg, "8 dígitos") {
 			t.Errorf("telefono message %q", msg)
 		}
@@ -266,27 +266,27 @@ func TestClienteValidationRules(t *testing.T) {
 		field string
 		want  any
 	}{
-		{"razon_social instead of nombre", with(base, "identificacion", "109990001", "nombre", absent, "razon_social", "Soda Tica"), "razon_social", "Soda Tica"},
-		{"nombre 255", with(base, "identificacion", "109990002", "nombre", strings.Repeat("ñ", 255)), "nombre", strings.Repeat("ñ", 255)},
-		{"direccion 500", with(base, "identificacion", "109990003", "direccion", strings.Repeat("d", 500)), "direccion", strings.Repeat("d", 500)},
-		{"observaciones 2000", with(base, "identificacion", "109990004", "observaciones", strings.Repeat("o", 2000)), "observaciones", strings.Repeat("o", 2000)},
-		{"limite_credito 0", with(base, "identificacion", "109990005", "limite_credito", 0), "limite_credito", float64(0)},
-		{"limite_credito as a string", with(base, "identificacion", "109990006", "limite_credito", "2500.75"), "limite_credito", 2500.75},
-		{"limite_credito 1 decimal", with(base, "identificacion", "109990007", "limite_credito", 99.9), "limite_credito", 99.9},
-		{"limite_credito trailing zero decimals", with(base, "identificacion", "109990008", "limite_credito", "10.500"), "limite_credito", 10.5},
-		{"dias_credito 0", with(base, "identificacion", "109990009", "dias_credito", 0), "dias_credito", float64(0)},
-		{"dias_credito as a string", with(base, "identificacion", "109990010", "dias_credito", "45"), "dias_credito", float64(45)},
-		{"telefono +506 without space", with(base, "identificacion", "109990011", "telefono", "+50622223333"), "telefono", "22223333"},
-		{"telefono 506 group", with(base, "identificacion", "109990012", "telefono", "506 7000 1234"), "telefono", "70001234"},
-		{"celular plain", with(base, "identificacion", "109990013", "celular", "60001234"), "celular", "60001234"},
-		{"blank optional is null", with(base, "identificacion", "109990014", "email", "  ", "telefono", ""), "email", nil},
-		{"null optional is null", with(base, "identificacion", "109990015", "direccion", nil, "limite_credito", nil, "dias_credito", nil), "direccion", nil},
-		{"activo false", with(base, "identificacion", "109990016", "activo", false), "activo", false},
-		{"email upper case is lower-cased", with(base, "identificacion", "109990017", "email", "ANA@CORREO.CR"), "email", "ana@correo.cr"},
+		{"razon_social instead of nombre", testenv.With(base, "identificacion", "109990001", "nombre", testenv.Absent, "razon_social", "Soda Tica"), "razon_social", "Soda Tica"},
+		{"nombre 255", testenv.With(base, "identificacion", "109990002", "nombre", strings.Repeat("ñ", 255)), "nombre", strings.Repeat("ñ", 255)},
+		{"direccion 500", testenv.With(base, "identificacion", "109990003", "direccion", strings.Repeat("d", 500)), "direccion", strings.Repeat("d", 500)},
+		{"observaciones 2000", testenv.With(base, "identificacion", "109990004", "observaciones", strings.Repeat("o", 2000)), "observaciones", strings.Repeat("o", 2000)},
+		{"limite_credito 0", testenv.With(base, "identificacion", "109990005", "limite_credito", 0), "limite_credito", float64(0)},
+		{"limite_credito as a string", testenv.With(base, "identificacion", "109990006", "limite_credito", "2500.75"), "limite_credito", 2500.75},
+		{"limite_credito 1 decimal", testenv.With(base, "identificacion", "109990007", "limite_credito", 99.9), "limite_credito", 99.9},
+		{"limite_credito trailing zero decimals", testenv.With(base, "identificacion", "109990008", "limite_credito", "10.500"), "limite_credito", 10.5},
+		{"dias_credito 0", testenv.With(base, "identificacion", "109990009", "dias_credito", 0), "dias_credito", float64(0)},
+		{"dias_credito as a string", testenv.With(base, "identificacion", "109990010", "dias_credito", "45"), "dias_credito", float64(45)},
+		{"telefono +506 without space", testenv.With(base, "identificacion", "109990011", "telefono", "+50622223333"), "telefono", "22223333"},
+		{"telefono 506 group", testenv.With(base, "identificacion", "109990012", "telefono", "506 7000 1234"), "telefono", "70001234"},
+		{"celular plain", testenv.With(base, "identificacion", "109990013", "celular", "60001234"), "celular", "60001234"},
+		{"blank optional is null", testenv.With(base, "identificacion", "109990014", "email", "  ", "telefono", ""), "email", nil},
+		{"null optional is null", testenv.With(base, "identificacion", "109990015", "direccion", nil, "limite_credito", nil, "dias_credito", nil), "direccion", nil},
+		{"activo false", testenv.With(base, "identificacion", "109990016", "activo", false), "activo", false},
+		{"email upper case is lower-cased", testenv.With(base, "identificacion", "109990017", "email", "ANA@CORREO.CR"), "email", "ana@correo.cr"},
 	}
 	for _, c := range accepted {
 		t.Run("accepts "+c.name, func(t *testing.T) {
-			r := call(e, admin, http.MethodPost, "/api/clientes", c.body)
+			r := e.Call(admin, http.MethodPost, "/api/clientes", c.body)
 			if r.Status != http.StatusCreated {
 				t.Fatalf("%d %s", r.Status, r.Raw)
 			}
@@ -301,8 +301,8 @@ func TestClienteRefusedCreateStoresNothing(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	r := call(e, admin, http.MethodPost, "/api/clientes", with(persona("109990000"), "email", "malo"))
-	expect422(t, r, "email")
+	r := e.Call(admin, http.MethodPost, "/api/clientes", testenv.With(persona("109990000"), "email", "malo"))
+	testenv.Expect422(t, r, "email")
 	if r := e.Get("/api/clientes", admin); testenv.Num(r.JSON, "total") != 0 {
 		t.Errorf("a refused customer was stored: %s", r.Raw)
 	}
@@ -312,50 +312,50 @@ func TestClienteIdentificacionIsUniquePerCompany(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
-	first := create(t, e, admin1, "clientes", persona("102340567"))
+	first := e.Create(t, admin1, "/api/clientes", persona("102340567"))
 
 	// The same number, however it is typed, is taken in company 1.
 	for _, ident := range []string{"102340567", "1-0234-0567", " 1 0234 0567 "} {
-		r := call(e, admin1, http.MethodPost, "/api/clientes", persona(ident))
-		expect422(t, r, "identificacion")
+		r := e.Call(admin1, http.MethodPost, "/api/clientes", persona(ident))
+		testenv.Expect422(t, r, "identificacion")
 		if msg := r.FieldErrors("identificacion")[0]; msg != "Ya existe un cliente con esa identificación en esta empresa." {
 			t.Errorf("duplicate message %q", msg)
 		}
 	}
 	// Another company may register it.
-	other := create(t, e, admin2, "clientes", persona("1-0234-0567"))
+	other := e.Create(t, admin2, "/api/clientes", persona("1-0234-0567"))
 	// Updates: taking another customer's number is refused; keeping one's own is fine.
-	second := create(t, e, admin1, "clientes", persona("102340568"))
-	expect422(t, call(e, admin1, http.MethodPatch, itemPath("clientes", second), map[string]any{"identificacion": "1-0234-0567"}), "identificacion")
-	expect422(t, call(e, admin1, http.MethodPut, itemPath("clientes", second), map[string]any{"identificacion": "102340567"}), "identificacion")
-	if r := call(e, admin1, http.MethodPatch, itemPath("clientes", first), map[string]any{"identificacion": "1-0234-0567", "nombre": "Ana María"}); r.Status != http.StatusOK {
+	second := e.Create(t, admin1, "/api/clientes", persona("102340568"))
+	testenv.Expect422(t, e.Call(admin1, http.MethodPatch, itemPath("clientes", second), map[string]any{"identificacion": "1-0234-0567"}), "identificacion")
+	testenv.Expect422(t, e.Call(admin1, http.MethodPut, itemPath("clientes", second), map[string]any{"identificacion": "102340567"}), "identificacion")
+	if r := e.Call(admin1, http.MethodPatch, itemPath("clientes", first), map[string]any{"identificacion": "1-0234-0567", "nombre": "Ana María"}); r.Status != http.StatusOK {
 		t.Errorf("re-sending its own identificacion: %d %s", r.Status, r.Raw)
 	}
 	// Company 2's record is unaffected by company 1's rules and vice versa.
-	if r := call(e, admin2, http.MethodPatch, itemPath("clientes", other), map[string]any{"identificacion": "102340567"}); r.Status != http.StatusOK {
+	if r := e.Call(admin2, http.MethodPatch, itemPath("clientes", other), map[string]any{"identificacion": "102340567"}); r.Status != http.StatusOK {
 		t.Errorf("company 2 keeping the number: %d %s", r.Status, r.Raw)
 	}
 	// After a soft delete the number is free again.
-	if r := call(e, admin1, http.MethodDelete, itemPath("clientes", first), nil); r.Status != http.StatusOK {
+	if r := e.Call(admin1, http.MethodDelete, itemPath("clientes", first), nil); r.Status != http.StatusOK {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
 	}
-	again := create(t, e, admin1, "clientes", persona("1-0234-0567"))
+	again := e.Create(t, admin1, "/api/clientes", persona("1-0234-0567"))
 	if again == first {
 		t.Errorf("the deleted record was reused")
 	}
-	if r := call(e, admin1, http.MethodPatch, itemPath("clientes", second), map[string]any{"identificacion": "102340567"}); r.Status != http.StatusUnprocessableEntity {
+	if r := e.Call(admin1, http.MethodPatch, itemPath("clientes", second), map[string]any{"identificacion": "102340567"}); r.Status != http.StatusUnprocessableEntity {
 		t.Errorf("the re-created number is taken again: %d %s", r.Status, r.Raw)
 	}
 	// Extranjero IDs collide regardless of case (stored upper-cased).
-	create(t, e, admin1, "clientes", with(persona("ab123"), "tipo_identificacion", "extranjero"))
-	expect422(t, call(e, admin1, http.MethodPost, "/api/clientes", with(persona("AB123"), "tipo_identificacion", "extranjero")), "identificacion")
+	e.Create(t, admin1, "/api/clientes", testenv.With(persona("ab123"), "tipo_identificacion", "extranjero"))
+	testenv.Expect422(t, e.Call(admin1, http.MethodPost, "/api/clientes", testenv.With(persona("AB123"), "tipo_identificacion", "extranjero")), "identificacion")
 }
 
 func TestClienteChangingTipoRevalidatesIdentificacion(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	id := create(t, e, admin, "clientes", persona("102340567"))
+	id := e.Create(t, admin, "/api/clientes", persona("102340567"))
 	path := itemPath("clientes", id)
 	cases := []struct {
 		name   string
@@ -382,7 +382,7 @@ func TestClienteChangingTipoRevalidatesIdentificacion(t *testing.T) {
 	}
 	// Sequential: each case starts from the previous one's state.
 	for _, c := range cases {
-		r := call(e, admin, http.MethodPatch, path, c.body)
+		r := e.Call(admin, http.MethodPatch, path, c.body)
 		if c.ok && r.Status != http.StatusOK {
 			t.Errorf("%s: %d %s", c.name, r.Status, r.Raw)
 		}
@@ -398,9 +398,9 @@ func TestClienteChangingTipoRevalidatesIdentificacion(t *testing.T) {
 		}
 	}
 	// Re-validation also checks uniqueness of the (re-normalized) number.
-	create(t, e, admin, "clientes", with(persona("X77"), "tipo_identificacion", "extranjero"))
-	other := create(t, e, admin, "clientes", with(persona("x77"+"1"), "tipo_identificacion", "extranjero"))
-	expect422(t, call(e, admin, http.MethodPatch, itemPath("clientes", other), map[string]any{"identificacion": "x77"}), "identificacion")
+	e.Create(t, admin, "/api/clientes", testenv.With(persona("X77"), "tipo_identificacion", "extranjero"))
+	other := e.Create(t, admin, "/api/clientes", testenv.With(persona("x77"+"1"), "tipo_identificacion", "extranjero"))
+	testenv.Expect422(t, e.Call(admin, http.MethodPatch, itemPath("clientes", other), map[string]any{"identificacion": "x77"}), "identificacion")
 }
 
 func TestClienteUpdateIsPartialAndNullClears(t *testing.T) {
@@ -413,12 +413,12 @@ func TestClienteUpdateIsPartialAndNullClears(t *testing.T) {
 		"celular": "88887777", "direccion": "Cartago", "provincia": "Cartago", "canton": "Central", "distrito": "Oriental",
 		"codigo_postal": "30101", "limite_credito": 1000, "dias_credito": 15, "observaciones": "Nota",
 	}
-	id := create(t, e, admin, "clientes", full)
+	id := e.Create(t, admin, "/api/clientes", full)
 	path := itemPath("clientes", id)
 	before := e.Get(path, admin)
 
 	for _, m := range []string{http.MethodPut, http.MethodPatch} {
-		r := call(e, admin, m, path, map[string]any{"celular": "+506 6000-1111"})
+		r := e.Call(admin, m, path, map[string]any{"celular": "+506 6000-1111"})
 		if r.Status != http.StatusOK || testenv.Str(r.JSON, "message") != "Cliente actualizado correctamente." {
 			t.Fatalf("%s: %d %s", m, r.Status, r.Raw)
 		}
@@ -435,11 +435,11 @@ func TestClienteUpdateIsPartialAndNullClears(t *testing.T) {
 		}
 	}
 	// An empty body changes nothing.
-	if r := call(e, admin, http.MethodPatch, path, map[string]any{}); r.Status != http.StatusOK || testenv.Str(r.JSON, "data.nombre") != "José" {
+	if r := e.Call(admin, http.MethodPatch, path, map[string]any{}); r.Status != http.StatusOK || testenv.Str(r.JSON, "data.nombre") != "José" {
 		t.Errorf("empty body: %d %s", r.Status, r.Raw)
 	}
 	// Unknown and read-only keys are ignored.
-	r := call(e, admin, http.MethodPatch, path, map[string]any{"empresa_id": 2, "id": 999, "eliminado": true, "nombre_completo": "X"})
+	r := e.Call(admin, http.MethodPatch, path, map[string]any{"empresa_id": 2, "id": 999, "eliminado": true, "nombre_completo": "X"})
 	if r.Status != http.StatusOK || testenv.Num(r.JSON, "data.empresa_id") != 1 || int(testenv.Num(r.JSON, "data.id")) != id || testenv.Get(r.JSON, "data.eliminado") != false {
 		t.Errorf("read-only keys: %d %s", r.Status, r.Raw)
 	}
@@ -453,15 +453,15 @@ func TestClienteUpdateIsPartialAndNullClears(t *testing.T) {
 		"identificacion": {"identificacion": ""},
 		"activo":         {"activo": nil},
 	} {
-		expect422(t, call(e, admin, http.MethodPatch, path, body), field)
+		testenv.Expect422(t, e.Call(admin, http.MethodPatch, path, body), field)
 	}
-	expect422(t, call(e, admin, http.MethodPut, path, map[string]any{"tipo_identificacion": nil}), "tipo_identificacion")
+	testenv.Expect422(t, e.Call(admin, http.MethodPut, path, map[string]any{"tipo_identificacion": nil}), "tipo_identificacion")
 
 	// null (or blank) clears the optional fields; the credit numbers go back to 0.
 	clear := map[string]any{"apellidos": nil, "nombre_comercial": nil, "email": nil, "telefono": "", "celular": nil,
 		"direccion": nil, "provincia": nil, "canton": nil, "distrito": nil, "codigo_postal": nil, "observaciones": nil,
 		"limite_credito": nil, "dias_credito": nil}
-	r = call(e, admin, http.MethodPatch, path, clear)
+	r = e.Call(admin, http.MethodPatch, path, clear)
 	if r.Status != http.StatusOK {
 		t.Fatalf("clearing: %d %s", r.Status, r.Raw)
 	}
@@ -478,22 +478,22 @@ func TestClienteUpdateIsPartialAndNullClears(t *testing.T) {
 		t.Errorf("nombre_completo after clearing apellidos: %s", r.Raw)
 	}
 	// nombre may be cleared only while razon_social is there.
-	r = call(e, admin, http.MethodPatch, path, map[string]any{"nombre": nil})
+	r = e.Call(admin, http.MethodPatch, path, map[string]any{"nombre": nil})
 	if r.Status != http.StatusOK || testenv.Get(r.JSON, "data.nombre") != nil || testenv.Str(r.JSON, "data.nombre_completo") != "JM Servicios" {
 		t.Errorf("clearing nombre with razon_social: %d %s", r.Status, r.Raw)
 	}
-	expect422(t, call(e, admin, http.MethodPatch, path, map[string]any{"razon_social": nil}), "nombre")
-	expect422(t, call(e, admin, http.MethodPatch, path, map[string]any{"razon_social": "  "}), "nombre")
-	if r := call(e, admin, http.MethodPatch, path, map[string]any{"razon_social": nil, "nombre": "José"}); r.Status != http.StatusOK ||
+	testenv.Expect422(t, e.Call(admin, http.MethodPatch, path, map[string]any{"razon_social": nil}), "nombre")
+	testenv.Expect422(t, e.Call(admin, http.MethodPatch, path, map[string]any{"razon_social": "  "}), "nombre")
+	if r := e.Call(admin, http.MethodPatch, path, map[string]any{"razon_social": nil, "nombre": "José"}); r.Status != http.StatusOK ||
 		testenv.Get(r.JSON, "data.razon_social") != nil {
 		t.Errorf("swapping razon_social for nombre: %d %s", r.Status, r.Raw)
 	}
-	expect422(t, call(e, admin, http.MethodPut, path, map[string]any{"nombre": ""}), "nombre")
+	testenv.Expect422(t, e.Call(admin, http.MethodPut, path, map[string]any{"nombre": ""}), "nombre")
 	// Deactivate and reactivate.
-	if r := call(e, admin, http.MethodPatch, path, map[string]any{"activo": false}); testenv.Get(r.JSON, "data.activo") != false {
+	if r := e.Call(admin, http.MethodPatch, path, map[string]any{"activo": false}); testenv.Get(r.JSON, "data.activo") != false {
 		t.Errorf("deactivate: %s", r.Raw)
 	}
-	if r := call(e, admin, http.MethodPut, path, map[string]any{"activo": "true"}); testenv.Get(r.JSON, "data.activo") != true {
+	if r := e.Call(admin, http.MethodPut, path, map[string]any{"activo": "true"}); testenv.Get(r.JSON, "data.activo") != true {
 		t.Errorf("reactivate: %s", r.Raw)
 	}
 }
@@ -502,16 +502,16 @@ func TestClienteListFilters(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	mk := func(body map[string]any) int { return create(t, e, admin, "clientes", body) }
+	mk := func(body map[string]any) int { return e.Create(t, admin, "/api/clientes", body) }
 	jose := mk(map[string]any{"tipo_identificacion": "fisica", "identificacion": "102340567", "nombre": "José", "apellidos": "Núñez Solís", "email": "pepe@correo.cr"})
 	maria := mk(map[string]any{"tipo_identificacion": "fisica", "identificacion": "205550123", "nombre": "MARÍA", "apellidos": "Pérez"})
 	soda := mk(map[string]any{"tipo_identificacion": "juridica", "identificacion": "3101777777", "razon_social": "Soda El Cañón S.A.", "email": "ventas@canon.cr"})
 	dimex := mk(map[string]any{"tipo_identificacion": "dimex", "identificacion": "155812345678", "nombre": "Jose", "apellidos": "Smith", "activo": false})
 	ext := mk(map[string]any{"tipo_identificacion": "extranjero", "identificacion": "PA100200", "nombre": "Ana", "nombre_comercial": "Importadora Panamá"})
 	deleted := mk(map[string]any{"tipo_identificacion": "fisica", "identificacion": "109998888", "nombre": "José Borrado"})
-	call(e, admin, http.MethodDelete, itemPath("clientes", deleted), nil)
+	e.Call(admin, http.MethodDelete, itemPath("clientes", deleted), nil)
 	// Company 2 has a José too.
-	create(t, e, e.Admin(2), "clientes", map[string]any{"tipo_identificacion": "fisica", "identificacion": "102340567", "nombre": "José"})
+	e.Create(t, e.Admin(2), "/api/clientes", map[string]any{"tipo_identificacion": "fisica", "identificacion": "102340567", "nombre": "José"})
 
 	cases := []struct {
 		name  string
@@ -557,14 +557,14 @@ func TestClienteListFilters(t *testing.T) {
 			if r.Status != http.StatusOK {
 				t.Fatalf("%d %s", r.Status, r.Raw)
 			}
-			got := ids(r)
+			got := testenv.IDs(r)
 			if fmt.Sprint(got) != fmt.Sprint(intsOrEmpty(c.want)) || testenv.Num(r.JSON, "total") != float64(len(c.want)) {
 				t.Errorf("got %v (total %v), want %v", got, testenv.Num(r.JSON, "total"), c.want)
 			}
 		})
 	}
 	for _, q := range []string{"tipo_identificacion=pasaporte", "tipo_identificacion=FISICA"} {
-		expect422(t, e.Get("/api/clientes?"+q, admin), "tipo_identificacion")
+		testenv.Expect422(t, e.Get("/api/clientes?"+q, admin), "tipo_identificacion")
 	}
 }
 

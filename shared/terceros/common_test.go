@@ -59,7 +59,7 @@ func TestEveryOperationWorksEndToEnd(t *testing.T) {
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
 			// Create: 201 {success, message, data} with the tenant assigned.
-			r := call(e, admin, http.MethodPost, "/api/"+res.name, with(res.body(1), "empresa_id", 2))
+			r := e.Call(admin, http.MethodPost, "/api/"+res.name, testenv.With(res.body(1), "empresa_id", 2))
 			if r.Status != http.StatusCreated || testenv.Str(r.JSON, "message") == "" || r.JSON["data"] == nil {
 				t.Fatalf("create: %d %s", r.Status, r.Raw)
 			}
@@ -86,19 +86,19 @@ func TestEveryOperationWorksEndToEnd(t *testing.T) {
 			}
 			// List.
 			r = e.Get("/api/"+res.name, admin)
-			if r.Status != http.StatusOK || !containsID(ids(r), id) || testenv.Num(r.JSON, "total") != 1 {
+			if r.Status != http.StatusOK || !slices.Contains(testenv.IDs(r), id) || testenv.Num(r.JSON, "total") != 1 {
 				t.Fatalf("list: %d %s", r.Status, r.Raw)
 			}
 			// PUT and PATCH.
 			for _, m := range []string{http.MethodPut, http.MethodPatch} {
 				v := m + " " + res.editField
-				r = call(e, admin, m, path, map[string]any{res.editField: v})
+				r = e.Call(admin, m, path, map[string]any{res.editField: v})
 				if r.Status != http.StatusOK || testenv.Str(r.JSON, "data."+res.editField) != v || testenv.Str(r.JSON, "message") == "" {
 					t.Fatalf("%s: %d %s", m, r.Status, r.Raw)
 				}
 			}
 			// Delete.
-			r = call(e, admin, http.MethodDelete, path, nil)
+			r = e.Call(admin, http.MethodDelete, path, nil)
 			if r.Status != http.StatusOK || testenv.Str(r.JSON, "message") == "" {
 				t.Fatalf("delete: %d %s", r.Status, r.Raw)
 			}
@@ -118,7 +118,7 @@ func TestUnknownRecordIsNotFound(t *testing.T) {
 					if m == http.MethodPut || m == http.MethodPatch {
 						body = res.edit
 					}
-					r := call(e, admin, m, "/api/"+res.name+"/"+id, body)
+					r := e.Call(admin, m, "/api/"+res.name+"/"+id, body)
 					if r.Status != http.StatusNotFound || testenv.Str(r.JSON, "message") == "" {
 						t.Fatalf("%d %s", r.Status, r.Raw)
 					}
@@ -137,10 +137,10 @@ func TestDeleteIsSoft(t *testing.T) {
 	admin := e.Admin(1)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
-			keep := create(t, e, admin, res.name, res.body(1))
-			gone := create(t, e, admin, res.name, res.body(2))
+			keep := e.Create(t, admin, "/api/"+res.name, res.body(1))
+			gone := e.Create(t, admin, "/api/"+res.name, res.body(2))
 			path := itemPath(res.name, gone)
-			if r := call(e, admin, http.MethodDelete, path, nil); r.Status != http.StatusOK {
+			if r := e.Call(admin, http.MethodDelete, path, nil); r.Status != http.StatusOK {
 				t.Fatalf("delete: %d %s", r.Status, r.Raw)
 			}
 			if r := e.Get(path, admin); r.Status != http.StatusNotFound {
@@ -148,12 +148,12 @@ func TestDeleteIsSoft(t *testing.T) {
 			}
 			for _, q := range []string{"", "?activos=0", "?activos=1", "?per_page=100"} {
 				r := e.Get("/api/"+res.name+q, admin)
-				if got := ids(r); containsID(got, gone) || !containsID(got, keep) && q != "?activos=0" || testenv.Num(r.JSON, "total") != float64(len(got)) {
+				if got := testenv.IDs(r); slices.Contains(got, gone) || !slices.Contains(got, keep) && q != "?activos=0" || testenv.Num(r.JSON, "total") != float64(len(got)) {
 					t.Errorf("list%s after delete: %s", q, r.Raw)
 				}
 			}
 			for _, m := range []string{http.MethodPut, http.MethodPatch, http.MethodDelete} {
-				if r := call(e, admin, m, path, res.edit); r.Status != http.StatusNotFound {
+				if r := e.Call(admin, m, path, res.edit); r.Status != http.StatusNotFound {
 					t.Errorf("%s after delete: %d %s", m, r.Status, r.Raw)
 				}
 			}
@@ -171,14 +171,14 @@ func TestRoleWithoutTheModuleIsForbidden(t *testing.T) {
 	admin := e.Admin(1)
 	recs := map[string]int{}
 	for _, res := range resources {
-		recs[res.name] = create(t, e, admin, res.name, res.body(1))
+		recs[res.name] = e.Create(t, admin, "/api/"+res.name, res.body(1))
 	}
 	// Tokens: none of either module; read-only on each; everything on each.
-	none := userWith(t, e, admin, "ninguno", "productos.leer")
+	none := e.UserWith(t, admin, "ninguno", "productos.leer")
 	tokens := map[string]string{"ninguno": none}
 	for _, res := range resources {
-		tokens[res.module+".leer"] = userWith(t, e, admin, "leer"+res.name, res.module+".leer")
-		tokens[res.module+".todo"] = userWith(t, e, admin, "todo"+res.name,
+		tokens[res.module+".leer"] = e.UserWith(t, admin, "leer"+res.name, res.module+".leer")
+		tokens[res.module+".todo"] = e.UserWith(t, admin, "todo"+res.name,
 			res.module+".leer", res.module+".crear", res.module+".actualizar", res.module+".eliminar")
 	}
 	type op struct {
@@ -206,7 +206,7 @@ func TestRoleWithoutTheModuleIsForbidden(t *testing.T) {
 				if o.body != nil {
 					body = o.body(res, i)
 				}
-				r := call(e, tok, o.method, o.path(res), body)
+				r := e.Call(tok, o.method, o.path(res), body)
 				want := http.StatusForbidden
 				if allowed {
 					want = http.StatusOK
@@ -227,11 +227,11 @@ func TestRoleWithoutTheModuleIsForbidden(t *testing.T) {
 			if holder == res.module+".todo" {
 				continue
 			}
-			if r := call(e, tok, http.MethodDelete, itemPath(res.name, recs[res.name]), nil); r.Status != http.StatusForbidden {
+			if r := e.Call(tok, http.MethodDelete, itemPath(res.name, recs[res.name]), nil); r.Status != http.StatusForbidden {
 				t.Errorf("delete %s by %s: %d %s", res.name, holder, r.Status, r.Raw)
 			}
 		}
-		if r := call(e, tokens[res.module+".todo"], http.MethodDelete, itemPath(res.name, recs[res.name]), nil); r.Status != http.StatusOK {
+		if r := e.Call(tokens[res.module+".todo"], http.MethodDelete, itemPath(res.name, recs[res.name]), nil); r.Status != http.StatusOK {
 			t.Errorf("delete %s with %s.eliminar: %d %s", res.name, res.module, r.Status, r.Raw)
 		}
 	}
@@ -249,11 +249,11 @@ func TestAnotherCompanyCannotSeeChangeOrDelete(t *testing.T) {
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
-			mine := create(t, e, admin1, res.name, res.body(7))
-			theirs := create(t, e, admin2, res.name, res.body(8))
+			mine := e.Create(t, admin1, "/api/"+res.name, res.body(7))
+			theirs := e.Create(t, admin2, "/api/"+res.name, res.body(8))
 			path := itemPath(res.name, mine)
 			r := e.Get("/api/"+res.name+"?per_page=100", admin2)
-			if got := ids(r); containsID(got, mine) || !containsID(got, theirs) || testenv.Num(r.JSON, "total") != 1 {
+			if got := testenv.IDs(r); slices.Contains(got, mine) || !slices.Contains(got, theirs) || testenv.Num(r.JSON, "total") != 1 {
 				t.Errorf("company 2's list: %s", r.Raw)
 			}
 			// Searching for it does not find it either.
@@ -266,7 +266,7 @@ func TestAnotherCompanyCannotSeeChangeOrDelete(t *testing.T) {
 				if m == http.MethodPut || m == http.MethodPatch {
 					b = map[string]any{"nombre": "Hackeado", "activo": false}
 				}
-				if r := call(e, admin2, m, path, b); r.Status != http.StatusNotFound {
+				if r := e.Call(admin2, m, path, b); r.Status != http.StatusNotFound {
 					t.Errorf("%s by company 2: %d %s", m, r.Status, r.Raw)
 				}
 			}
@@ -275,7 +275,7 @@ func TestAnotherCompanyCannotSeeChangeOrDelete(t *testing.T) {
 				t.Errorf("record changed by company 2: %d %s", r.Status, r.Raw)
 			}
 			// An empresa_id query parameter cannot widen the tenant.
-			if r := e.Get("/api/"+res.name+"?per_page=100&empresa_id=2", admin1); containsID(ids(r), theirs) {
+			if r := e.Get("/api/"+res.name+"?per_page=100&empresa_id=2", admin1); slices.Contains(testenv.IDs(r), theirs) {
 				t.Errorf("company 1 listing with empresa_id=2: %s", r.Raw)
 			}
 			// Company 1 cannot reach company 2's record either.
@@ -332,7 +332,7 @@ func TestPaginationAndSorting(t *testing.T) {
 			// Pages do not overlap and cover every row.
 			seen := map[int]bool{}
 			for p := 1; p <= 3; p++ {
-				for _, id := range ids(e.Get(fmt.Sprintf("%s?per_page=10&page=%d", base, p), admin)) {
+				for _, id := range testenv.IDs(e.Get(fmt.Sprintf("%s?per_page=10&page=%d", base, p), admin)) {
 					if seen[id] {
 						t.Errorf("id %d on two pages", id)
 					}
@@ -349,11 +349,11 @@ func TestPaginationAndSorting(t *testing.T) {
 				"?sort=password": "sort", "?sort=nombre%3Bdrop": "sort", "?sort=nombre&order=sideways": "order",
 				"?activos=quizas": "activos",
 			} {
-				expect422(t, e.Get(base+q, admin), field)
+				testenv.Expect422(t, e.Get(base+q, admin), field)
 			}
 			// sort/order.
-			asc := strs(e.Get(base+"?per_page=100&sort=nombre", admin), "nombre")
-			desc := strs(e.Get(base+"?per_page=100&sort=nombre&order=desc", admin), "nombre")
+			asc := testenv.Strs(e.Get(base+"?per_page=100&sort=nombre", admin), "nombre")
+			desc := testenv.Strs(e.Get(base+"?per_page=100&sort=nombre&order=desc", admin), "nombre")
 			if len(asc) != 23 || !slices.IsSorted(asc) {
 				t.Errorf("sort=nombre: %v", asc)
 			}
@@ -361,11 +361,11 @@ func TestPaginationAndSorting(t *testing.T) {
 			if !slices.Equal(asc, desc) {
 				t.Errorf("order=desc is not the reverse of asc: %v", desc)
 			}
-			byID := ids(e.Get(base+"?per_page=100&sort=id&order=DESC", admin))
+			byID := testenv.IDs(e.Get(base+"?per_page=100&sort=id&order=DESC", admin))
 			if !slices.IsSortedFunc(byID, func(a, b int) int { return b - a }) {
 				t.Errorf("sort=id order=DESC: %v", byID)
 			}
-			byDefault := ids(e.Get(base+"?per_page=100", admin))
+			byDefault := testenv.IDs(e.Get(base+"?per_page=100", admin))
 			if !slices.IsSorted(byDefault) {
 				t.Errorf("default order is by id: %v", byDefault)
 			}
@@ -376,11 +376,11 @@ func TestPaginationAndSorting(t *testing.T) {
 			}
 		})
 	}
-	if r := e.Get("/api/clientes?sort=identificacion&per_page=100", admin); !slices.IsSorted(strs(r, "identificacion")) {
+	if r := e.Get("/api/clientes?sort=identificacion&per_page=100", admin); !slices.IsSorted(testenv.Strs(r, "identificacion")) {
 		t.Errorf("clientes sort=identificacion: %s", r.Raw)
 	}
 	if r := e.Get("/api/proveedores?sort=nit_ruc&order=desc&per_page=100", admin); r.Status != http.StatusOK ||
-		!slices.IsSortedFunc(strs(r, "nit_ruc"), func(a, b string) int { return strings.Compare(b, a) }) {
+		!slices.IsSortedFunc(testenv.Strs(r, "nit_ruc"), func(a, b string) int { return strings.Compare(b, a) }) {
 		t.Errorf("proveedores sort=nit_ruc desc: %s", r.Raw)
 	}
 }
@@ -392,16 +392,7 @@ func TestListAndShowUseAConstantNumberOfQueries(t *testing.T) {
 	for _, res := range resources {
 		e.Exec(res.bulk, 120)
 	}
-	queries := func(path string) int64 {
-		t.Helper()
-		before := e.Queries.Load()
-		r := e.Get(path, admin)
-		n := e.Queries.Load() - before
-		if r.Status != http.StatusOK {
-			t.Fatalf("%s: %d %s", path, r.Status, r.Raw)
-		}
-		return n
-	}
+	queries := func(path string) int64 { return e.RoundTrips(t, path, admin) }
 	queries("/api/clientes") // warm up (token last-use bookkeeping)
 	for _, res := range resources {
 		base := "/api/" + res.name
@@ -417,7 +408,7 @@ func TestListAndShowUseAConstantNumberOfQueries(t *testing.T) {
 			}
 		}
 		list := e.Get(base+"?per_page=2", admin)
-		a, b := ids(list)[0], ids(list)[1]
+		a, b := testenv.IDs(list)[0], testenv.IDs(list)[1]
 		qa, qb := queries(itemPath(res.name, a)), queries(itemPath(res.name, b))
 		if qa != qb || qa > 6 {
 			t.Errorf("%s show: %d and %d round trips", res.name, qa, qb)
@@ -430,7 +421,7 @@ func TestMalformedBodies(t *testing.T) {
 	e := testenv.New(t)
 	admin := e.Admin(1)
 	for _, res := range resources {
-		id := create(t, e, admin, res.name, res.body(1))
+		id := e.Create(t, admin, "/api/"+res.name, res.body(1))
 		for _, c := range []struct {
 			name, method, path string
 			body               any

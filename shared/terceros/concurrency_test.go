@@ -24,7 +24,7 @@ func TestConcurrentDuplicatesGiveOne201AndThe422(t *testing.T) {
 			const n = 8
 			statuses := make(chan testenv.Resp, n)
 			for i := 0; i < n; i++ {
-				go func() { statuses <- call(e, admin, http.MethodPost, "/api/"+res.name, res.body(42)) }()
+				go func() { statuses <- e.Call(admin, http.MethodPost, "/api/"+res.name, res.body(42)) }()
 			}
 			created := 0
 			for i := 0; i < n; i++ {

@@ -17,7 +17,7 @@ func TestCreateProveedorNormalizesOnSave(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	r := call(e, admin, http.MethodPost, "/api/proveedores", map[string]any{
+	r := e.Call(admin, http.MethodPost, "/api/proveedores", map[string]any{
 		"nombre": "  Distribuidora \t del   Sur\u00a0 ", "razon_social": " Distribuidora   del Sur  S.A. ",
 		"nit_ruc": " 3-101-123 456. ", "email": "  Ventas@Sur.CR ", "telefono": "+506 2222-3333", "celular": "8888 7777",
 		"contacto_nombre": "  Laura   Castro ", "contacto_telefono": "506-7000-1234", "contacto_email": " Laura@Sur.CR",
@@ -46,8 +46,8 @@ func TestCreateProveedorNormalizesOnSave(t *testing.T) {
 		and email = 'ventas@sur.cr' and telefono = '22223333'`, id); tag.RowsAffected() != 1 {
 		t.Errorf("stored values are not normalized")
 	}
-	// Optional fields absent: null, credit numbers 0.
-	r = call(e, admin, http.MethodPost, "/api/proveedores", map[string]any{"nombre": "Mínimo"})
+	// Optional fields testenv.Absent: null, credit numbers 0.
+	r = e.Call(admin, http.MethodPost, "/api/proveedores", map[string]any{"nombre": "Mínimo"})
 	if r.Status != http.StatusCreated || testenv.Get(r.JSON, "data.nit_ruc") != nil || testenv.Num(r.JSON, "data.dias_credito") != 0 ||
 		testenv.Num(r.JSON, "data.limite_credito") != 0 || testenv.Get(r.JSON, "data.email") != nil {
 		t.Errorf("minimal supplier: %d %s", r.Status, r.Raw)
@@ -87,7 +87,7 @@ func TestProveedorNormalizationRules(t *testing.T) {
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			body := map[string]any{"nombre": fmt.Sprintf("Proveedor %d", i), c.field: c.in}
-			r := call(e, admin, http.MethodPost, "/api/proveedores", body)
+			r := e.Call(admin, http.MethodPost, "/api/proveedores", body)
 			if r.Status != http.StatusCreated {
 				t.Fatalf("create: %d %s", r.Status, r.Raw)
 			}
@@ -96,11 +96,11 @@ func TestProveedorNormalizationRules(t *testing.T) {
 			}
 			// The same rule applies on update.
 			id := int(testenv.Num(r.JSON, "data.id"))
-			call(e, admin, http.MethodPatch, itemPath("proveedores", id), map[string]any{c.field: nil})
+			e.Call(admin, http.MethodPatch, itemPath("proveedores", id), map[string]any{c.field: nil})
 			if c.field == "nombre" {
-				call(e, admin, http.MethodPatch, itemPath("proveedores", id), map[string]any{c.field: "x"})
+				e.Call(admin, http.MethodPatch, itemPath("proveedores", id), map[string]any{c.field: "x"})
 			}
-			r = call(e, admin, http.MethodPut, itemPath("proveedores", id), map[string]any{c.field: c.in})
+			r = e.Call(admin, http.MethodPut, itemPath("proveedores", id), map[string]any{c.field: c.in})
 			if r.Status != http.StatusOK || testenv.Get(r.JSON, "data."+c.field) != c.want {
 				t.Errorf("update: %d %s, want %s = %#v", r.Status, r.Raw, c.field, c.want)
 			}
@@ -118,45 +118,45 @@ func TestProveedorValidationRules(t *testing.T) {
 		body  map[string]any
 		field string
 	}{
-		{"nombre is required", with(base, "nombre", absent), "nombre"},
-		{"nombre null", with(base, "nombre", nil), "nombre"},
-		{"nombre blank", with(base, "nombre", " \t "), "nombre"},
-		{"nombre max 255", with(base, "nombre", strings.Repeat("a", 256)), "nombre"},
-		{"nombre not a string", with(base, "nombre", 5), "nombre"},
-		{"razon_social max 255", with(base, "razon_social", strings.Repeat("a", 256)), "razon_social"},
-		{"nit_ruc max 50", with(base, "nit_ruc", strings.Repeat("1", 51)), "nit_ruc"},
-		{"nit_ruc only punctuation", with(base, "nit_ruc", "- . -"), "nit_ruc"},
-		{"nit_ruc not a string", with(base, "nit_ruc", 3101999999), "nit_ruc"},
-		{"email invalid", with(base, "email", "ventas@"), "email"},
-		{"email max 255", with(base, "email", strings.Repeat("a", 250)+"@x.com"), "email"},
-		{"contacto_email invalid", with(base, "contacto_email", "laura"), "contacto_email"},
-		{"telefono invalid", with(base, "telefono", "1234-5678"), "telefono"},
-		{"celular invalid", with(base, "celular", "+506 9999-9999"), "celular"},
-		{"contacto_telefono invalid", with(base, "contacto_telefono", "12"), "contacto_telefono"},
-		{"direccion max 500", with(base, "direccion", strings.Repeat("d", 501)), "direccion"},
-		{"contacto_nombre max 255", with(base, "contacto_nombre", strings.Repeat("c", 256)), "contacto_nombre"},
-		{"pais max 100", with(base, "pais", strings.Repeat("p", 101)), "pais"},
-		{"dias_credito negative", with(base, "dias_credito", -1), "dias_credito"},
-		{"dias_credito fraction", with(base, "dias_credito", 2.5), "dias_credito"},
-		{"dias_credito beyond an integer column", with(base, "dias_credito", 3000000000), "dias_credito"},
-		{"limite_credito negative", with(base, "limite_credito", -0.01), "limite_credito"},
-		{"limite_credito 3 decimals", with(base, "limite_credito", "1.001"), "limite_credito"},
-		{"limite_credito not a number", with(base, "limite_credito", "mucho"), "limite_credito"},
-		{"activo not a boolean", with(base, "activo", "si"), "activo"},
+		{"nombre is required", testenv.With(base, "nombre", testenv.Absent), "nombre"},
+		{"nombre null", testenv.With(base, "nombre", nil), "nombre"},
+		{"nombre blank", testenv.With(base, "nombre", " \t "), "nombre"},
+		{"nombre max 255", testenv.With(base, "nombre", strings.Repeat("a", 256)), "nombre"},
+		{"nombre not a string", testenv.With(base, "nombre", 5), "nombre"},
+		{"razon_social max 255", testenv.With(base, "razon_social", strings.Repeat("a", 256)), "razon_social"},
+		{"nit_ruc max 50", testenv.With(base, "nit_ruc", strings.Repeat("1", 51)), "nit_ruc"},
+		{"nit_ruc only punctuation", testenv.With(base, "nit_ruc", "- . -"), "nit_ruc"},
+		{"nit_ruc not a string", testenv.With(base, "nit_ruc", 3101999999), "nit_ruc"},
+		{"email invalid", testenv.With(base, "email", "ventas@"), "email"},
+		{"email max 255", testenv.With(base, "email", strings.Repeat("a", 250)+"@x.com"), "email"},
+		{"contacto_email invalid", testenv.With(base, "contacto_email", "laura"), "contacto_email"},
+		{"telefono invalid", testenv.With(base, "telefono", "1234-5678"), "telefono"},
+		{"celular invalid", testenv.With(base, "celular", "+506 9999-9999"), "celular"},
+		{"contacto_telefono invalid", testenv.With(base, "contacto_telefono", "12"), "contacto_telefono"},
+		{"direccion max 500", testenv.With(base, "direccion", strings.Repeat("d", 501)), "direccion"},
+		{"contacto_nombre max 255", testenv.With(base, "contacto_nombre", strings.Repeat("c", 256)), "contacto_nombre"},
+		{"pais max 100", testenv.With(base, "pais", strings.Repeat("p", 101)), "pais"},
+		{"dias_credito negative", testenv.With(base, "dias_credito", -1), "dias_credito"},
+		{"dias_credito fraction", testenv.With(base, "dias_credito", 2.5), "dias_credito"},
+		{"dias_credito beyond an integer column", testenv.With(base, "dias_credito", 3000000000), "dias_credito"},
+		{"limite_credito negative", testenv.With(base, "limite_credito", -0.01), "limite_credito"},
+		{"limite_credito 3 decimals", testenv.With(base, "limite_credito", "1.001"), "limite_credito"},
+		{"limite_credito not a number", testenv.With(base, "limite_credito", "mucho"), "limite_credito"},
+		{"activo not a boolean", testenv.With(base, "activo", "si"), "activo"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			expect422(t, call(e, admin, http.MethodPost, "/api/proveedores", c.body), c.field)
+			testenv.Expect422(t, e.Call(admin, http.MethodPost, "/api/proveedores", c.body), c.field)
 		})
 	}
 	t.Run("phone message names the field", func(t *testing.T) {
-		r := call(e, admin, http.MethodPost, "/api/proveedores", with(base, "contacto_telefono", "12"))
+		r := e.Call(admin, http.MethodPost, "/api/proveedores", testenv.With(base, "contacto_telefono", "12"))
 		if msg := strings.Join(r.FieldErrors("contacto_telefono"), ""); !strings.Contains(msg, "contacto telefono") {
 			t.Errorf("message %q", msg)
 		}
 	})
 	t.Run("nit_ruc of only punctuation is not called required", func(t *testing.T) {
-		r := call(e, admin, http.MethodPost, "/api/proveedores", with(base, "nit_ruc", "---"))
+		r := e.Call(admin, http.MethodPost, "/api/proveedores", testenv.With(base, "nit_ruc", "---"))
 		if msg := strings.Join(r.FieldErrors("nit_ruc"), ""); strings.Contains(msg, "obligatorio") {
 			t.Errorf("nit_ruc is optional, message %q", msg)
 		}
@@ -167,36 +167,36 @@ func TestProveedorNitRucIsUniquePerCompanyAfterNormalization(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
-	first := create(t, e, admin1, "proveedores", proveedor("Uno", "3-101-123456"))
+	first := e.Create(t, admin1, "/api/proveedores", proveedor("Uno", "3-101-123456"))
 	for _, nit := range []string{"3101123456", "3 101 123456", "3.101.123.456", " 3-101-123456 "} {
-		r := call(e, admin1, http.MethodPost, "/api/proveedores", proveedor("Dos", nit))
-		expect422(t, r, "nit_ruc")
+		r := e.Call(admin1, http.MethodPost, "/api/proveedores", proveedor("Dos", nit))
+		testenv.Expect422(t, r, "nit_ruc")
 		if msg := r.FieldErrors("nit_ruc")[0]; msg != "Ya existe un proveedor con ese NIT/RUC en esta empresa." {
 			t.Errorf("duplicate message %q", msg)
 		}
 	}
 	// Letters collide regardless of case.
-	create(t, e, admin1, "proveedores", proveedor("Extranjero", "rfc-abc-123"))
-	expect422(t, call(e, admin1, http.MethodPost, "/api/proveedores", proveedor("Extranjero 2", "RFCABC123")), "nit_ruc")
+	e.Create(t, admin1, "/api/proveedores", proveedor("Extranjero", "rfc-abc-123"))
+	testenv.Expect422(t, e.Call(admin1, http.MethodPost, "/api/proveedores", proveedor("Extranjero 2", "RFCABC123")), "nit_ruc")
 	// Another company may use it.
-	create(t, e, admin2, "proveedores", proveedor("Uno en empresa 2", "3101123456"))
+	e.Create(t, admin2, "/api/proveedores", proveedor("Uno en empresa 2", "3101123456"))
 	// Suppliers without nit_ruc do not collide.
-	create(t, e, admin1, "proveedores", map[string]any{"nombre": "Sin NIT 1"})
-	create(t, e, admin1, "proveedores", map[string]any{"nombre": "Sin NIT 2", "nit_ruc": nil})
-	create(t, e, admin1, "proveedores", map[string]any{"nombre": "Sin NIT 3", "nit_ruc": ""})
+	e.Create(t, admin1, "/api/proveedores", map[string]any{"nombre": "Sin NIT 1"})
+	e.Create(t, admin1, "/api/proveedores", map[string]any{"nombre": "Sin NIT 2", "nit_ruc": nil})
+	e.Create(t, admin1, "/api/proveedores", map[string]any{"nombre": "Sin NIT 3", "nit_ruc": ""})
 	// Update: taking another's is refused, keeping one's own is fine.
-	second := create(t, e, admin1, "proveedores", proveedor("Dos", "3101000002"))
-	expect422(t, call(e, admin1, http.MethodPatch, itemPath("proveedores", second), map[string]any{"nit_ruc": "3.101.123456"}), "nit_ruc")
-	if r := call(e, admin1, http.MethodPut, itemPath("proveedores", first), map[string]any{"nit_ruc": "3101-123456", "nombre": "Uno S.A."}); r.Status != http.StatusOK {
+	second := e.Create(t, admin1, "/api/proveedores", proveedor("Dos", "3101000002"))
+	testenv.Expect422(t, e.Call(admin1, http.MethodPatch, itemPath("proveedores", second), map[string]any{"nit_ruc": "3.101.123456"}), "nit_ruc")
+	if r := e.Call(admin1, http.MethodPut, itemPath("proveedores", first), map[string]any{"nit_ruc": "3101-123456", "nombre": "Uno S.A."}); r.Status != http.StatusOK {
 		t.Errorf("re-sending its own nit_ruc: %d %s", r.Status, r.Raw)
 	}
 	// After a soft delete it is free again.
-	call(e, admin1, http.MethodDelete, itemPath("proveedores", first), nil)
-	if r := call(e, admin1, http.MethodPatch, itemPath("proveedores", second), map[string]any{"nit_ruc": "3-101-123456"}); r.Status != http.StatusOK ||
+	e.Call(admin1, http.MethodDelete, itemPath("proveedores", first), nil)
+	if r := e.Call(admin1, http.MethodPatch, itemPath("proveedores", second), map[string]any{"nit_ruc": "3-101-123456"}); r.Status != http.StatusOK ||
 		testenv.Str(r.JSON, "data.nit_ruc") != "3101123456" {
 		t.Errorf("taking a deleted supplier's nit_ruc: %d %s", r.Status, r.Raw)
 	}
-	create(t, e, admin1, "proveedores", proveedor("Tres", "3101000002"))
+	e.Create(t, admin1, "/api/proveedores", proveedor("Tres", "3101000002"))
 }
 
 func TestProveedorUpdateIsPartialAndNullClears(t *testing.T) {
@@ -210,11 +210,11 @@ func TestProveedorUpdateIsPartialAndNullClears(t *testing.T) {
 		"contacto_nombre": "Carla", "contacto_telefono": "87770000", "contacto_email": "carla@lacteos.cr",
 		"dias_credito": 45, "limite_credito": 500000,
 	}
-	id := create(t, e, admin, "proveedores", full)
+	id := e.Create(t, admin, "/api/proveedores", full)
 	path := itemPath("proveedores", id)
 	before := e.Get(path, admin)
 	for _, m := range []string{http.MethodPut, http.MethodPatch} {
-		r := call(e, admin, m, path, map[string]any{"ciudad": "Ciudad Quesada"})
+		r := e.Call(admin, m, path, map[string]any{"ciudad": "Ciudad Quesada"})
 		if r.Status != http.StatusOK || testenv.Str(r.JSON, "message") != "Proveedor actualizado correctamente." ||
 			testenv.Str(r.JSON, "data.ciudad") != "Ciudad Quesada" {
 			t.Fatalf("%s: %d %s", m, r.Status, r.Raw)
@@ -234,7 +234,7 @@ func TestProveedorUpdateIsPartialAndNullClears(t *testing.T) {
 			clear[k] = nil
 		}
 	}
-	r := call(e, admin, http.MethodPatch, path, clear)
+	r := e.Call(admin, http.MethodPatch, path, clear)
 	if r.Status != http.StatusOK {
 		t.Fatalf("clearing: %d %s", r.Status, r.Raw)
 	}
@@ -247,9 +247,9 @@ func TestProveedorUpdateIsPartialAndNullClears(t *testing.T) {
 			t.Errorf("%s after null = %#v, want %#v", k, got, want)
 		}
 	}
-	expect422(t, call(e, admin, http.MethodPatch, path, map[string]any{"nombre": nil}), "nombre")
-	expect422(t, call(e, admin, http.MethodPut, path, map[string]any{"nombre": "  "}), "nombre")
-	expect422(t, call(e, admin, http.MethodPatch, path, map[string]any{"email": "x@"}), "email")
+	testenv.Expect422(t, e.Call(admin, http.MethodPatch, path, map[string]any{"nombre": nil}), "nombre")
+	testenv.Expect422(t, e.Call(admin, http.MethodPut, path, map[string]any{"nombre": "  "}), "nombre")
+	testenv.Expect422(t, e.Call(admin, http.MethodPatch, path, map[string]any{"email": "x@"}), "email")
 	if r := e.Get(path, admin); testenv.Str(r.JSON, "data.nombre") != "Lácteos del Valle" {
 		t.Errorf("refused updates changed the record: %s", r.Raw)
 	}
@@ -259,14 +259,14 @@ func TestProveedorListFilters(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	mk := func(body map[string]any) int { return create(t, e, admin, "proveedores", body) }
+	mk := func(body map[string]any) int { return e.Create(t, admin, "/api/proveedores", body) }
 	jose := mk(map[string]any{"nombre": "Distribuidora José", "nit_ruc": "3101000001", "email": "jose@dist.cr"})
 	canon := mk(map[string]any{"nombre": "Agrícola", "razon_social": "Agropecuaria El Cañón S.A.", "nit_ruc": "3-101-000002"})
 	contacto := mk(map[string]any{"nombre": "Importadora Norte", "contacto_nombre": "María Solís", "activo": false})
 	plain := mk(map[string]any{"nombre": "FERRETERIA JOSE", "nit_ruc": "rfc-xyz"})
 	deleted := mk(map[string]any{"nombre": "José Eliminado"})
-	call(e, admin, http.MethodDelete, itemPath("proveedores", deleted), nil)
-	create(t, e, e.Admin(2), "proveedores", map[string]any{"nombre": "José de otra empresa"})
+	e.Call(admin, http.MethodDelete, itemPath("proveedores", deleted), nil)
+	e.Create(t, e.Admin(2), "/api/proveedores", map[string]any{"nombre": "José de otra empresa"})
 	cases := []struct {
 		name, query string
 		want        []int
@@ -292,7 +292,7 @@ func TestProveedorListFilters(t *testing.T) {
 			if r.Status != http.StatusOK {
 				t.Fatalf("%d %s", r.Status, r.Raw)
 			}
-			if got := ids(r); fmt.Sprint(got) != fmt.Sprint(intsOrEmpty(c.want)) || testenv.Num(r.JSON, "total") != float64(len(c.want)) {
+			if got := testenv.IDs(r); fmt.Sprint(got) != fmt.Sprint(intsOrEmpty(c.want)) || testenv.Num(r.JSON, "total") != float64(len(c.want)) {
 				t.Errorf("got %v, want %v", got, c.want)
 			}
 		})

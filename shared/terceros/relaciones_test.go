@@ -39,8 +39,8 @@ func TestClienteDetailCarriesItsLatestSalesAndPendingReceivables(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	ana := create(t, e, admin, "clientes", persona("102340567"))
-	beto := create(t, e, admin, "clientes", persona("102340568"))
+	ana := e.Create(t, admin, "/api/clientes", persona("102340567"))
+	beto := e.Create(t, admin, "/api/clientes", persona("102340568"))
 	ventasDe(t, e, 1, ana, 12)
 	ventasDe(t, e, 1, beto, 2)
 	e.Exec(`update ventas set eliminado = true, activo = false where numero_comprobante = $1`, fmt.Sprintf("FAC-1-%d-012", ana))
@@ -81,7 +81,7 @@ func TestClienteDetailCarriesItsLatestSalesAndPendingReceivables(t *testing.T) {
 		t.Errorf("receivables: %s", r.Raw)
 	}
 	// A customer without documents has empty lists.
-	nuevo := create(t, e, admin, "clientes", persona("102340569"))
+	nuevo := e.Create(t, admin, "/api/clientes", persona("102340569"))
 	r = e.Get(itemPath("clientes", nuevo), admin)
 	if testenv.Len(r.JSON, "data.ventas") != 0 || testenv.Len(r.JSON, "data.cuentas_por_cobrar") != 0 {
 		t.Errorf("empty detail: %s", r.Raw)
@@ -106,19 +106,13 @@ func TestClienteDetailRoundTripsDoNotGrowWithItsDocuments(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	vacio := create(t, e, admin, "clientes", persona("102340567"))
-	lleno := create(t, e, admin, "clientes", persona("102340568"))
+	vacio := e.Create(t, admin, "/api/clientes", persona("102340567"))
+	lleno := e.Create(t, admin, "/api/clientes", persona("102340568"))
 	ventasDe(t, e, 1, lleno, 40)
 	for i := 1; i <= 40; i++ {
 		cuentaDe(t, e, lleno, i, "pendiente", "1")
 	}
-	queries := func(path string) int64 {
-		before := e.Queries.Load()
-		if r := e.Get(path, admin); r.Status != http.StatusOK {
-			t.Fatalf("%s: %d", path, r.Status)
-		}
-		return e.Queries.Load() - before
-	}
+	queries := func(path string) int64 { return e.RoundTrips(t, path, admin) }
 	queries("/api/clientes")
 	if a, b := queries(itemPath("clientes", vacio)), queries(itemPath("clientes", lleno)); a != b {
 		t.Errorf("show: %d round trips without documents, %d with 40", a, b)
@@ -129,8 +123,8 @@ func TestProveedorDetailCarriesItsLatestOrdersAndPendingPayables(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	sur := create(t, e, admin, "proveedores", map[string]any{"nombre": "Distribuidora del Sur"})
-	norte := create(t, e, admin, "proveedores", map[string]any{"nombre": "Distribuidora del Norte"})
+	sur := e.Create(t, admin, "/api/proveedores", map[string]any{"nombre": "Distribuidora del Sur"})
+	norte := e.Create(t, admin, "/api/proveedores", map[string]any{"nombre": "Distribuidora del Norte"})
 	e.Exec(`insert into ordenes_compra (empresa_id, proveedor_id, usuario_id, numero_orden, fecha_orden, estado, monto_subtotal, monto_total)
 		select 1, p, 1, 'OC-' || p || '-' || lpad(g::text, 3, '0'), date '2026-01-01' + g, 'aprobada', 10 * g, 10 * g
 		from unnest(array[$1::bigint, $2::bigint]) p, generate_series(1, 12) g`, sur, norte)
@@ -163,7 +157,7 @@ func TestProveedorDetailCarriesItsLatestOrdersAndPendingPayables(t *testing.T) {
 		t.Errorf("other supplier: %s", r.Raw)
 	}
 	// A supplier without documents.
-	nuevo := create(t, e, admin, "proveedores", map[string]any{"nombre": "Nuevo"})
+	nuevo := e.Create(t, admin, "/api/proveedores", map[string]any{"nombre": "Nuevo"})
 	r = e.Get(itemPath("proveedores", nuevo), admin)
 	if testenv.Len(r.JSON, "data.ordenes_compra") != 0 || testenv.Len(r.JSON, "data.cuentas_por_pagar") != 0 {
 		t.Errorf("empty supplier: %s", r.Raw)
@@ -174,8 +168,8 @@ func TestDetailListsStayInsideTheTenant(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
-	c1 := create(t, e, admin1, "clientes", persona("102340567"))
-	c2 := create(t, e, admin2, "clientes", persona("102340567"))
+	c1 := e.Create(t, admin1, "/api/clientes", persona("102340567"))
+	c2 := e.Create(t, admin2, "/api/clientes", persona("102340567"))
 	ventasDe(t, e, 1, c1, 3)
 	ventasDe(t, e, 2, c2, 1)
 	r := e.Get(itemPath("clientes", c2), admin2)
@@ -191,7 +185,7 @@ func TestCreatingAClienteWritesClienteCreadoEvent(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	r := call(e, admin, http.MethodPost, "/api/clientes", persona("102340567"))
+	r := e.Call(admin, http.MethodPost, "/api/clientes", persona("102340567"))
 	if r.Status != http.StatusCreated {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
 	}
@@ -206,15 +200,15 @@ func TestCreatingAClienteWritesClienteCreadoEvent(t *testing.T) {
 		t.Errorf("payload:\n%s\nresponse:\n%s", got, want)
 	}
 	// Refused creates, updates and deletes write none.
-	call(e, admin, http.MethodPost, "/api/clientes", persona("102340567")) // duplicate
+	e.Call(admin, http.MethodPost, "/api/clientes", persona("102340567")) // duplicate
 	id := int(testenv.Num(r.JSON, "data.id"))
-	call(e, admin, http.MethodPatch, itemPath("clientes", id), map[string]any{"nombre": "Otra"})
-	call(e, admin, http.MethodDelete, itemPath("clientes", id), nil)
+	e.Call(admin, http.MethodPatch, itemPath("clientes", id), map[string]any{"nombre": "Otra"})
+	e.Call(admin, http.MethodDelete, itemPath("clientes", id), nil)
 	if ev := e.Get("/api/eventos?tipo=ClienteCreadoEvent", admin); testenv.Num(ev.JSON, "total") != 1 {
 		t.Errorf("events after other operations: %s", ev.Raw)
 	}
 	// Suppliers write no customer event.
-	create(t, e, admin, "proveedores", map[string]any{"nombre": "Sur"})
+	e.Create(t, admin, "/api/proveedores", map[string]any{"nombre": "Sur"})
 	if ev := e.Get("/api/eventos", admin); testenv.Num(ev.JSON, "total") != 1 {
 		t.Errorf("all events: %s", ev.Raw)
 	}

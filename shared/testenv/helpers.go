@@ -2,27 +2,16 @@ package testenv
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // Scalar runs owner SQL (test set-up and checks) returning one value of
 // one row, e.g. Scalar[int64](t, e, `select count(*) from ventas`).
 func Scalar[T any](t testing.TB, e *Env, sql string, args ...any) T {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, e.AdminURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	var v T
-	if err := conn.QueryRow(ctx, sql, args...).Scan(&v); err != nil {
-		t.Fatalf("query %q: %v", sql, err)
-	}
+	Scan(t, e, sql, args, &v)
 	return v
 }
 
