@@ -3,6 +3,7 @@ package catalogo_test
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func TestCategoryCreateShowUpdateAndSoftDelete(t *testing.T) {
 	e := testenv.New(t)
 	admin := e.Admin(1)
 
-	r := call(e, "POST", categorias, admin, obj{"nombre": "  Bebidas  ", "descripcion": "Frías y calientes"})
+	r := e.Call(admin, "POST", categorias, obj{"nombre": "  Bebidas  ", "descripcion": "Frías y calientes"})
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "message") == "" {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
 	}
@@ -36,44 +37,44 @@ func TestCategoryCreateShowUpdateAndSoftDelete(t *testing.T) {
 	}
 
 	// PUT and PATCH are partial: fields not sent keep their value.
-	r = call(e, "PUT", path, admin, obj{"descripcion": "Solo frías"})
+	r = e.Call(admin, "PUT", path, obj{"descripcion": "Solo frías"})
 	if r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Bebidas" || testenv.Str(r.JSON, "data.descripcion") != "Solo frías" || testenv.Str(r.JSON, "message") == "" {
 		t.Fatalf("PUT descripcion: %d %s", r.Status, r.Raw)
 	}
-	r = call(e, "PATCH", path, admin, obj{"nombre": "Bebidas frías", "activo": false})
+	r = e.Call(admin, "PATCH", path, obj{"nombre": "Bebidas frías", "activo": false})
 	if r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Bebidas frías" || testenv.Str(r.JSON, "data.descripcion") != "Solo frías" || testenv.Get(r.JSON, "data.activo") != false {
 		t.Fatalf("PATCH nombre: %d %s", r.Status, r.Raw)
 	}
 	// null (or a blank string) clears an optional field.
-	r = call(e, "PATCH", path, admin, obj{"descripcion": nil})
+	r = e.Call(admin, "PATCH", path, obj{"descripcion": nil})
 	if r.Status != 200 || testenv.Get(r.JSON, "data.descripcion") != nil || testenv.Str(r.JSON, "data.nombre") != "Bebidas frías" {
 		t.Fatalf("PATCH descripcion null: %d %s", r.Status, r.Raw)
 	}
-	call(e, "PATCH", path, admin, obj{"descripcion": "x"})
-	if r := call(e, "PATCH", path, admin, obj{"descripcion": "  "}); r.Status != 200 || testenv.Get(r.JSON, "data.descripcion") != nil {
+	e.Call(admin, "PATCH", path, obj{"descripcion": "x"})
+	if r := e.Call(admin, "PATCH", path, obj{"descripcion": "  "}); r.Status != 200 || testenv.Get(r.JSON, "data.descripcion") != nil {
 		t.Fatalf("PATCH descripcion blank: %d %s", r.Status, r.Raw)
 	}
 	// Keeping its own name is not a duplicate.
-	if r := call(e, "PUT", path, admin, obj{"nombre": "BEBIDAS FRÍAS"}); r.Status != 200 {
+	if r := e.Call(admin, "PUT", path, obj{"nombre": "BEBIDAS FRÍAS"}); r.Status != 200 {
 		t.Errorf("renaming to its own name in other case: %d %s", r.Status, r.Raw)
 	}
 	// An empty update changes nothing and succeeds.
-	if r := call(e, "PATCH", path, admin, obj{}); r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "BEBIDAS FRÍAS" {
+	if r := e.Call(admin, "PATCH", path, obj{}); r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "BEBIDAS FRÍAS" {
 		t.Errorf("empty PATCH: %d %s", r.Status, r.Raw)
 	}
 
-	r = call(e, "DELETE", path, admin, nil)
+	r = e.Call(admin, "DELETE", path, nil)
 	if r.Status != 200 || testenv.Str(r.JSON, "message") == "" {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
 	}
 	if r := e.Get(path, admin); r.Status != 404 || testenv.Str(r.JSON, "message") == "" {
 		t.Errorf("show after delete: %d %s", r.Status, r.Raw)
 	}
-	if r := e.Get(categorias+"?per_page=100", admin); has(ids(r), id) || testenv.Num(r.JSON, "total") != 1 {
+	if r := e.Get(categorias+"?per_page=100", admin); slices.Contains(testenv.IDs(r), id) || testenv.Num(r.JSON, "total") != 1 {
 		t.Errorf("list after delete: %s", r.Raw)
 	}
 	for _, m := range []string{"PUT", "PATCH", "DELETE"} {
-		if r := call(e, m, path, admin, obj{"nombre": "Otra"}); r.Status != 404 {
+		if r := e.Call(admin, m, path, obj{"nombre": "Otra"}); r.Status != 404 {
 			t.Errorf("%s of a deleted category: %d %s", m, r.Status, r.Raw)
 		}
 	}
@@ -81,7 +82,7 @@ func TestCategoryCreateShowUpdateAndSoftDelete(t *testing.T) {
 		t.Errorf("the row was not kept and flagged")
 	}
 	// Its name is free again.
-	create(t, e, admin, categorias, obj{"nombre": "Bebidas frías"})
+	e.Create(t, admin, categorias, obj{"nombre": "Bebidas frías"})
 	// Ids that name nothing.
 	for _, p := range []string{categorias + "/999999", categorias + "/0", categorias + "/abc"} {
 		if r := e.Get(p, admin); r.Status != 404 {
@@ -94,7 +95,7 @@ func TestCategoryValidation(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	existing := create(t, e, admin, categorias, obj{"nombre": "Lácteos"})
+	existing := e.Create(t, admin, categorias, obj{"nombre": "Lácteos"})
 	cases := []struct {
 		name   string
 		method string
@@ -117,7 +118,7 @@ func TestCategoryValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			expect422(t, call(e, c.method, c.path, admin, c.body), c.field)
+			testenv.Expect422(t, e.Call(admin, c.method, c.path, c.body), c.field)
 		})
 	}
 	if r := e.Get(categorias, admin); testenv.Num(r.JSON, "total") != 2 {
@@ -127,10 +128,10 @@ func TestCategoryValidation(t *testing.T) {
 		t.Errorf("a refused update was stored: %s", r.Raw)
 	}
 	// Malformed bodies.
-	if r := call(e, "POST", categorias, admin, "{no es json"); r.Status != 400 {
+	if r := e.Call(admin, "POST", categorias, "{no es json"); r.Status != 400 {
 		t.Errorf("malformed JSON: %d %s", r.Status, r.Raw)
 	}
-	if r := call(e, "POST", categorias, admin, "[1,2]"); r.Status != 400 {
+	if r := e.Call(admin, "POST", categorias, "[1,2]"); r.Status != 400 {
 		t.Errorf("array body: %d %s", r.Status, r.Raw)
 	}
 }
@@ -143,18 +144,18 @@ func TestCategoryNameIsUniquePerCompany(t *testing.T) {
 	if generalCategory(t, e, admin1) == generalCategory(t, e, admin2) {
 		t.Fatal("both companies share the seeded category")
 	}
-	create(t, e, admin1, categorias, obj{"nombre": "Ferretería"})
-	id2 := create(t, e, admin2, categorias, obj{"nombre": "Ferretería"})
-	expect422(t, call(e, "POST", categorias, admin1, obj{"nombre": "ferretería"}), "nombre")
-	expect422(t, call(e, "POST", categorias, admin2, obj{"nombre": "FERRETERÍA"}), "nombre")
+	e.Create(t, admin1, categorias, obj{"nombre": "Ferretería"})
+	id2 := e.Create(t, admin2, categorias, obj{"nombre": "Ferretería"})
+	testenv.Expect422(t, e.Call(admin1, "POST", categorias, obj{"nombre": "ferretería"}), "nombre")
+	testenv.Expect422(t, e.Call(admin2, "POST", categorias, obj{"nombre": "FERRETERÍA"}), "nombre")
 	// Deleting company 2's frees the name in company 2 only.
-	if r := call(e, "DELETE", item(categorias, id2), admin2, nil); r.Status != 200 {
+	if r := e.Call(admin2, "DELETE", item(categorias, id2), nil); r.Status != 200 {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
 	}
-	create(t, e, admin2, categorias, obj{"nombre": "Ferretería"})
-	expect422(t, call(e, "POST", categorias, admin1, obj{"nombre": "Ferretería"}), "nombre")
+	e.Create(t, admin2, categorias, obj{"nombre": "Ferretería"})
+	testenv.Expect422(t, e.Call(admin1, "POST", categorias, obj{"nombre": "Ferretería"}), "nombre")
 	// Empresa_id in the body is not a field: the tenant is always used.
-	r := call(e, "POST", categorias, admin2, obj{"nombre": "Intrusa", "empresa_id": 1})
+	r := e.Call(admin2, "POST", categorias, obj{"nombre": "Intrusa", "empresa_id": 1})
 	if r.Status != 201 || testenv.Num(r.JSON, "data.empresa_id") != 2 {
 		t.Errorf("empresa_id in body: %d %s", r.Status, r.Raw)
 	}
@@ -164,8 +165,8 @@ func TestCategoryProductCountAndDeleteRefusedWhileInUse(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	cat := create(t, e, admin, categorias, obj{"nombre": "Granos"})
-	otra := create(t, e, admin, categorias, obj{"nombre": "Vacía"})
+	cat := e.Create(t, admin, categorias, obj{"nombre": "Granos"})
+	otra := e.Create(t, admin, categorias, obj{"nombre": "Vacía"})
 	unid := unitID(t, e, admin, "Unid")
 	var prods []int
 	for i, n := range []string{"Arroz", "Frijoles", "Lentejas"} {
@@ -173,7 +174,7 @@ func TestCategoryProductCountAndDeleteRefusedWhileInUse(t *testing.T) {
 		if i == 2 {
 			body["activo"] = false // inactive products still count
 		}
-		prods = append(prods, create(t, e, admin, productos, body))
+		prods = append(prods, e.Create(t, admin, productos, body))
 	}
 	count := func(id int) float64 {
 		t.Helper()
@@ -195,37 +196,37 @@ func TestCategoryProductCountAndDeleteRefusedWhileInUse(t *testing.T) {
 		t.Errorf("productos_count of an empty category: %v", n)
 	}
 	// A deleted product no longer counts.
-	call(e, "DELETE", item(productos, prods[0]), admin, nil)
+	e.Call(admin, "DELETE", item(productos, prods[0]), nil)
 	if n := count(cat); n != 2 {
 		t.Errorf("productos_count after deleting a product: %v", n)
 	}
 	// A category with live products cannot be deleted.
-	r := call(e, "DELETE", item(categorias, cat), admin, nil)
-	expect422(t, r, "categoria")
+	r := e.Call(admin, "DELETE", item(categorias, cat), nil)
+	testenv.Expect422(t, r, "categoria")
 	if r := e.Get(item(categorias, cat), admin); r.Status != 200 {
 		t.Errorf("refused delete removed the category: %d", r.Status)
 	}
 	// Moving the products away (or deleting them) frees it.
-	call(e, "PATCH", item(productos, prods[1]), admin, obj{"categoria_id": otra})
-	call(e, "DELETE", item(productos, prods[2]), admin, nil)
+	e.Call(admin, "PATCH", item(productos, prods[1]), obj{"categoria_id": otra})
+	e.Call(admin, "DELETE", item(productos, prods[2]), nil)
 	if n := count(otra); n != 1 {
 		t.Errorf("productos_count after moving a product: %v", n)
 	}
-	if r := call(e, "DELETE", item(categorias, cat), admin, nil); r.Status != 200 {
+	if r := e.Call(admin, "DELETE", item(categorias, cat), nil); r.Status != 200 {
 		t.Errorf("delete of a category without live products: %d %s", r.Status, r.Raw)
 	}
 	// A product cannot be filed under the deleted category.
-	expect422(t, call(e, "POST", productos, admin, producto(cat, unid, "Maíz")), "categoria_id")
+	testenv.Expect422(t, e.Call(admin, "POST", productos, producto(cat, unid, "Maíz")), "categoria_id")
 }
 
 func TestCategoryPermissions(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	id := create(t, e, admin, categorias, obj{"nombre": "Permisos"})
+	id := e.Create(t, admin, categorias, obj{"nombre": "Permisos"})
 	path := item(categorias, id)
-	sinModulo := userWith(t, e, "SinCategorias", everyPermissionBut("categorias_producto"))
-	lector := userWith(t, e, "LectorCategorias", []string{"categorias_producto.leer"})
+	sinModulo := e.UserWith(t, e.Admin(1), "SinCategorias", everyPermissionBut("categorias_producto")...)
+	lector := e.UserWith(t, e.Admin(1), "LectorCategorias", "categorias_producto.leer")
 	// The predefined Usuario role reads categories.
 	cases := []struct {
 		name   string
@@ -250,7 +251,7 @@ func TestCategoryPermissions(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := call(e, c.method, c.path, c.tok, obj{"nombre": "Cambiada"})
+			r := e.Call(c.tok, c.method, c.path, obj{"nombre": "Cambiada"})
 			if r.Status != c.want || (c.want >= 400 && testenv.Str(r.JSON, "message") == "") {
 				t.Errorf("%d %s", r.Status, r.Raw)
 			}
@@ -265,17 +266,17 @@ func TestAnotherCompanyCannotSeeChangeOrDeleteCategories(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
-	id := create(t, e, admin1, categorias, obj{"nombre": "Privada", "descripcion": "de la empresa 1"})
+	id := e.Create(t, admin1, categorias, obj{"nombre": "Privada", "descripcion": "de la empresa 1"})
 	path := item(categorias, id)
 	r := e.Get(categorias+"?per_page=100", admin2)
-	if has(ids(r), id) || testenv.Num(r.JSON, "total") != 1 || strings.Contains(string(r.Raw), "Privada") {
+	if slices.Contains(testenv.IDs(r), id) || testenv.Num(r.JSON, "total") != 1 || strings.Contains(string(r.Raw), "Privada") {
 		t.Errorf("company 2 lists company 1's category: %s", r.Raw)
 	}
 	if r := e.Get(categorias+"?search=privada", admin2); testenv.Num(r.JSON, "total") != 0 {
 		t.Errorf("company 2 finds company 1's category: %s", r.Raw)
 	}
 	for _, m := range []string{"GET", "PUT", "PATCH", "DELETE"} {
-		if r := call(e, m, path, admin2, obj{"nombre": "Hackeada"}); r.Status != 404 {
+		if r := e.Call(admin2, m, path, obj{"nombre": "Hackeada"}); r.Status != 404 {
 			t.Errorf("%s by company 2: %d %s", m, r.Status, r.Raw)
 		}
 	}
@@ -294,7 +295,7 @@ func TestCategoryListSearchFiltersSortAndPages(t *testing.T) {
 		{"nombre": "Limpieza", "activo": false},
 		{"nombre": "Útiles escolares"},
 	} {
-		create(t, e, admin, categorias, c)
+		e.Create(t, admin, categorias, c)
 	}
 	r := e.Get(categorias, admin)
 	if r.Status != 200 || testenv.Num(r.JSON, "total") != 5 || testenv.Num(r.JSON, "per_page") != 15 ||

@@ -27,16 +27,16 @@ func TestListsAndShowsDoAConstantNumberOfRoundTrips(t *testing.T) {
 		select 1, a.id, p.id, 3 from productos p, almacenes a where a.empresa_id = 1 and a.es_principal and p.empresa_id = 1`)
 	for _, path := range []string{productos, categorias, marcas, unidades} {
 		// Warm up (the token's first use is recorded once).
-		queries(t, e, path, admin)
-		small := queries(t, e, path+"?per_page=10", admin)
-		large := queries(t, e, path+"?per_page=100", admin)
+		e.RoundTrips(t, path, admin)
+		small := e.RoundTrips(t, path+"?per_page=10", admin)
+		large := e.RoundTrips(t, path+"?per_page=100", admin)
 		if small != large {
 			t.Errorf("%s: per_page=10 -> %d round trips, per_page=100 -> %d", path, small, large)
 		}
 		if r := e.Get(path+"?per_page=100", admin); testenv.Len(r.JSON, "data") <= 10 {
 			t.Fatalf("%s: fixture too small: %d rows", path, testenv.Len(r.JSON, "data"))
 		}
-		filtered := queries(t, e, path+"?per_page=100&search=a&sort=id&order=desc", admin)
+		filtered := e.RoundTrips(t, path+"?per_page=100&search=a&sort=id&order=desc", admin)
 		if filtered != large {
 			t.Errorf("%s: search and sort change the round trips: %d vs %d", path, filtered, large)
 		}
@@ -52,13 +52,13 @@ func TestListsAndShowsDoAConstantNumberOfRoundTrips(t *testing.T) {
 	}
 	// A show costs the same whether the record has its relations or not.
 	full := int(testenv.Num(r.JSON, "data.0.id"))
-	bare := create(t, e, admin, productos, producto(generalCategory(t, e, admin), unitID(t, e, admin, "Unid"), "Sin relaciones"))
+	bare := e.Create(t, admin, productos, producto(generalCategory(t, e, admin), unitID(t, e, admin, "Unid"), "Sin relaciones"))
 	fullProduct := int(testenv.Num(e.Get(productos+"?per_page=1", admin).JSON, "data.0.id"))
-	queries(t, e, item(productos, bare), admin)
-	if a, b := queries(t, e, item(productos, fullProduct), admin), queries(t, e, item(productos, bare), admin); a != b {
+	e.RoundTrips(t, item(productos, bare), admin)
+	if a, b := e.RoundTrips(t, item(productos, fullProduct), admin), e.RoundTrips(t, item(productos, bare), admin); a != b {
 		t.Errorf("product show: %d round trips with relations, %d without", a, b)
 	}
-	if a, b := queries(t, e, item(categorias, full), admin), queries(t, e, item(categorias, generalCategory(t, e, admin)), admin); a != b {
+	if a, b := e.RoundTrips(t, item(categorias, full), admin), e.RoundTrips(t, item(categorias, generalCategory(t, e, admin)), admin); a != b {
 		t.Errorf("category show: %d vs %d round trips", a, b)
 	}
 }

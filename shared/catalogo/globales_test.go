@@ -22,7 +22,7 @@ func TestBrandCreateShowUpdateAndSoftDelete(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.PlatformAdmin(1)
-	r := call(e, "POST", marcas, admin, obj{"nombre": "Dos Pinos", "descripcion": "Lácteos"})
+	r := e.Call(admin, "POST", marcas, obj{"nombre": "Dos Pinos", "descripcion": "Lácteos"})
 	if r.Status != 201 || testenv.Str(r.JSON, "message") == "" || testenv.Str(r.JSON, "data.nombre") != "Dos Pinos" ||
 		testenv.Get(r.JSON, "data.activo") != true || testenv.Get(r.JSON, "data.creado_en") == nil {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
@@ -32,16 +32,16 @@ func TestBrandCreateShowUpdateAndSoftDelete(t *testing.T) {
 	}
 	id := int(testenv.Num(r.JSON, "data.id"))
 	path := item(marcas, id)
-	if r := call(e, "PUT", path, admin, obj{"descripcion": "Leche y helados"}); r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Dos Pinos" || testenv.Str(r.JSON, "data.descripcion") != "Leche y helados" {
+	if r := e.Call(admin, "PUT", path, obj{"descripcion": "Leche y helados"}); r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Dos Pinos" || testenv.Str(r.JSON, "data.descripcion") != "Leche y helados" {
 		t.Errorf("PUT partial: %d %s", r.Status, r.Raw)
 	}
-	if r := call(e, "PATCH", path, admin, obj{"descripcion": nil, "activo": false}); r.Status != 200 || testenv.Get(r.JSON, "data.descripcion") != nil || testenv.Get(r.JSON, "data.activo") != false || testenv.Str(r.JSON, "data.nombre") != "Dos Pinos" {
+	if r := e.Call(admin, "PATCH", path, obj{"descripcion": nil, "activo": false}); r.Status != 200 || testenv.Get(r.JSON, "data.descripcion") != nil || testenv.Get(r.JSON, "data.activo") != false || testenv.Str(r.JSON, "data.nombre") != "Dos Pinos" {
 		t.Errorf("PATCH null: %d %s", r.Status, r.Raw)
 	}
-	if r := call(e, "PATCH", path, admin, obj{"nombre": "dos pinos"}); r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "dos pinos" {
+	if r := e.Call(admin, "PATCH", path, obj{"nombre": "dos pinos"}); r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "dos pinos" {
 		t.Errorf("renaming to its own name in other case: %d %s", r.Status, r.Raw)
 	}
-	if r := call(e, "DELETE", path, admin, nil); r.Status != 200 || testenv.Str(r.JSON, "message") == "" {
+	if r := e.Call(admin, "DELETE", path, nil); r.Status != 200 || testenv.Str(r.JSON, "message") == "" {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
 	}
 	if r := e.Get(path, admin); r.Status != 404 {
@@ -54,15 +54,15 @@ func TestBrandCreateShowUpdateAndSoftDelete(t *testing.T) {
 		t.Errorf("the row was not kept and flagged")
 	}
 	// The name is free again, globally.
-	create(t, e, e.Admin(2), marcas, obj{"nombre": "Dos Pinos"})
+	e.Create(t, e.Admin(2), marcas, obj{"nombre": "Dos Pinos"})
 }
 
 func TestBrandValidationAndGlobalUniqueness(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin1, admin2 := e.PlatformAdmin(1), e.Admin(2)
-	id := create(t, e, admin1, marcas, obj{"nombre": "Café Britt"})
-	otra := create(t, e, admin1, marcas, obj{"nombre": "Pozuelo"})
+	id := e.Create(t, admin1, marcas, obj{"nombre": "Café Britt"})
+	otra := e.Create(t, admin1, marcas, obj{"nombre": "Pozuelo"})
 	cases := []struct {
 		name   string
 		tok    string
@@ -85,7 +85,7 @@ func TestBrandValidationAndGlobalUniqueness(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			expect422(t, call(e, c.method, c.path, c.tok, c.body), c.field)
+			testenv.Expect422(t, e.Call(c.tok, c.method, c.path, c.body), c.field)
 		})
 	}
 	if r := e.Get(marcas, admin2); testenv.Num(r.JSON, "total") != 2 {
@@ -97,8 +97,8 @@ func TestBrandsAndUnitsAreGlobal(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
-	marca := create(t, e, admin1, marcas, obj{"nombre": "Numar"})
-	unidad := create(t, e, admin1, unidades, obj{"codigo": "Hz", "nombre": "Hercio", "abreviatura": "Hz"})
+	marca := e.Create(t, admin1, marcas, obj{"nombre": "Numar"})
+	unidad := e.Create(t, admin1, unidades, obj{"codigo": "Hz", "nombre": "Hercio", "abreviatura": "Hz"})
 	// Company 2 sees what company 1 created; its Administrador may not
 	// change it (a change reaches every company), a platform administrator may.
 	for _, p := range []string{item(marcas, marca), item(unidades, unidad)} {
@@ -106,7 +106,7 @@ func TestBrandsAndUnitsAreGlobal(t *testing.T) {
 			t.Errorf("company 2 GET %s: %d %s", p, r.Status, r.Raw)
 		}
 		for _, m := range []string{"PUT", "PATCH", "DELETE"} {
-			if r := call(e, m, p, admin2, obj{"descripcion": "Cambiada por la empresa 2"}); r.Status != 403 || testenv.Str(r.JSON, "message") == "" {
+			if r := e.Call(admin2, m, p, obj{"descripcion": "Cambiada por la empresa 2"}); r.Status != 403 || testenv.Str(r.JSON, "message") == "" {
 				t.Errorf("company 2's Administrador %s %s: %d %s", m, p, r.Status, r.Raw)
 			}
 		}
@@ -118,7 +118,7 @@ func TestBrandsAndUnitsAreGlobal(t *testing.T) {
 	if r := e.Get(unidades+"?codigo=Hz", admin2); testenv.Num(r.JSON, "total") != 1 {
 		t.Errorf("company 2 list of units: %s", r.Raw)
 	}
-	if r := call(e, "PATCH", item(marcas, marca), plataforma, obj{"descripcion": "Aceites"}); r.Status != 200 {
+	if r := e.Call(plataforma, "PATCH", item(marcas, marca), obj{"descripcion": "Aceites"}); r.Status != 200 {
 		t.Errorf("a platform administrator editing a brand: %d %s", r.Status, r.Raw)
 	}
 	if r := e.Get(item(marcas, marca), admin2); testenv.Str(r.JSON, "data.descripcion") != "Aceites" {
@@ -128,7 +128,7 @@ func TestBrandsAndUnitsAreGlobal(t *testing.T) {
 	for _, tok := range []string{admin1, admin2} {
 		body := producto(generalCategory(t, e, tok), unidad, "Con marca global")
 		body["marca_id"] = marca
-		r := call(e, "POST", productos, tok, body)
+		r := e.Call(tok, "POST", productos, body)
 		if r.Status != 201 || testenv.Str(r.JSON, "data.marca.nombre") != "Numar" || testenv.Str(r.JSON, "data.unidad_medida.codigo") != "Hz" {
 			t.Errorf("product with global brand and unit: %d %s", r.Status, r.Raw)
 		}
@@ -139,13 +139,13 @@ func TestGlobalCatalogsAreChangedOnlyByPlatformAdministrators(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	marca := create(t, e, admin, marcas, obj{"nombre": "Tío Pelón"})
-	unidad := create(t, e, admin, unidades, obj{"codigo": "Lx", "nombre": "Lux", "abreviatura": "lx"})
+	marca := e.Create(t, admin, marcas, obj{"nombre": "Tío Pelón"})
+	unidad := e.Create(t, admin, unidades, obj{"codigo": "Lx", "nombre": "Lux", "abreviatura": "lx"})
 	// Every permission but not the Administrador role: product rights let
 	// it add to a catalog, never change what every company shares.
-	casiAdmin := userWith(t, e, "CasiAdmin", everyPermissionBut())
+	casiAdmin := e.UserWith(t, e.Admin(1), "CasiAdmin", everyPermissionBut()...)
 	// No permission at all.
-	nadie := userWith(t, e, "SinPermisos", nil)
+	nadie := e.UserWith(t, e.Admin(1), "SinPermisos")
 	for i, who := range []struct {
 		name   string
 		tok    string
@@ -172,7 +172,7 @@ func TestGlobalCatalogsAreChangedOnlyByPlatformAdministrators(t *testing.T) {
 			}
 			for _, c := range cases {
 				t.Run(who.name+" "+c.method+" "+c.path, func(t *testing.T) {
-					r := call(e, c.method, c.path, who.tok, res.body)
+					r := e.Call(who.tok, c.method, c.path, res.body)
 					if r.Status != c.want {
 						t.Errorf("%d %s", r.Status, r.Raw)
 					}
@@ -191,10 +191,10 @@ func TestGlobalCatalogsAreChangedOnlyByPlatformAdministrators(t *testing.T) {
 	}
 	// The platform flag works from any company, and only for its holder.
 	plataforma := e.PlatformAdmin(2)
-	if r := call(e, "PATCH", item(marcas, marca), plataforma, obj{"nombre": "Tío Pelón S.A."}); r.Status != 200 {
+	if r := e.Call(plataforma, "PATCH", item(marcas, marca), obj{"nombre": "Tío Pelón S.A."}); r.Status != 200 {
 		t.Errorf("platform administrator renaming a brand: %d %s", r.Status, r.Raw)
 	}
-	if r := call(e, "DELETE", item(unidades, unidad), plataforma, nil); r.Status != 200 {
+	if r := e.Call(plataforma, "DELETE", item(unidades, unidad), nil); r.Status != 200 {
 		t.Errorf("platform administrator deleting a unit: %d %s", r.Status, r.Raw)
 	}
 	// Without a token, nothing.
@@ -215,7 +215,7 @@ func TestBrandListSearchSortAndPages(t *testing.T) {
 		{"nombre": "Ácme", "activo": false},
 		{"nombre": "Bimbo"},
 	} {
-		create(t, e, admin, marcas, b)
+		e.Create(t, admin, marcas, b)
 	}
 	for _, c := range []struct {
 		query string
@@ -301,7 +301,7 @@ func TestUnitValidation(t *testing.T) {
 	unit := func(codigo, abrev string) obj {
 		return obj{"codigo": codigo, "nombre": "Prueba " + codigo, "abreviatura": abrev}
 	}
-	kw := create(t, e, admin, unidades, unit("Kw", "kW"))
+	kw := e.Create(t, admin, unidades, unit("Kw", "kW"))
 	cases := []struct {
 		name   string
 		method string
@@ -333,8 +333,8 @@ func TestUnitValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := call(e, c.method, c.path, admin, c.body)
-			expect422(t, r, c.field)
+			r := e.Call(admin, c.method, c.path, c.body)
+			testenv.Expect422(t, r, c.field)
 			if c.msg != "" && !strings.Contains(strings.Join(r.FieldErrors(c.field), " "), c.msg) {
 				t.Errorf("errors[%s] = %v, want %q", c.field, r.FieldErrors(c.field), c.msg)
 			}
@@ -345,57 +345,57 @@ func TestUnitValidation(t *testing.T) {
 	}
 	// Official codes of every shape are accepted, exactly as Hacienda spells them.
 	for _, c := range [][2]string{{"m/s²", "m/s2"}, {"°C", "grados C"}, {"J/(kg·K)", "J/kgK"}, {"\u2126", "ohm"}, {"´´", "seg arco"}} {
-		r := call(e, "POST", unidades, admin, unit(c[0], c[1]))
+		r := e.Call(admin, "POST", unidades, unit(c[0], c[1]))
 		if r.Status != 201 || testenv.Str(r.JSON, "data.codigo") != c[0] || testenv.Str(r.JSON, "data.simbolo") != c[1] || testenv.Str(r.JSON, "data.tipo") != "unidad" {
 			t.Errorf("official code %q: %d %s", c[0], r.Status, r.Raw)
 		}
 	}
 	// Abbreviations are unique as written: "kw" is not "kW".
-	create(t, e, admin, unidades, unit("W", "kw"))
+	e.Create(t, admin, unidades, unit("W", "kw"))
 }
 
 func TestUnitUpdateAndDelete(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin1, admin2 := e.PlatformAdmin(1), e.PlatformAdmin(2)
-	id := create(t, e, admin1, unidades, obj{"codigo": "Pa", "nombre": "Pascal", "abreviatura": "Pa", "tipo": "presion", "descripcion": "Presión"})
+	id := e.Create(t, admin1, unidades, obj{"codigo": "Pa", "nombre": "Pascal", "abreviatura": "Pa", "tipo": "presion", "descripcion": "Presión"})
 	path := item(unidades, id)
-	r := call(e, "PUT", path, admin1, obj{"nombre": "Pascales"})
+	r := e.Call(admin1, "PUT", path, obj{"nombre": "Pascales"})
 	if r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Pascales" || testenv.Str(r.JSON, "data.codigo") != "Pa" || testenv.Str(r.JSON, "data.tipo") != "presion" {
 		t.Errorf("PUT partial: %d %s", r.Status, r.Raw)
 	}
-	r = call(e, "PATCH", path, admin1, obj{"abreviatura": "Pa.", "descripcion": nil})
+	r = e.Call(admin1, "PATCH", path, obj{"abreviatura": "Pa.", "descripcion": nil})
 	if r.Status != 200 || testenv.Str(r.JSON, "data.simbolo") != "Pa." || testenv.Get(r.JSON, "data.descripcion") != nil || testenv.Str(r.JSON, "data.nombre") != "Pascales" {
 		t.Errorf("PATCH abreviatura: %d %s", r.Status, r.Raw)
 	}
 	// tipo is optional with a default: null puts it back.
-	r = call(e, "PATCH", path, admin1, obj{"tipo": nil})
+	r = e.Call(admin1, "PATCH", path, obj{"tipo": nil})
 	if r.Status != 200 || testenv.Str(r.JSON, "data.tipo") != "unidad" {
 		t.Errorf("PATCH tipo null: %d %s", r.Status, r.Raw)
 	}
-	r = call(e, "PATCH", path, admin1, obj{"codigo": "N"})
+	r = e.Call(admin1, "PATCH", path, obj{"codigo": "N"})
 	if r.Status != 200 || testenv.Str(r.JSON, "data.codigo") != "N" {
 		t.Errorf("PATCH to another official code: %d %s", r.Status, r.Raw)
 	}
 
 	// A unit used by live products cannot be deleted, whichever company uses it.
-	usada := create(t, e, admin1, unidades, obj{"codigo": "Np", "nombre": "Neper", "abreviatura": "Np"})
-	prod := create(t, e, admin2, productos, producto(generalCategory(t, e, admin2), usada, "Producto de la empresa 2"))
-	expect422(t, call(e, "DELETE", item(unidades, usada), admin1, nil), "unidad_medida")
-	expect422(t, call(e, "DELETE", item(unidades, usada), admin2, nil), "unidad_medida")
+	usada := e.Create(t, admin1, unidades, obj{"codigo": "Np", "nombre": "Neper", "abreviatura": "Np"})
+	prod := e.Create(t, admin2, productos, producto(generalCategory(t, e, admin2), usada, "Producto de la empresa 2"))
+	testenv.Expect422(t, e.Call(admin1, "DELETE", item(unidades, usada), nil), "unidad_medida")
+	testenv.Expect422(t, e.Call(admin2, "DELETE", item(unidades, usada), nil), "unidad_medida")
 	if r := e.Get(item(unidades, usada), admin1); r.Status != 200 {
 		t.Errorf("refused delete removed the unit: %d", r.Status)
 	}
 	// And, of course, when the caller's own company uses it.
 	kg := unitID(t, e, admin1, "Kg")
-	create(t, e, admin1, productos, producto(generalCategory(t, e, admin1), kg, "Azúcar"))
-	expect422(t, call(e, "DELETE", item(unidades, kg), admin1, nil), "unidad_medida")
+	e.Create(t, admin1, productos, producto(generalCategory(t, e, admin1), kg, "Azúcar"))
+	testenv.Expect422(t, e.Call(admin1, "DELETE", item(unidades, kg), nil), "unidad_medida")
 	// A seeded unit nobody uses can be deleted like any other, and its
 	// official code (and abbreviation) can be given to a new unit later.
-	if r := call(e, "DELETE", item(unidades, unitID(t, e, admin1, "Oz")), admin2, nil); r.Status != 200 {
+	if r := e.Call(admin2, "DELETE", item(unidades, unitID(t, e, admin1, "Oz")), nil); r.Status != 200 {
 		t.Errorf("delete of an unused seeded unit: %d %s", r.Status, r.Raw)
 	}
-	r = call(e, "POST", unidades, admin1, obj{"codigo": "Oz", "nombre": "Onza avoirdupois", "abreviatura": "oz"})
+	r = e.Call(admin1, "POST", unidades, obj{"codigo": "Oz", "nombre": "Onza avoirdupois", "abreviatura": "oz"})
 	if r.Status != 201 || testenv.Str(r.JSON, "data.nombre") != "Onza avoirdupois" || testenv.Str(r.JSON, "data.simbolo") != "oz" ||
 		testenv.Str(r.JSON, "data.tipo") != "unidad" || testenv.Get(r.JSON, "data.activo") != true || testenv.Get(r.JSON, "data.descripcion") != nil {
 		t.Errorf("re-creating a deleted official code: %d %s", r.Status, r.Raw)
@@ -403,12 +403,12 @@ func TestUnitUpdateAndDelete(t *testing.T) {
 	if r := e.Get(unidades+"?codigo=Oz", admin2); testenv.Num(r.JSON, "total") != 1 || testenv.Str(r.JSON, "data.0.abreviatura") != "oz" {
 		t.Errorf("units with code Oz: %s", r.Raw)
 	}
-	expect422(t, call(e, "POST", unidades, admin1, obj{"codigo": "Oz", "nombre": "Otra onza", "abreviatura": "oz2"}), "codigo")
-	call(e, "DELETE", item(unidades, unitID(t, e, admin1, "Qq")), admin1, nil)
-	create(t, e, admin1, unidades, obj{"codigo": "Rad", "nombre": "Radián", "abreviatura": "Qq"})
+	testenv.Expect422(t, e.Call(admin1, "POST", unidades, obj{"codigo": "Oz", "nombre": "Otra onza", "abreviatura": "oz2"}), "codigo")
+	e.Call(admin1, "DELETE", item(unidades, unitID(t, e, admin1, "Qq")), nil)
+	e.Create(t, admin1, unidades, obj{"codigo": "Rad", "nombre": "Radián", "abreviatura": "Qq"})
 	// Once its products are deleted, it can go.
-	call(e, "DELETE", item(productos, prod), admin2, nil)
-	if r := call(e, "DELETE", item(unidades, usada), admin1, nil); r.Status != 200 {
+	e.Call(admin2, "DELETE", item(productos, prod), nil)
+	if r := e.Call(admin1, "DELETE", item(unidades, usada), nil); r.Status != 200 {
 		t.Fatalf("delete of an unused unit: %d %s", r.Status, r.Raw)
 	}
 	if r := e.Get(item(unidades, usada), admin1); r.Status != 404 {
@@ -418,11 +418,11 @@ func TestUnitUpdateAndDelete(t *testing.T) {
 		t.Errorf("list after delete: %s", r.Raw)
 	}
 	// A deleted unit cannot be given to a product.
-	expect422(t, call(e, "POST", productos, admin1, producto(generalCategory(t, e, admin1), usada, "X")), "unidad_medida_id")
-	if r := call(e, "DELETE", path, admin1, nil); r.Status != 200 {
+	testenv.Expect422(t, e.Call(admin1, "POST", productos, producto(generalCategory(t, e, admin1), usada, "X")), "unidad_medida_id")
+	if r := e.Call(admin1, "DELETE", path, nil); r.Status != 200 {
 		t.Errorf("delete: %d %s", r.Status, r.Raw)
 	}
-	if r := call(e, "PATCH", path, admin1, obj{"nombre": "x"}); r.Status != http.StatusNotFound {
+	if r := e.Call(admin1, "PATCH", path, obj{"nombre": "x"}); r.Status != http.StatusNotFound {
 		t.Errorf("PATCH of a deleted unit: %d", r.Status)
 	}
 }
@@ -431,14 +431,14 @@ func TestReseedingKeepsDeletedUnitsDeleted(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.PlatformAdmin(1)
-	if r := call(e, "DELETE", item(unidades, unitID(t, e, admin, "Oz")), admin, nil); r.Status != 200 {
+	if r := e.Call(admin, "DELETE", item(unidades, unitID(t, e, admin, "Oz")), nil); r.Status != 200 {
 		t.Fatalf("delete Oz: %d %s", r.Status, r.Raw)
 	}
-	if r := call(e, "DELETE", item(unidades, unitID(t, e, admin, "Qq")), admin, nil); r.Status != 200 {
+	if r := e.Call(admin, "DELETE", item(unidades, unitID(t, e, admin, "Qq")), nil); r.Status != 200 {
 		t.Fatalf("delete Qq: %d %s", r.Status, r.Raw)
 	}
 	// A custom unit takes the abbreviation of the deleted Qq.
-	create(t, e, admin, unidades, obj{"codigo": "Rad", "nombre": "Radián", "abreviatura": "Qq"})
+	e.Create(t, admin, unidades, obj{"codigo": "Rad", "nombre": "Radián", "abreviatura": "Qq"})
 	applied, err := app.Prepare(context.Background(), e.AdminURL, app.PrepareOptions{Env: "test", Demo: true, DemoPassword: "Otra1234!", BcryptCost: 4})
 	if err != nil || len(applied) != 0 {
 		t.Fatalf("second prepare: %v %v", applied, err)

@@ -2,10 +2,8 @@ package catalogo_test
 
 import (
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/erpcr/erp/shared/auth"
@@ -17,70 +15,7 @@ func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 // obj is a JSON object body.
 type obj = map[string]any
 
-// call is one HTTP call as a test case.
-func call(e *testenv.Env, method, path, tok string, body any) testenv.Resp {
-	e.T.Helper()
-	return e.Do(testenv.Req{Method: method, Path: path, Token: tok, Body: body})
-}
-
-// create POSTs body and fails the test unless the answer is 201; it returns
-// the new record's id.
-func create(t testing.TB, e *testenv.Env, tok, path string, body any) int {
-	t.Helper()
-	r := e.Do(testenv.Req{Method: http.MethodPost, Path: path, Token: tok, Body: body})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("POST %s: %d %s", path, r.Status, r.Raw)
-	}
-	id := int(testenv.Num(r.JSON, "data.id"))
-	if id <= 0 {
-		t.Fatalf("POST %s: no id in %s", path, r.Raw)
-	}
-	return id
-}
-
 func item(path string, id int) string { return fmt.Sprintf("%s/%d", path, id) }
-
-func exact(t testing.TB, raw []byte, path string) string {
-	t.Helper()
-	return testenv.Exact(t, raw, path)
-}
-
-// expect422 asserts a validation failure with a message under field.
-func expect422(t testing.TB, r testenv.Resp, field string) {
-	t.Helper()
-	if r.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("want 422 on %q, got %d %s", field, r.Status, r.Raw)
-	}
-	if len(r.FieldErrors(field)) == 0 {
-		t.Fatalf("no errors[%q]: %s", field, r.Raw)
-	}
-	if testenv.Str(r.JSON, "message") == "" {
-		t.Errorf("422 without message: %s", r.Raw)
-	}
-}
-
-// userWith creates, in company 1, a role holding exactly perms and a user
-// with that role only, and returns the user's token. name must be unique
-// within the environment.
-func userWith(t testing.TB, e *testenv.Env, name string, perms []string) string {
-	t.Helper()
-	admin := e.Admin(1)
-	if perms == nil {
-		perms = []string{}
-	}
-	r := e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/roles", Token: admin, Body: obj{"nombre": "Rol " + name, "permisos": perms}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("role %s: %d %s", name, r.Status, r.Raw)
-	}
-	slug := testenv.Str(r.JSON, "data.slug")
-	email := strings.ToLower(name) + "@demo.cr"
-	r = e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/usuarios", Token: admin, Body: obj{
-		"nombre": "Prueba", "apellidos": name, "email": email, "password": "Segura123!", "roles": []string{slug}}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("user %s: %d %s", name, r.Status, r.Raw)
-	}
-	return e.Login(email, "Segura123!")
-}
 
 // everyPermissionBut returns the whole permission catalog minus the given modules.
 func everyPermissionBut(modules ...string) []string {
@@ -97,34 +32,6 @@ func everyPermissionBut(modules ...string) []string {
 		}
 	}
 	return out
-}
-
-// queries counts the database round trips of one successful GET.
-func queries(t testing.TB, e *testenv.Env, path, tok string) int64 {
-	t.Helper()
-	before := e.Queries.Load()
-	if r := e.Get(path, tok); r.Status != http.StatusOK {
-		t.Fatalf("GET %s: %d %s", path, r.Status, r.Raw)
-	}
-	return e.Queries.Load() - before
-}
-
-// ids lists the ids of a list response, in order.
-func ids(r testenv.Resp) []int {
-	var out []int
-	for i := 0; i < testenv.Len(r.JSON, "data"); i++ {
-		out = append(out, int(testenv.Num(r.JSON, fmt.Sprintf("data.%d.id", i))))
-	}
-	return out
-}
-
-func has(list []int, id int) bool {
-	for _, x := range list {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // generalCategory returns the id of the seeded "General" category of the

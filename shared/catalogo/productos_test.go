@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ func newFixture(t *testing.T) *fixture {
 	f := &fixture{e: e, admin: e.Admin(1), admin2: e.Admin(2)}
 	f.cat, f.cat2 = generalCategory(t, e, f.admin), generalCategory(t, e, f.admin2)
 	f.unid, f.kg = unitID(t, e, f.admin, "Unid"), unitID(t, e, f.admin, "Kg")
-	f.marca = create(t, e, f.admin, marcas, obj{"nombre": "Dos Pinos"})
+	f.marca = e.Create(t, f.admin, marcas, obj{"nombre": "Dos Pinos"})
 	r := e.Get("/api/tipos-impuesto?codigo_tarifa_iva=08", f.admin)
 	if testenv.Num(r.JSON, "total") != 1 {
 		t.Fatalf("IVA 13%%: %s", r.Raw)
@@ -59,7 +60,7 @@ func TestProductCreateWithEveryField(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	e := f.e
-	r := call(e, "POST", productos, f.admin, obj{
+	r := e.Call(f.admin, "POST", productos, obj{
 		"categoria_id": f.cat, "unidad_medida_id": f.kg, "marca_id": f.marca, "tipo_impuesto_id": f.iva,
 		"proveedor_predeterminado_id": f.proveedor, "cabys_id": 42, "codigo_cabys": "2399999000000",
 		"nombre": "  Leche entera 1 L ", "codigo": "LEC-001", "codigo_barras": "7441001234567", "descripcion": "Leche de vaca",
@@ -82,7 +83,7 @@ func TestProductCreateWithEveryField(t *testing.T) {
 		"data.proveedor_predeterminado_id": strconv.Itoa(f.proveedor),
 	}
 	for path, want := range checks {
-		if got := exact(t, r.Raw, path); got != want {
+		if got := testenv.Exact(t, r.Raw, path); got != want {
 			t.Errorf("%s = %s, want %s", path, got, want)
 		}
 	}
@@ -92,13 +93,13 @@ func TestProductCreateWithEveryField(t *testing.T) {
 	// The show answers the same record.
 	id := int(testenv.Num(r.JSON, "data.id"))
 	s := e.Get(item(productos, id), f.admin)
-	if s.Status != 200 || exact(t, s.Raw, "data.precio_venta") != "3500.00" || testenv.Str(s.JSON, "data.marca.nombre") != "Dos Pinos" ||
-		testenv.Str(s.JSON, "data.unidad_medida.abreviatura") != "Kg" || exact(t, s.Raw, "data.stock_total") != "0.0000" {
+	if s.Status != 200 || testenv.Exact(t, s.Raw, "data.precio_venta") != "3500.00" || testenv.Str(s.JSON, "data.marca.nombre") != "Dos Pinos" ||
+		testenv.Str(s.JSON, "data.unidad_medida.abreviatura") != "Kg" || testenv.Exact(t, s.Raw, "data.stock_total") != "0.0000" {
 		t.Errorf("show: %d %s", s.Status, s.Raw)
 	}
 	// And so does the list.
 	l := e.Get(productos, f.admin)
-	if testenv.Num(l.JSON, "total") != 1 || exact(t, l.Raw, "data.0.precio_compra") != "2000.50" || testenv.Str(l.JSON, "data.0.categoria.nombre") != "General" {
+	if testenv.Num(l.JSON, "total") != 1 || testenv.Exact(t, l.Raw, "data.0.precio_compra") != "2000.50" || testenv.Str(l.JSON, "data.0.categoria.nombre") != "General" {
 		t.Errorf("list: %s", l.Raw)
 	}
 }
@@ -107,7 +108,7 @@ func TestProductDefaults(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	e := f.e
-	r := call(e, "POST", productos, f.admin, producto(f.cat, f.unid, "Mínimo"))
+	r := e.Call(f.admin, "POST", productos, producto(f.cat, f.unid, "Mínimo"))
 	if r.Status != 201 {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
 	}
@@ -116,7 +117,7 @@ func TestProductDefaults(t *testing.T) {
 		"data.gestionado_inventario": "true", "data.activo": "true", "data.marca": "null", "data.tipo_impuesto": "null",
 		"data.codigo": "null", "data.imagen_url": "null", "data.stock_total": "0.0000", "data.proveedor_predeterminado_id": "null",
 	} {
-		if got := exact(t, r.Raw, path); got != want {
+		if got := testenv.Exact(t, r.Raw, path); got != want {
 			t.Errorf("%s = %s, want %s", path, got, want)
 		}
 	}
@@ -137,14 +138,14 @@ func TestProductDefaults(t *testing.T) {
 		if c.sent != nil {
 			body["gestionado_inventario"] = c.sent
 		}
-		r := call(e, "POST", productos, f.admin, body)
+		r := e.Call(f.admin, "POST", productos, body)
 		if r.Status != 201 || testenv.Get(r.JSON, "data.gestionado_inventario") != c.want {
 			t.Errorf("tipo %s, sent %v: %d %s", c.tipo, c.sent, r.Status, r.Raw)
 		}
 	}
 	// Changing tipo later does not silently change gestionado_inventario.
-	id := create(t, e, f.admin, productos, producto(f.cat, f.unid, "Luego servicio"))
-	if r := call(e, "PATCH", item(productos, id), f.admin, obj{"tipo": "servicio"}); r.Status != 200 || testenv.Get(r.JSON, "data.gestionado_inventario") != true {
+	id := e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Luego servicio"))
+	if r := e.Call(f.admin, "PATCH", item(productos, id), obj{"tipo": "servicio"}); r.Status != 200 || testenv.Get(r.JSON, "data.gestionado_inventario") != true {
 		t.Errorf("PATCH tipo: %d %s", r.Status, r.Raw)
 	}
 }
@@ -153,11 +154,11 @@ func TestProductValidation(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	e := f.e
-	create(t, e, f.admin, productos, func() obj { b := producto(f.cat, f.unid, "Existente"); b["codigo"] = "DUP-1"; return b }())
-	deletedCat := create(t, e, f.admin, categorias, obj{"nombre": "Borrada"})
-	call(e, "DELETE", item(categorias, deletedCat), f.admin, nil)
-	deletedBrand := create(t, e, f.admin, marcas, obj{"nombre": "Marca borrada"})
-	call(e, "DELETE", item(marcas, deletedBrand), e.PlatformAdmin(1), nil)
+	e.Create(t, f.admin, productos, func() obj { b := producto(f.cat, f.unid, "Existente"); b["codigo"] = "DUP-1"; return b }())
+	deletedCat := e.Create(t, f.admin, categorias, obj{"nombre": "Borrada"})
+	e.Call(f.admin, "DELETE", item(categorias, deletedCat), nil)
+	deletedBrand := e.Create(t, f.admin, marcas, obj{"nombre": "Marca borrada"})
+	e.Call(e.PlatformAdmin(1), "DELETE", item(marcas, deletedBrand), nil)
 	deletedSupplier := insertID(t, e, `insert into proveedores (empresa_id, nombre, eliminado, activo) values (1, 'Ido', true, false) returning id`)
 	with := func(kv ...any) obj {
 		b := producto(f.cat, f.unid, "Válido")
@@ -238,11 +239,11 @@ func TestProductValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			expect422(t, call(e, "POST", productos, f.admin, c.body), c.field)
+			testenv.Expect422(t, e.Call(f.admin, "POST", productos, c.body), c.field)
 		})
 	}
 	// Every error of a body is reported at once.
-	r := call(e, "POST", productos, f.admin, obj{"precio_venta": -1, "tipo": "x"})
+	r := e.Call(f.admin, "POST", productos, obj{"precio_venta": -1, "tipo": "x"})
 	for _, field := range []string{"categoria_id", "unidad_medida_id", "nombre", "tipo", "precio_venta"} {
 		if len(r.FieldErrors(field)) == 0 {
 			t.Errorf("errors[%s] missing: %s", field, r.Raw)
@@ -272,15 +273,15 @@ func TestProductDecimals(t *testing.T) {
 	} {
 		body := producto(f.cat, f.unid, fmt.Sprint("Precio ", c.sent))
 		body["precio_venta"], body["precio_compra"] = c.sent, c.sent
-		r := call(e, "POST", productos, f.admin, body)
+		r := e.Call(f.admin, "POST", productos, body)
 		if r.Status != 201 {
 			t.Errorf("precio %v: %d %s", c.sent, r.Status, r.Raw)
 			continue
 		}
-		if got := exact(t, r.Raw, "data.precio_venta"); got != c.want {
+		if got := testenv.Exact(t, r.Raw, "data.precio_venta"); got != c.want {
 			t.Errorf("precio_venta %v -> %s, want %s", c.sent, got, c.want)
 		}
-		if got := exact(t, r.Raw, "data.precio_compra"); got != c.want {
+		if got := testenv.Exact(t, r.Raw, "data.precio_compra"); got != c.want {
 			t.Errorf("precio_compra %v -> %s, want %s", c.sent, got, c.want)
 		}
 	}
@@ -296,24 +297,24 @@ func TestProductUpdatesArePartialAndNullClears(t *testing.T) {
 		"codigo": "QSO", "codigo_barras": "123", "descripcion": "Turrialba", "tipo": "producto", "precio_compra": 1500,
 		"precio_venta": 2500, "stock_minimo": 2, "stock_maximo": 20, "imagen_url": "https://cdn.demo.cr/q.png",
 	}
-	id := create(t, e, f.admin, productos, full)
+	id := e.Create(t, f.admin, productos, full)
 	path := item(productos, id)
-	otraCat := create(t, e, f.admin, categorias, obj{"nombre": "Quesos"})
+	otraCat := e.Create(t, f.admin, categorias, obj{"nombre": "Quesos"})
 
-	r := call(e, "PATCH", path, f.admin, obj{"precio_venta": "2750.5"})
-	if r.Status != 200 || exact(t, r.Raw, "data.precio_venta") != "2750.50" || testenv.Str(r.JSON, "data.nombre") != "Queso" ||
-		exact(t, r.Raw, "data.precio_compra") != "1500.00" || testenv.Str(r.JSON, "data.marca.nombre") != "Dos Pinos" || testenv.Str(r.JSON, "message") == "" {
+	r := e.Call(f.admin, "PATCH", path, obj{"precio_venta": "2750.5"})
+	if r.Status != 200 || testenv.Exact(t, r.Raw, "data.precio_venta") != "2750.50" || testenv.Str(r.JSON, "data.nombre") != "Queso" ||
+		testenv.Exact(t, r.Raw, "data.precio_compra") != "1500.00" || testenv.Str(r.JSON, "data.marca.nombre") != "Dos Pinos" || testenv.Str(r.JSON, "message") == "" {
 		t.Fatalf("PATCH precio_venta: %d %s", r.Status, r.Raw)
 	}
-	r = call(e, "PUT", path, f.admin, obj{"nombre": "Queso fresco", "categoria_id": otraCat})
+	r = e.Call(f.admin, "PUT", path, obj{"nombre": "Queso fresco", "categoria_id": otraCat})
 	if r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Queso fresco" || testenv.Str(r.JSON, "data.categoria.nombre") != "Quesos" ||
-		testenv.Str(r.JSON, "data.codigo") != "QSO" || exact(t, r.Raw, "data.precio_venta") != "2750.50" || exact(t, r.Raw, "data.stock_maximo") != "20" {
+		testenv.Str(r.JSON, "data.codigo") != "QSO" || testenv.Exact(t, r.Raw, "data.precio_venta") != "2750.50" || testenv.Exact(t, r.Raw, "data.stock_maximo") != "20" {
 		t.Fatalf("PUT partial: %d %s", r.Status, r.Raw)
 	}
 	// null clears every optional field.
 	clear := obj{"marca_id": nil, "tipo_impuesto_id": nil, "proveedor_predeterminado_id": nil, "cabys_id": nil, "codigo_cabys": nil,
 		"codigo": nil, "codigo_barras": nil, "descripcion": nil, "stock_maximo": nil, "imagen_url": nil}
-	r = call(e, "PATCH", path, f.admin, clear)
+	r = e.Call(f.admin, "PATCH", path, clear)
 	if r.Status != 200 {
 		t.Fatalf("PATCH nulls: %d %s", r.Status, r.Raw)
 	}
@@ -327,29 +328,29 @@ func TestProductUpdatesArePartialAndNullClears(t *testing.T) {
 			t.Errorf("relation %s after clearing its id: %v", rel, v)
 		}
 	}
-	if testenv.Str(r.JSON, "data.nombre") != "Queso fresco" || exact(t, r.Raw, "data.precio_venta") != "2750.50" {
+	if testenv.Str(r.JSON, "data.nombre") != "Queso fresco" || testenv.Exact(t, r.Raw, "data.precio_venta") != "2750.50" {
 		t.Errorf("PATCH nulls touched other fields: %s", r.Raw)
 	}
 	// Optional fields with a default go back to it.
-	r = call(e, "PATCH", path, f.admin, obj{"precio_compra": nil, "stock_minimo": nil})
-	if r.Status != 200 || exact(t, r.Raw, "data.precio_compra") != "0.00" || exact(t, r.Raw, "data.stock_minimo") != "0" {
+	r = e.Call(f.admin, "PATCH", path, obj{"precio_compra": nil, "stock_minimo": nil})
+	if r.Status != 200 || testenv.Exact(t, r.Raw, "data.precio_compra") != "0.00" || testenv.Exact(t, r.Raw, "data.stock_minimo") != "0" {
 		t.Errorf("PATCH precio_compra/stock_minimo null: %d %s", r.Status, r.Raw)
 	}
 	// Required fields cannot be cleared.
 	for _, k := range []string{"categoria_id", "unidad_medida_id", "nombre", "tipo", "precio_venta"} {
 		for _, m := range []string{"PUT", "PATCH"} {
-			expect422(t, call(e, m, path, f.admin, obj{k: nil}), k)
+			testenv.Expect422(t, e.Call(f.admin, m, path, obj{k: nil}), k)
 		}
 	}
-	expect422(t, call(e, "PATCH", path, f.admin, obj{"gestionado_inventario": nil}), "gestionado_inventario")
+	testenv.Expect422(t, e.Call(f.admin, "PATCH", path, obj{"gestionado_inventario": nil}), "gestionado_inventario")
 	// Updates validate what they send, like creates.
-	expect422(t, call(e, "PATCH", path, f.admin, obj{"categoria_id": f.cat2}), "categoria_id")
-	expect422(t, call(e, "PATCH", path, f.admin, obj{"proveedor_predeterminado_id": f.proveedor2}), "proveedor_predeterminado_id")
-	expect422(t, call(e, "PUT", path, f.admin, obj{"precio_venta": "1.001"}), "precio_venta")
-	expect422(t, call(e, "PUT", path, f.admin, obj{"codigo_cabys": "123"}), "codigo_cabys")
-	expect422(t, call(e, "PATCH", path, f.admin, obj{"imagen_url": "javascript:alert(1)"}), "imagen_url")
-	expect422(t, call(e, "PATCH", path, f.admin, obj{"tipo": "bien"}), "tipo")
-	if r := e.Get(path, f.admin); exact(t, r.Raw, "data.precio_venta") != "2750.50" || testenv.Str(r.JSON, "data.tipo") != "producto" {
+	testenv.Expect422(t, e.Call(f.admin, "PATCH", path, obj{"categoria_id": f.cat2}), "categoria_id")
+	testenv.Expect422(t, e.Call(f.admin, "PATCH", path, obj{"proveedor_predeterminado_id": f.proveedor2}), "proveedor_predeterminado_id")
+	testenv.Expect422(t, e.Call(f.admin, "PUT", path, obj{"precio_venta": "1.001"}), "precio_venta")
+	testenv.Expect422(t, e.Call(f.admin, "PUT", path, obj{"codigo_cabys": "123"}), "codigo_cabys")
+	testenv.Expect422(t, e.Call(f.admin, "PATCH", path, obj{"imagen_url": "javascript:alert(1)"}), "imagen_url")
+	testenv.Expect422(t, e.Call(f.admin, "PATCH", path, obj{"tipo": "bien"}), "tipo")
+	if r := e.Get(path, f.admin); testenv.Exact(t, r.Raw, "data.precio_venta") != "2750.50" || testenv.Str(r.JSON, "data.tipo") != "producto" {
 		t.Errorf("a refused update was stored: %s", r.Raw)
 	}
 }
@@ -360,7 +361,7 @@ func TestProductStockLimits(t *testing.T) {
 	e := f.e
 	body := producto(f.cat, f.unid, "Stock")
 	body["stock_minimo"], body["stock_maximo"] = 5, 5 // equal is fine
-	id := create(t, e, f.admin, productos, body)
+	id := e.Create(t, f.admin, productos, body)
 	path := item(productos, id)
 	cases := []struct {
 		name string
@@ -381,7 +382,7 @@ func TestProductStockLimits(t *testing.T) {
 		{"back to zero", obj{"stock_minimo": 0, "stock_maximo": 0}, true},
 	}
 	for _, c := range cases {
-		r := call(e, "PATCH", path, f.admin, c.body)
+		r := e.Call(f.admin, "PATCH", path, c.body)
 		if c.ok && r.Status != 200 {
 			t.Errorf("%s: %d %s", c.name, r.Status, r.Raw)
 		}
@@ -391,7 +392,7 @@ func TestProductStockLimits(t *testing.T) {
 			}
 		}
 	}
-	if r := e.Get(path, f.admin); exact(t, r.Raw, "data.stock_minimo") != "0" || exact(t, r.Raw, "data.stock_maximo") != "0" {
+	if r := e.Get(path, f.admin); testenv.Exact(t, r.Raw, "data.stock_minimo") != "0" || testenv.Exact(t, r.Raw, "data.stock_maximo") != "0" {
 		t.Errorf("final limits: %s", r.Raw)
 	}
 }
@@ -405,29 +406,29 @@ func TestProductCodeIsUniquePerCompanyAndFreedBySoftDelete(t *testing.T) {
 		b["codigo"] = codigo
 		return b
 	}
-	a := create(t, e, f.admin, productos, with(f.cat, "A-1"))
-	b := create(t, e, f.admin, productos, with(f.cat, "B-1"))
-	expect422(t, call(e, "POST", productos, f.admin, with(f.cat, "A-1")), "codigo")
-	expect422(t, call(e, "POST", productos, f.admin, with(f.cat, " A-1 ")), "codigo") // trimmed before the check
+	a := e.Create(t, f.admin, productos, with(f.cat, "A-1"))
+	b := e.Create(t, f.admin, productos, with(f.cat, "B-1"))
+	testenv.Expect422(t, e.Call(f.admin, "POST", productos, with(f.cat, "A-1")), "codigo")
+	testenv.Expect422(t, e.Call(f.admin, "POST", productos, with(f.cat, " A-1 ")), "codigo") // trimmed before the check
 	// Another company may use the same code.
-	create(t, e, f.admin2, productos, with(f.cat2, "A-1"))
+	e.Create(t, f.admin2, productos, with(f.cat2, "A-1"))
 	// Keeping its own code is not a duplicate; taking another's is.
-	if r := call(e, "PUT", item(productos, a), f.admin, obj{"codigo": "A-1", "nombre": "Renombrado"}); r.Status != 200 {
+	if r := e.Call(f.admin, "PUT", item(productos, a), obj{"codigo": "A-1", "nombre": "Renombrado"}); r.Status != 200 {
 		t.Errorf("keeping its own code: %d %s", r.Status, r.Raw)
 	}
-	expect422(t, call(e, "PATCH", item(productos, b), f.admin, obj{"codigo": "A-1"}), "codigo")
+	testenv.Expect422(t, e.Call(f.admin, "PATCH", item(productos, b), obj{"codigo": "A-1"}), "codigo")
 	// Products without code do not collide.
-	create(t, e, f.admin, productos, producto(f.cat, f.unid, "Sin código 1"))
-	create(t, e, f.admin, productos, producto(f.cat, f.unid, "Sin código 2"))
+	e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Sin código 1"))
+	e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Sin código 2"))
 	// Soft delete frees the code.
-	if r := call(e, "DELETE", item(productos, a), f.admin, nil); r.Status != 200 || testenv.Str(r.JSON, "message") == "" {
+	if r := e.Call(f.admin, "DELETE", item(productos, a), nil); r.Status != 200 || testenv.Str(r.JSON, "message") == "" {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
 	}
-	c := create(t, e, f.admin, productos, with(f.cat, "A-1"))
+	c := e.Create(t, f.admin, productos, with(f.cat, "A-1"))
 	if c == a {
 		t.Errorf("the deleted product came back")
 	}
-	if r := call(e, "PATCH", item(productos, b), f.admin, obj{"codigo": "A-1"}); r.Status != 422 {
+	if r := e.Call(f.admin, "PATCH", item(productos, b), obj{"codigo": "A-1"}); r.Status != 422 {
 		t.Errorf("code of the new live product: %d %s", r.Status, r.Raw)
 	}
 }
@@ -436,25 +437,25 @@ func TestProductSoftDelete(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	e := f.e
-	id := create(t, e, f.admin, productos, producto(f.cat, f.unid, "Efímero"))
-	keep := create(t, e, f.admin, productos, producto(f.cat, f.unid, "Permanente"))
+	id := e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Efímero"))
+	keep := e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Permanente"))
 	path := item(productos, id)
-	if r := call(e, "DELETE", path, f.admin, nil); r.Status != 200 {
+	if r := e.Call(f.admin, "DELETE", path, nil); r.Status != 200 {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
 	}
 	if r := e.Get(path, f.admin); r.Status != 404 || testenv.Str(r.JSON, "message") == "" {
 		t.Errorf("show after delete: %d %s", r.Status, r.Raw)
 	}
 	for _, q := range []string{"", "?search=efimero", "?activos=0", "?per_page=100"} {
-		if r := e.Get(productos+q, f.admin); has(ids(r), id) {
+		if r := e.Get(productos+q, f.admin); slices.Contains(testenv.IDs(r), id) {
 			t.Errorf("list %q shows the deleted product: %s", q, r.Raw)
 		}
 	}
-	if r := e.Get(productos, f.admin); testenv.Num(r.JSON, "total") != 1 || !has(ids(r), keep) {
+	if r := e.Get(productos, f.admin); testenv.Num(r.JSON, "total") != 1 || !slices.Contains(testenv.IDs(r), keep) {
 		t.Errorf("list after delete: %s", r.Raw)
 	}
 	for _, m := range []string{"PUT", "PATCH", "DELETE"} {
-		if r := call(e, m, path, f.admin, obj{"nombre": "Revivido"}); r.Status != 404 {
+		if r := e.Call(f.admin, m, path, obj{"nombre": "Revivido"}); r.Status != 404 {
 			t.Errorf("%s of a deleted product: %d %s", m, r.Status, r.Raw)
 		}
 	}
@@ -467,8 +468,8 @@ func TestProductStockTotalSumsInventories(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	e := f.e
-	id := create(t, e, f.admin, productos, producto(f.cat, f.unid, "Con existencias"))
-	otro := create(t, e, f.admin, productos, producto(f.cat, f.unid, "Sin existencias"))
+	id := e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Con existencias"))
+	otro := e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Sin existencias"))
 	principal := insertID(t, e, `select id from almacenes where empresa_id = 1 and es_principal`)
 	segundo := insertID(t, e, `insert into almacenes (empresa_id, sucursal_id, nombre, codigo)
 		select 1, id, 'Bodega Norte', 'NORTE' from sucursales where empresa_id = 1 and es_principal returning id`)
@@ -479,7 +480,7 @@ func TestProductStockTotalSumsInventories(t *testing.T) {
 	want := 16.75
 	stock := func(r testenv.Resp, path string) float64 {
 		t.Helper()
-		v, err := strconv.ParseFloat(exact(t, r.Raw, path), 64)
+		v, err := strconv.ParseFloat(testenv.Exact(t, r.Raw, path), 64)
 		if err != nil {
 			t.Fatalf("%s: %v in %s", path, err, r.Raw)
 		}
@@ -488,10 +489,10 @@ func TestProductStockTotalSumsInventories(t *testing.T) {
 	if r := e.Get(item(productos, id), f.admin); stock(r, "data.stock_total") != want {
 		t.Errorf("show stock_total: %s", r.Raw)
 	}
-	if r := e.Get(item(productos, id), f.admin); exact(t, r.Raw, "data.stock_total") != "16.7500" {
+	if r := e.Get(item(productos, id), f.admin); testenv.Exact(t, r.Raw, "data.stock_total") != "16.7500" {
 		t.Errorf("stock_total keeps the quantity scale: %s", r.Raw)
 	}
-	if r := e.Get(item(productos, otro), f.admin); exact(t, r.Raw, "data.stock_total") != "0.0000" {
+	if r := e.Get(item(productos, otro), f.admin); testenv.Exact(t, r.Raw, "data.stock_total") != "0.0000" {
 		t.Errorf("stock_total without inventory: %s", r.Raw)
 	}
 	r := e.Get(productos+"?sort=id", f.admin)
@@ -499,11 +500,11 @@ func TestProductStockTotalSumsInventories(t *testing.T) {
 		t.Errorf("list stock_total: %s", r.Raw)
 	}
 	// Each write answers the fresh total too.
-	if r := call(e, "PATCH", item(productos, id), f.admin, obj{"nombre": "Con existencias (2)"}); stock(r, "data.stock_total") != want {
+	if r := e.Call(f.admin, "PATCH", item(productos, id), obj{"nombre": "Con existencias (2)"}); stock(r, "data.stock_total") != want {
 		t.Errorf("update answer stock_total: %s", r.Raw)
 	}
 	// Company 2 stock of its own product is not mixed in.
-	id2 := create(t, e, f.admin2, productos, producto(f.cat2, f.unid, "De la empresa 2"))
+	id2 := e.Create(t, f.admin2, productos, producto(f.cat2, f.unid, "De la empresa 2"))
 	e.Exec(`insert into inventarios (empresa_id, almacen_id, producto_id, cantidad_disponible)
 		select 2, a.id, $1, 7 from almacenes a where a.empresa_id = 2 and a.es_principal`, id2)
 	if r := e.Get(item(productos, id2), f.admin2); stock(r, "data.stock_total") != 7 {
@@ -518,14 +519,14 @@ func TestProductListFiltersSearchSortAndPages(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	e := f.e
-	bebidas := create(t, e, f.admin, categorias, obj{"nombre": "Bebidas"})
-	otraMarca := create(t, e, f.admin, marcas, obj{"nombre": "Britt"})
+	bebidas := e.Create(t, f.admin, categorias, obj{"nombre": "Bebidas"})
+	otraMarca := e.Create(t, f.admin, marcas, obj{"nombre": "Britt"})
 	mk := func(kv obj) int {
 		b := producto(f.cat, f.unid, "")
 		for k, v := range kv {
 			b[k] = v
 		}
-		return create(t, e, f.admin, productos, b)
+		return e.Create(t, f.admin, productos, b)
 	}
 	cafe := mk(obj{"nombre": "Café molido", "codigo": "CAF-01", "categoria_id": bebidas, "marca_id": otraMarca, "precio_venta": 4500})
 	te := mk(obj{"nombre": "Té verde", "codigo": "TE-01", "categoria_id": bebidas, "descripcion": "Infusión sin café", "precio_venta": 1200})
@@ -533,7 +534,7 @@ func TestProductListFiltersSearchSortAndPages(t *testing.T) {
 	envio := mk(obj{"nombre": "Envío a domicilio", "tipo": "servicio", "codigo": "SRV-ENV", "precio_venta": 2000})
 	viejo := mk(obj{"nombre": "Producto descontinuado", "codigo": "OLD", "activo": false, "precio_venta": 10})
 	// Company 2's café never appears.
-	create(t, e, f.admin2, productos, producto(f.cat2, f.unid, "Café de la empresa 2"))
+	e.Create(t, f.admin2, productos, producto(f.cat2, f.unid, "Café de la empresa 2"))
 
 	for _, c := range []struct {
 		query string
@@ -562,8 +563,8 @@ func TestProductListFiltersSearchSortAndPages(t *testing.T) {
 		{"empresa_id=2", []int{cafe, te, leche, envio, viejo}}, // the tenant decides, not the query
 	} {
 		r := e.Get(productos+"?sort=id&"+c.query, f.admin)
-		if r.Status != 200 || fmt.Sprint(ids(r)) != fmt.Sprint(c.want) || int(testenv.Num(r.JSON, "total")) != len(c.want) {
-			t.Errorf("%s: want %v, got %d %v %s", c.query, c.want, r.Status, ids(r), r.Raw)
+		if r.Status != 200 || fmt.Sprint(testenv.IDs(r)) != fmt.Sprint(c.want) || int(testenv.Num(r.JSON, "total")) != len(c.want) {
+			t.Errorf("%s: want %v, got %d %v %s", c.query, c.want, r.Status, testenv.IDs(r), r.Raw)
 		}
 	}
 	for _, c := range []struct {
@@ -581,8 +582,8 @@ func TestProductListFiltersSearchSortAndPages(t *testing.T) {
 		{"sort=precio_venta&per_page=2&page=4", nil},
 	} {
 		r := e.Get(productos+"?"+c.query, f.admin)
-		if r.Status != 200 || fmt.Sprint(ids(r)) != fmt.Sprint(c.want) {
-			t.Errorf("%s: want %v, got %d %v", c.query, c.want, r.Status, ids(r))
+		if r.Status != 200 || fmt.Sprint(testenv.IDs(r)) != fmt.Sprint(c.want) {
+			t.Errorf("%s: want %v, got %d %v", c.query, c.want, r.Status, testenv.IDs(r))
 		}
 	}
 	r := e.Get(productos+"?per_page=2&page=2", f.admin)
@@ -607,7 +608,7 @@ func TestProductListFiltersSearchSortAndPages(t *testing.T) {
 		{"page=0", "page"},
 		{"page=x", "page"},
 	} {
-		expect422(t, e.Get(productos+"?"+c.query, f.admin), c.field)
+		testenv.Expect422(t, e.Get(productos+"?"+c.query, f.admin), c.field)
 	}
 	if r := e.Get(productos+"?search="+url.QueryEscape("%"), f.admin); testenv.Num(r.JSON, "total") != 0 {
 		t.Errorf("search %% is a wildcard: %s", r.Raw)
@@ -618,11 +619,11 @@ func TestProductPermissions(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	e := f.e
-	id := create(t, e, f.admin, productos, producto(f.cat, f.unid, "Protegido"))
+	id := e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Protegido"))
 	path := item(productos, id)
-	sinModulo := userWith(t, e, "SinProductos", everyPermissionBut("productos"))
-	lector := userWith(t, e, "LectorProductos", []string{"productos.leer"})
-	editor := userWith(t, e, "EditorProductos", []string{"productos.actualizar"})
+	sinModulo := e.UserWith(t, e.Admin(1), "SinProductos", everyPermissionBut("productos")...)
+	lector := e.UserWith(t, e.Admin(1), "LectorProductos", "productos.leer")
+	editor := e.UserWith(t, e.Admin(1), "EditorProductos", "productos.actualizar")
 	vendedor := func() string {
 		e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: f.admin, Body: obj{
 			"nombre": "Vera", "apellidos": "Vende", "email": "vera@demo.cr", "password": "Segura123!", "roles": []string{"vendedor"}}})
@@ -658,7 +659,7 @@ func TestProductPermissions(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.who+" "+c.method+" "+c.path, func(t *testing.T) {
-			r := call(e, c.method, c.path, c.tok, body)
+			r := e.Call(c.tok, c.method, c.path, body)
 			if r.Status != c.want || (c.want >= 400 && testenv.Str(r.JSON, "message") == "") {
 				t.Errorf("%d %s", r.Status, r.Raw)
 			}
@@ -676,7 +677,7 @@ func TestAnotherCompanyCannotSeeChangeOrDeleteProducts(t *testing.T) {
 	e := f.e
 	body := producto(f.cat, f.unid, "Secreto de la casa")
 	body["codigo"], body["precio_venta"] = "SEC-1", 777
-	id := create(t, e, f.admin, productos, body)
+	id := e.Create(t, f.admin, productos, body)
 	path := item(productos, id)
 	r := e.Get(productos+"?per_page=100", f.admin2)
 	if r.Status != 200 || testenv.Num(r.JSON, "total") != 0 || strings.Contains(string(r.Raw), "Secreto") {
@@ -697,12 +698,12 @@ func TestAnotherCompanyCannotSeeChangeOrDeleteProducts(t *testing.T) {
 		{"PATCH", obj{"categoria_id": f.cat2}},
 		{"DELETE", nil},
 	} {
-		if r := call(e, c.method, path, f.admin2, c.body); r.Status != 404 || testenv.Str(r.JSON, "message") == "" {
+		if r := e.Call(f.admin2, c.method, path, c.body); r.Status != 404 || testenv.Str(r.JSON, "message") == "" {
 			t.Errorf("%s by company 2: %d %s", c.method, r.Status, r.Raw)
 		}
 	}
 	r = e.Get(path, f.admin)
-	if r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Secreto de la casa" || exact(t, r.Raw, "data.precio_venta") != "777.00" {
+	if r.Status != 200 || testenv.Str(r.JSON, "data.nombre") != "Secreto de la casa" || testenv.Exact(t, r.Raw, "data.precio_venta") != "777.00" {
 		t.Errorf("company 1's product changed: %d %s", r.Status, r.Raw)
 	}
 	// Naming company 1 does not help company 2's admin.
@@ -711,14 +712,14 @@ func TestAnotherCompanyCannotSeeChangeOrDeleteProducts(t *testing.T) {
 	}
 	// Company 2 cannot point its products at company 1's category or supplier,
 	// and the body's empresa_id is ignored.
-	expect422(t, call(e, "POST", productos, f.admin2, producto(f.cat, f.unid, "X")), "categoria_id")
+	testenv.Expect422(t, e.Call(f.admin2, "POST", productos, producto(f.cat, f.unid, "X")), "categoria_id")
 	b2 := producto(f.cat2, f.unid, "Suyo")
 	b2["proveedor_predeterminado_id"] = f.proveedor
-	expect422(t, call(e, "POST", productos, f.admin2, b2), "proveedor_predeterminado_id")
+	testenv.Expect422(t, e.Call(f.admin2, "POST", productos, b2), "proveedor_predeterminado_id")
 	b2["proveedor_predeterminado_id"] = f.proveedor2
 	b2["empresa_id"] = 1
 	b2["codigo"] = "SEC-1" // company 1's code, free in company 2
-	r = call(e, "POST", productos, f.admin2, b2)
+	r = e.Call(f.admin2, "POST", productos, b2)
 	if r.Status != 201 || testenv.Num(r.JSON, "data.empresa_id") != 2 || testenv.Num(r.JSON, "data.proveedor_predeterminado_id") != float64(f.proveedor2) {
 		t.Errorf("company 2's own product: %d %s", r.Status, r.Raw)
 	}

@@ -11,7 +11,7 @@ func TestSeededCatalogsAreReadOnlyListsForEveryUser(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	admin := e.Admin(1)
-	nadie := userWith(t, e, "Lector", nil) // no permission at all
+	nadie := e.UserWith(t, e.Admin(1), "Lector") // no permission at all
 	cases := []struct {
 		path   string
 		total  int
@@ -61,7 +61,7 @@ func TestSeededCatalogsAreReadOnlyListsForEveryUser(t *testing.T) {
 			for _, m := range []struct{ method, path string }{
 				{"POST", c.path}, {"PUT", item(c.path, 1)}, {"PATCH", item(c.path, 1)}, {"DELETE", item(c.path, 1)},
 			} {
-				if r := call(e, m.method, m.path, admin, obj{"nombre": "X", "codigo": "X"}); r.Status != 405 || r.Header.Get("Allow") != "GET" {
+				if r := e.Call(admin, m.method, m.path, obj{"nombre": "X", "codigo": "X"}); r.Status != 405 || r.Header.Get("Allow") != "GET" {
 					t.Errorf("%s %s: %d %s", m.method, m.path, r.Status, r.Raw)
 				}
 			}
@@ -72,7 +72,7 @@ func TestSeededCatalogsAreReadOnlyListsForEveryUser(t *testing.T) {
 	}
 	// The IVA rate keeps its scale.
 	r := e.Get("/api/tipos-impuesto?codigo_tarifa_iva=08", admin)
-	if exact(t, r.Raw, "data.0.porcentaje") != "13.00" {
+	if testenv.Exact(t, r.Raw, "data.0.porcentaje") != "13.00" {
 		t.Errorf("porcentaje: %s", r.Raw)
 	}
 }
