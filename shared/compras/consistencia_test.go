@@ -91,15 +91,15 @@ func TestRoundTripsDoNotGrowWithLinesOrRows(t *testing.T) {
 	pairs = append(pairs, pair{"pago", n1, n50, 6})
 	// create already recibida (approval, entry into the principal
 	// warehouse, payable), and an edit from pendiente to recibida
-	n1, r1 = count(http.MethodPost, "/api/ordenes-compra", with(f.orden(lineas(prods, 1)...), "estado", "recibida"), 201)
-	n50, r50 = count(http.MethodPost, "/api/ordenes-compra", with(f.orden(lineas(prods, 50)...), "estado", "recibida"), 201)
+	n1, r1 = count(http.MethodPost, "/api/ordenes-compra", testenv.With(f.orden(lineas(prods, 1)...), "estado", "recibida"), 201)
+	n50, r50 = count(http.MethodPost, "/api/ordenes-compra", testenv.With(f.orden(lineas(prods, 50)...), "estado", "recibida"), 201)
 	pairs = append(pairs, pair{"create recibida", n1, n50, 12})
 	if testenv.Str(r50.JSON, "data.estado") != "recibida" || testenv.Len(r50.JSON, "data.entradas_inventario.0.detalles") != 50 ||
 		testenv.Get(r1.JSON, "data.cuenta_por_pagar.id") == nil {
 		t.Fatalf("create recibida: %s", r50.Raw)
 	}
-	one = f.create(with(f.orden(lineas(prods, 1)...), "estado", "pendiente"))
-	big = f.create(with(f.orden(lineas(prods, 50)...), "estado", "pendiente"))
+	one = f.create(testenv.With(f.orden(lineas(prods, 1)...), "estado", "pendiente"))
+	big = f.create(testenv.With(f.orden(lineas(prods, 50)...), "estado", "pendiente"))
 	n1, _ = count(http.MethodPatch, ordenPath(one), map[string]any{"estado": "recibida"}, 200)
 	n50, r50 = count(http.MethodPatch, ordenPath(big), map[string]any{"estado": "recibida"}, 200)
 	pairs = append(pairs, pair{"update to recibida", n1, n50, 10})
@@ -155,7 +155,7 @@ func TestAFailureInLine37LeavesNothingHalfWritten(t *testing.T) {
 	prods := newProductos(t, e, 1, 50, 10)
 	first := f.create(f.orden()) // OC-000001
 	state := func() string {
-		return text(t, e, `select (select count(*) from ordenes_compra)::text || '/' || (select count(*) from detalles_orden_compra)::text
+		return testenv.Scalar[string](t, e, `select (select count(*) from ordenes_compra)::text || '/' || (select count(*) from detalles_orden_compra)::text
 			|| '/' || (select valor from contadores where empresa_id = 1 and clave = 'OC')::text
 			|| '/' || (select count(*) from movimientos_inventario)::text || '/' || (select count(*) from cuentas_por_pagar)::text
 			|| '/' || coalesce((select sum(cantidad_disponible) from inventarios), 0)::numeric(10,1)::text`)
@@ -169,7 +169,7 @@ func TestAFailureInLine37LeavesNothingHalfWritten(t *testing.T) {
 	ls := lineas(prods, 50)
 	ls[36] = linea(f2.productos[0], 1, 1)
 	r := f.do(http.MethodPost, "/api/ordenes-compra", f.orden(ls...))
-	expect422(t, r, "detalles.36.producto_id")
+	testenv.Expect422(t, r, "detalles.36.producto_id")
 	if len(r.JSON["errors"].(map[string]any)) != 1 {
 		t.Errorf("only line 37 is wrong: %s", r.Raw)
 	}
@@ -295,8 +295,8 @@ func TestConcurrentRequestsKeepNumbersAndBalancesRight(t *testing.T) {
 				t.Errorf("concurrent receipt: %d %s", r.Status, r.Raw)
 			}
 		}
-		stock := text(t, e, `select sum(cantidad_disponible)::numeric(10,1)::text from inventarios where producto_id = $1`, f.productos[3])
-		payables := query(t, e, `select count(*) from cuentas_por_pagar where orden_compra_id = $1`, id)[0]
+		stock := testenv.Scalar[string](t, e, `select sum(cantidad_disponible)::numeric(10,1)::text from inventarios where producto_id = $1`, f.productos[3])
+		payables := testenv.Column[int64](t, e, `select count(*) from cuentas_por_pagar where orden_compra_id = $1`, id)[0]
 		if ok != 1 || stock != "7.0" || payables != 1 {
 			t.Errorf("%d receipts accepted, stock %s, %d payables", ok, stock, payables)
 		}
@@ -317,13 +317,13 @@ func TestIdempotencyKeyCreatesAnOrderOnce(t *testing.T) {
 		again.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("replay: %d %s / %d %s", first.Status, first.Raw, again.Status, again.Raw)
 	}
-	expect422(t, post(f.orden(linea(f.productos[0], 9, 9)), "oc-abc"), "Idempotency-Key")
+	testenv.Expect422(t, post(f.orden(linea(f.productos[0], 9, 9)), "oc-abc"), "Idempotency-Key")
 	// A refused request does not keep its key.
-	expect422(t, post(with(f.orden(), "proveedor_id", 999999), "oc-def"), "proveedor_id")
+	testenv.Expect422(t, post(testenv.With(f.orden(), "proveedor_id", 999999), "oc-def"), "proveedor_id")
 	if r := post(f.orden(), "oc-def"); r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.numero_orden") != "OC-000002" {
 		t.Errorf("key of a refused request: %d %s", r.Status, r.Raw)
 	}
-	if n := query(t, e, `select count(*) from ordenes_compra`)[0]; n != 2 {
+	if n := testenv.Column[int64](t, e, `select count(*) from ordenes_compra`)[0]; n != 2 {
 		t.Errorf("%d orders", n)
 	}
 }

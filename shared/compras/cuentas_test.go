@@ -13,7 +13,7 @@ import (
 // receives it and returns the order and its payable.
 func (f *fixture) recibida(proveedor int64, total any) (orden, cuenta int64) {
 	f.e.T.Helper()
-	orden = f.create(with(f.orden(linea(f.productos[2], 1, total)), "proveedor_id", proveedor))
+	orden = f.create(testenv.With(f.orden(linea(f.productos[2], 1, total)), "proveedor_id", proveedor))
 	f.to(orden, "recibida")
 	r := f.do(http.MethodGet, ordenPath(orden), nil)
 	return orden, int64(testenv.Num(r.JSON, "data.cuenta_por_pagar.id"))
@@ -67,7 +67,7 @@ func TestPayablesListFiltersAndShow(t *testing.T) {
 		"?estado=abierta": "estado", "?vencidas=tal-vez": "vencidas", "?proveedor_id=x": "proveedor_id",
 		"?sort=nombre": "sort", "?per_page=500": "per_page",
 	} {
-		expect422(t, f.do(http.MethodGet, "/api/cuentas-por-pagar"+q, nil), field)
+		testenv.Expect422(t, f.do(http.MethodGet, "/api/cuentas-por-pagar"+q, nil), field)
 	}
 	r = f.do(http.MethodGet, cuentaPath(c3), nil)
 	if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.estado") != "pagada" || testenv.Len(r.JSON, "data.pagos") != 1 ||
@@ -108,29 +108,29 @@ func TestPaymentRules(t *testing.T) {
 		body  any
 		field string
 	}{
-		{"monto required", with(ok, "monto", nil), "monto"},
-		{"monto zero", with(ok, "monto", 0), "monto"},
-		{"monto negative", with(ok, "monto", -5), "monto"},
-		{"monto not a number", with(ok, "monto", "cien"), "monto"},
-		{"monto with 3 decimals", with(ok, "monto", "1.005"), "monto"},
-		{"monto above the balance", with(ok, "monto", "1000.51"), "monto"},
-		{"fecha required", with(ok, "fecha", nil), "fecha"},
-		{"fecha invalid", with(ok, "fecha", "2026-02-29"), "fecha"},
-		{"forma_pago_id required", with(ok, "forma_pago_id", nil), "forma_pago_id"},
-		{"forma_pago_id unknown", with(ok, "forma_pago_id", 999), "forma_pago_id"},
-		{"forma_pago_id not a number", with(ok, "forma_pago_id", "efectivo"), "forma_pago_id"},
-		{"referencia over 100", with(ok, "referencia", strings.Repeat("r", 101)), "referencia"},
+		{"monto required", testenv.With(ok, "monto", testenv.Absent), "monto"},
+		{"monto zero", testenv.With(ok, "monto", 0), "monto"},
+		{"monto negative", testenv.With(ok, "monto", -5), "monto"},
+		{"monto not a number", testenv.With(ok, "monto", "cien"), "monto"},
+		{"monto with 3 decimals", testenv.With(ok, "monto", "1.005"), "monto"},
+		{"monto above the balance", testenv.With(ok, "monto", "1000.51"), "monto"},
+		{"fecha required", testenv.With(ok, "fecha", testenv.Absent), "fecha"},
+		{"fecha invalid", testenv.With(ok, "fecha", "2026-02-29"), "fecha"},
+		{"forma_pago_id required", testenv.With(ok, "forma_pago_id", testenv.Absent), "forma_pago_id"},
+		{"forma_pago_id unknown", testenv.With(ok, "forma_pago_id", 999), "forma_pago_id"},
+		{"forma_pago_id not a number", testenv.With(ok, "forma_pago_id", "efectivo"), "forma_pago_id"},
+		{"referencia over 100", testenv.With(ok, "referencia", strings.Repeat("r", 101)), "referencia"},
 		{"empty body", "", "monto"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			expect422(t, pay(c.body), c.field)
+			testenv.Expect422(t, pay(c.body), c.field)
 		})
 	}
-	if r := pay(with(ok, "monto", "1000.51")); !strings.Contains(r.FieldErrors("monto")[0], "1000.50") {
+	if r := pay(testenv.With(ok, "monto", "1000.51")); !strings.Contains(r.FieldErrors("monto")[0], "1000.50") {
 		t.Errorf("the balance is not in the message: %s", r.Raw)
 	}
-	if n := query(t, e, `select count(*) from pagos`)[0]; n != 0 {
+	if n := testenv.Column[int64](t, e, `select count(*) from pagos`)[0]; n != 0 {
 		t.Fatalf("%d payments written by refused requests", n)
 	}
 
@@ -144,17 +144,17 @@ func TestPaymentRules(t *testing.T) {
 	if again.Status != http.StatusCreated || string(again.Raw) != string(r.Raw) || again.Header.Get("Idempotent-Replayed") != "true" {
 		t.Errorf("replay: %d %s", again.Status, again.Raw)
 	}
-	expect422(t, pay(with(ok, "monto", 5), "Idempotency-Key", "pago-1"), "Idempotency-Key")
-	if n := query(t, e, `select count(*) from pagos`)[0]; n != 1 {
+	testenv.Expect422(t, pay(testenv.With(ok, "monto", 5), "Idempotency-Key", "pago-1"), "Idempotency-Key")
+	if n := testenv.Column[int64](t, e, `select count(*) from pagos`)[0]; n != 1 {
 		t.Errorf("%d payments after a replay", n)
 	}
 
 	// Paying the exact balance settles it; nothing more can be paid.
-	r = pay(with(ok, "monto", "900.50"))
+	r = pay(testenv.With(ok, "monto", "900.50"))
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.cuenta_por_pagar.estado") != "pagada" || testenv.Num(r.JSON, "data.cuenta_por_pagar.saldo") != 0 {
 		t.Fatalf("settling payment: %d %s", r.Status, r.Raw)
 	}
-	expect422(t, pay(with(ok, "monto", "0.01")), "monto")
+	testenv.Expect422(t, pay(testenv.With(ok, "monto", "0.01")), "monto")
 	r = f.do(http.MethodGet, ordenPath(orden), nil)
 	if testenv.Num(r.JSON, "data.saldo_pendiente") != 0 || testenv.Len(r.JSON, "data.pagos") != 2 {
 		t.Errorf("order after settling: %s", r.Raw)
@@ -162,5 +162,5 @@ func TestPaymentRules(t *testing.T) {
 	// An annulled payable takes no payment.
 	_, anulada := f.recibida(f.proveedor, 10)
 	e.Exec(`update cuentas_por_pagar set estado = 'anulada' where id = $1`, anulada)
-	expect422(t, call(e, f.tok, http.MethodPost, cuentaPath(anulada, "pagos"), ok), "estado")
+	testenv.Expect422(t, e.Call(f.tok, http.MethodPost, cuentaPath(anulada, "pagos"), ok), "estado")
 }

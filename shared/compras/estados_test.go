@@ -54,7 +54,7 @@ func efectos(t *testing.T, f *fixture, id int64, estado string, almacen, product
 			{"payable saldo", testenv.Num(r.JSON, "data.cuenta_por_pagar.saldo") == total},
 			{"payable estado", testenv.Str(r.JSON, "data.cuenta_por_pagar.estado") == "pendiente"},
 			{"payable due", testenv.Str(r.JSON, "data.cuenta_por_pagar.fecha_vencimiento") ==
-				text(t, f.e, `select ((now() at time zone 'America/Costa_Rica')::date + 30)::text`)},
+				testenv.Scalar[string](t, f.e, `select ((now() at time zone 'America/Costa_Rica')::date + 30)::text`)},
 		}...)
 	}
 	if estado == "cancelada" {
@@ -76,24 +76,23 @@ func efectos(t *testing.T, f *fixture, id int64, estado string, almacen, product
 	if got := stockIn(t, f.e, producto, almacen); got != want {
 		t.Errorf("stock of %d in %d: %s, want %s", producto, almacen, got, want)
 	}
-	if got := text(t, f.e, `select coalesce(sum(cantidad_disponible), 0)::numeric(12,3)::text from inventarios where producto_id = $1`, producto); got != want {
+	if got := testenv.Scalar[string](t, f.e, `select coalesce(sum(cantidad_disponible), 0)::numeric(12,3)::text from inventarios where producto_id = $1`, producto); got != want {
 		t.Errorf("stock of %d anywhere: %s, want %s", producto, got, want)
 	}
-	if n := query(t, f.e, `select count(*) from cuentas_por_pagar where orden_compra_id = $1`, id)[0]; n != map[bool]int64{true: 1, false: 0}[recibida] {
+	if n := testenv.Column[int64](t, f.e, `select count(*) from cuentas_por_pagar where orden_compra_id = $1`, id)[0]; n != map[bool]int64{true: 1, false: 0}[recibida] {
 		t.Errorf("%d payables", n)
 	}
 }
 
 func stockIn(t *testing.T, e *testenv.Env, producto, almacen int64) string {
 	t.Helper()
-	return text(t, e, `select coalesce(sum(cantidad_disponible), 0)::numeric(12,3)::text from inventarios where producto_id = $1 and almacen_id = $2`,
-		producto, almacen)
+	return testenv.Scalar[string](t, e, `select coalesce(sum(cantidad_disponible), 0)::numeric(12,3)::text from inventarios where producto_id = $1 and almacen_id = $2`, producto, almacen)
 }
 
 // otroAlmacen adds a second, non-principal warehouse to the company.
 func otroAlmacen(t *testing.T, f *fixture) int64 {
 	t.Helper()
-	return query(t, f.e, `insert into almacenes (empresa_id, sucursal_id, nombre, codigo)
+	return testenv.Column[int64](t, f.e, `insert into almacenes (empresa_id, sucursal_id, nombre, codigo)
 		select empresa_id, sucursal_id, 'Bodega ' || (select count(*) + 1 from almacenes), 'B' || (select count(*) + 1 from almacenes)
 		from almacenes where id = $1 returning id`, f.almacen)[0]
 }
@@ -111,10 +110,10 @@ func TestCreateInEachStateDoesWhatTheActionsDo(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				p := newProductos(t, e, 1, 1, 1)[0] // IVA 13%: 4 x 250 = 1000 + 130
-				body := with(f.orden(linea(p, 4, 250)), "estado", estado)
+				body := testenv.With(f.orden(linea(p, 4, 250)), "estado", estado)
 				almacen := f.almacen
 				if conAlmacen {
-					body, almacen = with(body, "almacen_id", bodega), bodega
+					body, almacen = testenv.With(body, "almacen_id", bodega), bodega
 				}
 				r := f.do(http.MethodPost, "/api/ordenes-compra", body)
 				if r.Status != http.StatusCreated || testenv.Str(r.JSON, "message") != "Orden de compra creada correctamente." ||
@@ -126,7 +125,7 @@ func TestCreateInEachStateDoesWhatTheActionsDo(t *testing.T) {
 		}
 	}
 	// A received order is received: the action routes refuse it like any other.
-	id := f.create(with(f.orden(), "estado", "recibida"))
+	id := f.create(testenv.With(f.orden(), "estado", "recibida"))
 	if r := f.do(http.MethodPost, ordenPath(id, "recibir"), nil); r.Status != http.StatusUnprocessableEntity ||
 		r.FieldErrors("estado")[0] != "La orden de compra ya fue recibida por completo." {
 		t.Errorf("recibir a created-recibida order: %d %s", r.Status, r.Raw)
@@ -135,7 +134,7 @@ func TestCreateInEachStateDoesWhatTheActionsDo(t *testing.T) {
 		t.Errorf("cancelar a created-recibida order: %d %s", r.Status, r.Raw)
 	}
 	// A created-aprobada order goes on with the recibir action.
-	id = f.create(with(f.orden(), "estado", "aprobada"))
+	id = f.create(testenv.With(f.orden(), "estado", "aprobada"))
 	if r := f.do(http.MethodPost, ordenPath(id, "recibir"), map[string]any{"almacen_id": f.almacen}); r.Status != http.StatusOK ||
 		testenv.Str(r.JSON, "data.estado") != "recibida" {
 		t.Errorf("recibir a created-aprobada order: %d %s", r.Status, r.Raw)
@@ -151,7 +150,7 @@ func TestEditFromDraftOrPendingToEachStateDoesWhatTheActionsDo(t *testing.T) {
 			for _, method := range []string{http.MethodPatch, http.MethodPut} {
 				t.Run(method+" "+from+" to "+to, func(t *testing.T) {
 					p := newProductos(t, e, 1, 1, 1)[0]
-					id := f.create(with(f.orden(linea(p, "2.5", 100)), "estado", from))
+					id := f.create(testenv.With(f.orden(linea(p, "2.5", 100)), "estado", from))
 					r := f.do(method, ordenPath(id), map[string]any{"estado": to})
 					if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.estado") != to ||
 						testenv.Str(r.JSON, "message") != "Orden de compra actualizada correctamente." {
@@ -167,7 +166,7 @@ func TestEditFromDraftOrPendingToEachStateDoesWhatTheActionsDo(t *testing.T) {
 		bodega := otroAlmacen(t, f)
 		ps := newProductos(t, e, 1, 2, 0)
 		viejo, nuevo := ps[0], ps[1]
-		id := f.create(with(f.orden(linea(viejo, 1, 1)), "estado", "pendiente"))
+		id := f.create(testenv.With(f.orden(linea(viejo, 1, 1)), "estado", "pendiente"))
 		r := f.do(http.MethodPut, ordenPath(id), map[string]any{"estado": "recibida", "almacen_id": bodega, "observaciones": "Llegó todo",
 			"detalles": []any{linea(nuevo, 3, 10)}})
 		if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.observaciones") != "Llegó todo" || testenv.Len(r.JSON, "data.detalles") != 1 ||
@@ -181,7 +180,7 @@ func TestEditFromDraftOrPendingToEachStateDoesWhatTheActionsDo(t *testing.T) {
 	})
 
 	t.Run("an edit to the same or an earlier state changes nothing else", func(t *testing.T) {
-		id := f.create(with(f.orden(), "estado", "pendiente"))
+		id := f.create(testenv.With(f.orden(), "estado", "pendiente"))
 		for _, estado := range []string{"pendiente", "borrador", "borrador", "pendiente"} {
 			r := f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": estado})
 			if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.estado") != estado || testenv.Get(r.JSON, "data.aprobado_en") != nil ||
@@ -199,7 +198,7 @@ func TestStateIsRequiredAndCheckedOnCreateAndEdit(t *testing.T) {
 
 	t.Run("an empty body names fecha_orden, estado and detalles", func(t *testing.T) {
 		r := f.do(http.MethodPost, "/api/ordenes-compra", map[string]any{})
-		expect422(t, r, "estado")
+		testenv.Expect422(t, r, "estado")
 		for _, k := range []string{"fecha_orden", "estado", "detalles", "proveedor_id"} {
 			msgs := r.FieldErrors(k)
 			if len(msgs) != 1 || !strings.Contains(msgs[0], "obligatorio") {
@@ -217,17 +216,17 @@ func TestStateIsRequiredAndCheckedOnCreateAndEdit(t *testing.T) {
 	t.Run("an estado outside the five is refused on create and edit", func(t *testing.T) {
 		id := f.create(f.orden())
 		for _, v := range []any{"abierta", "APROBADA", "recibido", 3, true, []any{"aprobada"}} {
-			expect422(t, f.do(http.MethodPost, "/api/ordenes-compra", with(f.orden(), "estado", v)), "estado")
+			testenv.Expect422(t, f.do(http.MethodPost, "/api/ordenes-compra", testenv.With(f.orden(), "estado", v)), "estado")
 			for _, m := range []string{http.MethodPut, http.MethodPatch} {
-				expect422(t, f.do(m, ordenPath(id), map[string]any{"estado": v}), "estado")
+				testenv.Expect422(t, f.do(m, ordenPath(id), map[string]any{"estado": v}), "estado")
 			}
 		}
-		r := f.do(http.MethodPost, "/api/ordenes-compra", with(f.orden(), "estado", "abierta"))
+		r := f.do(http.MethodPost, "/api/ordenes-compra", testenv.With(f.orden(), "estado", "abierta"))
 		if got := r.FieldErrors("estado")[0]; got != "El campo estado debe ser uno de: borrador, pendiente, aprobada, recibida, cancelada." {
 			t.Errorf("message %q", got)
 		}
 		for _, v := range []any{nil, "", " "} {
-			expect422(t, f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": v}), "estado")
+			testenv.Expect422(t, f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": v}), "estado")
 		}
 		if r := f.do(http.MethodGet, ordenPath(id), nil); testenv.Str(r.JSON, "data.estado") != "borrador" {
 			t.Errorf("after refused edits: %s", r.Raw)
@@ -236,12 +235,12 @@ func TestStateIsRequiredAndCheckedOnCreateAndEdit(t *testing.T) {
 
 	t.Run("an order already aprobada, recibida or cancelada is not edited to another state", func(t *testing.T) {
 		for _, from := range []string{"aprobada", "recibida", "cancelada"} {
-			id := f.create(with(f.orden(), "estado", from))
+			id := f.create(testenv.With(f.orden(), "estado", from))
 			before := f.do(http.MethodGet, ordenPath(id), nil)
 			for _, to := range []string{"borrador", "pendiente", "aprobada", "recibida", "cancelada"} {
 				for _, m := range []string{http.MethodPut, http.MethodPatch} {
 					r := f.do(m, ordenPath(id), map[string]any{"estado": to})
-					expect422(t, r, "estado")
+					testenv.Expect422(t, r, "estado")
 					if got := r.FieldErrors("estado")[0]; got != "Solo se pueden editar órdenes en estado borrador o pendiente." {
 						t.Errorf("%s -> %s: %q", from, to, got)
 					}
@@ -262,7 +261,7 @@ func TestAFailedMoveToRecibidaLeavesNothing(t *testing.T) {
 	f := setup(t, e, 2)
 	p := f.productos[2]
 	state := func() string {
-		return text(t, e, `select (select count(*) from ordenes_compra where empresa_id = 2)::text
+		return testenv.Scalar[string](t, e, `select (select count(*) from ordenes_compra where empresa_id = 2)::text
 			|| '/' || (select count(*) from detalles_orden_compra where empresa_id = 2)::text
 			|| '/' || coalesce((select valor from contadores where empresa_id = 2 and clave = 'OC'), 0)::text
 			|| '/' || (select count(*) from ordenes_compra where empresa_id = 2 and aprobado_en is not null)::text
@@ -271,7 +270,7 @@ func TestAFailedMoveToRecibidaLeavesNothing(t *testing.T) {
 			|| '/' || (select count(*) from cuentas_por_pagar where empresa_id = 2)::text
 			|| '/' || coalesce((select sum(cantidad_disponible) from inventarios where empresa_id = 2), 0)::numeric(10,1)::text`)
 	}
-	pendiente := f.create(with(f.orden(linea(p, 5, 10)), "estado", "pendiente", "observaciones", "Original"))
+	pendiente := f.create(testenv.With(f.orden(linea(p, 5, 10)), "estado", "pendiente", "observaciones", "Original"))
 	before := state()
 	if before != "1/1/1/0/0/0/0/0.0" {
 		t.Fatalf("initial state %s", before)
@@ -291,17 +290,17 @@ func TestAFailedMoveToRecibidaLeavesNothing(t *testing.T) {
 	t.Run("no principal warehouse", func(t *testing.T) {
 		e.Exec(`update almacenes set es_principal = false where empresa_id = 2`)
 		defer e.Exec(`update almacenes set es_principal = true where id = $1`, f.almacen)
-		r := f.do(http.MethodPost, "/api/ordenes-compra", with(f.orden(linea(p, 5, 10)), "estado", "recibida"))
-		expect422(t, r, "almacen_id")
+		r := f.do(http.MethodPost, "/api/ordenes-compra", testenv.With(f.orden(linea(p, 5, 10)), "estado", "recibida"))
+		testenv.Expect422(t, r, "almacen_id")
 		if got := r.FieldErrors("almacen_id")[0]; !strings.Contains(got, "almacén principal") {
 			t.Errorf("message %q", got)
 		}
 		unchanged(t)
 		r = f.do(http.MethodPatch, ordenPath(pendiente), map[string]any{"estado": "recibida", "observaciones": "Cambiada"})
-		expect422(t, r, "almacen_id")
+		testenv.Expect422(t, r, "almacen_id")
 		unchanged(t)
 		// Naming a warehouse is the way out; the other moves need none.
-		if r := f.do(http.MethodPost, "/api/ordenes-compra", with(f.orden(linea(p, 1, 1)), "estado", "aprobada")); r.Status != http.StatusCreated {
+		if r := f.do(http.MethodPost, "/api/ordenes-compra", testenv.With(f.orden(linea(p, 1, 1)), "estado", "aprobada")); r.Status != http.StatusCreated {
 			t.Errorf("aprobada without a principal warehouse: %d %s", r.Status, r.Raw)
 		}
 		before = state()
@@ -310,10 +309,10 @@ func TestAFailedMoveToRecibidaLeavesNothing(t *testing.T) {
 	t.Run("the principal warehouse is inactive", func(t *testing.T) {
 		e.Exec(`update almacenes set activo = false where id = $1`, f.almacen)
 		defer e.Exec(`update almacenes set activo = true where id = $1`, f.almacen)
-		r := f.do(http.MethodPost, "/api/ordenes-compra", with(f.orden(linea(p, 5, 10)), "estado", "recibida"))
-		expect422(t, r, "almacen_id")
+		r := f.do(http.MethodPost, "/api/ordenes-compra", testenv.With(f.orden(linea(p, 5, 10)), "estado", "recibida"))
+		testenv.Expect422(t, r, "almacen_id")
 		unchanged(t)
-		expect422(t, f.do(http.MethodPut, ordenPath(pendiente), map[string]any{"estado": "recibida", "observaciones": "Cambiada"}), "almacen_id")
+		testenv.Expect422(t, f.do(http.MethodPut, ordenPath(pendiente), map[string]any{"estado": "recibida", "observaciones": "Cambiada"}), "almacen_id")
 		unchanged(t)
 	})
 
@@ -322,7 +321,7 @@ func TestAFailedMoveToRecibidaLeavesNothing(t *testing.T) {
 			begin if new.empresa_id = 2 then raise exception 'falla simulada'; end if; return new; end $$`)
 		e.Exec(`create trigger falla_entrada before insert on detalles_movimiento for each row execute function falla_entrada()`)
 		defer e.Exec(`drop trigger falla_entrada on detalles_movimiento`)
-		r := f.do(http.MethodPost, "/api/ordenes-compra", with(f.orden(linea(p, 5, 10)), "estado", "recibida"))
+		r := f.do(http.MethodPost, "/api/ordenes-compra", testenv.With(f.orden(linea(p, 5, 10)), "estado", "recibida"))
 		if r.Status != http.StatusInternalServerError || testenv.Str(r.JSON, "message") != httpx.MsgInternal {
 			t.Fatalf("create: %d %s", r.Status, r.Raw)
 		}
@@ -334,7 +333,7 @@ func TestAFailedMoveToRecibidaLeavesNothing(t *testing.T) {
 	})
 
 	// Afterwards both work, and the numbers follow on with no gap.
-	r := f.do(http.MethodPost, "/api/ordenes-compra", with(f.orden(linea(p, 5, 10)), "estado", "recibida"))
+	r := f.do(http.MethodPost, "/api/ordenes-compra", testenv.With(f.orden(linea(p, 5, 10)), "estado", "recibida"))
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.numero_orden") != "OC-000003" ||
 		testenv.Str(r.JSON, "data.entradas_inventario.0.numero") != "ENT-00000001" {
 		t.Fatalf("create after the failures: %d %s", r.Status, r.Raw)
@@ -355,9 +354,9 @@ func TestCreatingBeyondPendingNeedsComprasActualizar(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	f := setup(t, e, 1)
-	crear := userWith(t, e, f.tok, "crear", "compras.crear")
-	actualizar := userWith(t, e, f.tok, "actualizar", "compras.actualizar")
-	ambos := userWith(t, e, f.tok, "ambos", "compras.crear", "compras.actualizar")
+	crear := e.UserWith(t, f.tok, "crear", "compras.crear")
+	actualizar := e.UserWith(t, f.tok, "actualizar", "compras.actualizar")
+	ambos := e.UserWith(t, f.tok, "ambos", "compras.crear", "compras.actualizar")
 	for _, c := range []struct {
 		tok    string
 		estado string
@@ -368,23 +367,23 @@ func TestCreatingBeyondPendingNeedsComprasActualizar(t *testing.T) {
 		{actualizar, "borrador", 403}, {actualizar, "recibida", 403},
 		{ambos, "aprobada", 201}, {ambos, "recibida", 201}, {ambos, "cancelada", 201},
 	} {
-		r := call(e, c.tok, http.MethodPost, "/api/ordenes-compra", with(f.orden(), "estado", c.estado))
+		r := e.Call(c.tok, http.MethodPost, "/api/ordenes-compra", testenv.With(f.orden(), "estado", c.estado))
 		if r.Status != c.want || testenv.Str(r.JSON, "message") == "" {
 			t.Errorf("create %s: %d, want %d: %s", c.estado, r.Status, c.want, r.Raw)
 		}
 	}
-	if n := query(t, e, `select count(*) from ordenes_compra where estado not in ('borrador', 'pendiente')`)[0]; n != 3 {
+	if n := testenv.Column[int64](t, e, `select count(*) from ordenes_compra where estado not in ('borrador', 'pendiente')`)[0]; n != 3 {
 		t.Errorf("%d orders beyond pendiente, want the 3 of the user holding both", n)
 	}
 	// compras.actualizar alone moves an order to any state by an edit, with
 	// the receipt's entry and payable, no inventario permission needed.
 	for _, to := range []string{"aprobada", "recibida", "cancelada"} {
 		id := f.create(f.orden())
-		r := call(e, actualizar, http.MethodPatch, ordenPath(id), map[string]any{"estado": to})
+		r := e.Call(actualizar, http.MethodPatch, ordenPath(id), map[string]any{"estado": to})
 		if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.estado") != to {
 			t.Errorf("edit to %s: %d %s", to, r.Status, r.Raw)
 		}
-		if r := call(e, crear, http.MethodPatch, ordenPath(id), map[string]any{"estado": to}); r.Status != http.StatusForbidden {
+		if r := e.Call(crear, http.MethodPatch, ordenPath(id), map[string]any{"estado": to}); r.Status != http.StatusForbidden {
 			t.Errorf("edit by a creator: %d %s", r.Status, r.Raw)
 		}
 	}

@@ -88,7 +88,7 @@ func TestPurchaseOrderLifeFromDraftToPaid(t *testing.T) {
 		t.Errorf("inventory entry of the partial receipt: %s", r.Raw)
 	}
 	// The stock is in the warehouse, batch by batch.
-	if got := text(t, e, `select string_agg(lote || ':' || cantidad_disponible::numeric(10,1) || ':' || fecha_vencimiento, ',' order by lote)
+	if got := testenv.Scalar[string](t, e, `select string_agg(lote || ':' || cantidad_disponible::numeric(10,1) || ':' || fecha_vencimiento, ',' order by lote)
 		from inventarios where empresa_id = 1 and almacen_id = $1 and producto_id = $2`, f.almacen, f.productos[0]); got != "L-1:3.0:2027-01-31,L-2:1.0:2027-02-28" {
 		t.Errorf("stock after the partial receipt: %s", got)
 	}
@@ -105,8 +105,8 @@ func TestPurchaseOrderLifeFromDraftToPaid(t *testing.T) {
 	}
 	// The payable: the order's total, due today + the supplier's 30 days.
 	cuenta := int64(testenv.Num(r.JSON, "data.cuenta_por_pagar.id"))
-	hoy := text(t, e, `select ((now() at time zone 'America/Costa_Rica')::date)::text`)
-	vence := text(t, e, `select ((now() at time zone 'America/Costa_Rica')::date + 30)::text`)
+	hoy := testenv.Scalar[string](t, e, `select ((now() at time zone 'America/Costa_Rica')::date)::text`)
+	vence := testenv.Scalar[string](t, e, `select ((now() at time zone 'America/Costa_Rica')::date + 30)::text`)
 	if cuenta <= 0 || testenv.Num(r.JSON, "data.cuenta_por_pagar.monto") != 11235 || testenv.Num(r.JSON, "data.cuenta_por_pagar.saldo") != 11235 ||
 		testenv.Str(r.JSON, "data.cuenta_por_pagar.estado") != "pendiente" || testenv.Str(r.JSON, "data.cuenta_por_pagar.fecha_emision") != hoy ||
 		testenv.Str(r.JSON, "data.cuenta_por_pagar.fecha_vencimiento") != vence {

@@ -1,15 +1,11 @@
 package compras_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -31,46 +27,22 @@ type fixture struct {
 	almacen   int64
 }
 
-// query runs SQL as the owner and returns the first column of every row.
-func query(t testing.TB, e *testenv.Env, sql string, args ...any) []int64 {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, e.AdminURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	rows, _ := conn.Query(ctx, sql, args...)
-	out, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
-		t.Fatalf("query %q: %v", sql, err)
-	}
-	return out
-}
-
-// text runs SQL as the owner and returns the first column of the first row as text.
-func text(t testing.TB, e *testenv.Env, sql string, args ...any) string {
-	t.Helper()
-	return testenv.Scalar[string](t, e, sql, args...)
-}
-
 // newProveedor inserts a supplier of the company with dias_credito.
 func newProveedor(t testing.TB, e *testenv.Env, empresa, dias int) int64 {
 	t.Helper()
-	n := len(query(t, e, `select id from proveedores`)) + 1
-	return query(t, e, `insert into proveedores (empresa_id, nombre, nit_ruc, dias_credito) values ($1, $2, $3, $4) returning id`,
-		empresa, fmt.Sprintf("Proveedor %d", n), fmt.Sprintf("NIT-%d", n), dias)[0]
+	n := len(testenv.Column[int64](t, e, `select id from proveedores`)) + 1
+	return testenv.Column[int64](t, e, `insert into proveedores (empresa_id, nombre, nit_ruc, dias_credito) values ($1, $2, $3, $4) returning id`, empresa, fmt.Sprintf("Proveedor %d", n), fmt.Sprintf("NIT-%d", n), dias)[0]
 }
 
 // newProductos inserts n products of the company; the first `gravados` carry
 // the IVA 13% tax type.
 func newProductos(t testing.TB, e *testenv.Env, empresa, n, gravados int) []int64 {
 	t.Helper()
-	return query(t, e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo, precio_compra, precio_venta)
+	return testenv.Column[int64](t, e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo, precio_compra, precio_venta)
 		select $1::bigint, c.id, u.id, case when g <= $3 then ti.id end, 'Producto ' || g, 'E' || $1::bigint || '-' || g || '-' || $4::int, 'producto', 100, 150
 		from generate_series(1, $2) g, categorias_producto c, unidades_medida u, tipos_impuesto ti
 		where c.empresa_id = $1 and u.codigo = 'Unid' and ti.codigo = '01' and ti.codigo_tarifa_iva = '08'
-		order by g returning id`, empresa, n, gravados, len(query(t, e, `select id from productos`)))
+		order by g returning id`, empresa, n, gravados, len(testenv.Column[int64](t, e, `select id from productos`)))
 }
 
 func setup(t testing.TB, e *testenv.Env, empresa int) *fixture {
@@ -78,18 +50,13 @@ func setup(t testing.TB, e *testenv.Env, empresa int) *fixture {
 	f := &fixture{e: e, empresa: empresa, tok: e.Admin(empresa)}
 	f.proveedor = newProveedor(t, e, empresa, 30)
 	f.productos = newProductos(t, e, empresa, 4, 2)
-	f.almacen = query(t, e, `select id from almacenes where empresa_id = $1 and es_principal`, empresa)[0]
+	f.almacen = testenv.Column[int64](t, e, `select id from almacenes where empresa_id = $1 and es_principal`, empresa)[0]
 	return f
-}
-
-func call(e *testenv.Env, tok, method, path string, body any) testenv.Resp {
-	e.T.Helper()
-	return e.Do(testenv.Req{Method: method, Path: path, Token: tok, Body: body})
 }
 
 func (f *fixture) do(method, path string, body any) testenv.Resp {
 	f.e.T.Helper()
-	return call(f.e, f.tok, method, path, body)
+	return f.e.Call(f.tok, method, path, body)
 }
 
 // linea is a line body.
@@ -108,22 +75,6 @@ func (f *fixture) orden(lineas ...map[string]any) map[string]any {
 		lineas = []map[string]any{linea(f.productos[2], 2, 100)}
 	}
 	return map[string]any{"proveedor_id": f.proveedor, "fecha_orden": "2026-03-10", "estado": "borrador", "detalles": lineas}
-}
-
-// with copies body and sets (or, with nil, removes) key/value pairs.
-func with(body map[string]any, kv ...any) map[string]any {
-	out := make(map[string]any, len(body))
-	for k, v := range body {
-		out[k] = v
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		if kv[i+1] == nil {
-			delete(out, kv[i].(string))
-		} else {
-			out[kv[i].(string)] = kv[i+1]
-		}
-	}
-	return out
 }
 
 // create POSTs an order and returns its id, failing otherwise.
@@ -184,54 +135,13 @@ func (f *fixture) to(id int64, estado string) {
 	}
 }
 
-// expect422 asserts a validation failure that names field.
-func expect422(t *testing.T, r testenv.Resp, field string) {
-	t.Helper()
-	if r.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("status %d, want 422 on %s: %s", r.Status, field, r.Raw)
-	}
-	if len(r.FieldErrors(field)) == 0 {
-		t.Fatalf("no errors[%q]: %s", field, r.Raw)
-	}
-	if testenv.Str(r.JSON, "message") == "" {
-		t.Errorf("422 without message: %s", r.Raw)
-	}
-}
-
-// ids returns the ids of a list response's data, in order.
+// ids is testenv.IDs as int64, the type of this package's fixture ids.
 func ids(r testenv.Resp) []int64 {
-	n := testenv.Len(r.JSON, "data")
-	out := make([]int64, 0, max(n, 0))
-	for i := 0; i < n; i++ {
-		out = append(out, int64(testenv.Num(r.JSON, fmt.Sprintf("data.%d.id", i))))
+	out := []int64{}
+	for _, id := range testenv.IDs(r) {
+		out = append(out, int64(id))
 	}
 	return out
-}
-
-func has(list []int64, id int64) bool {
-	for _, x := range list {
-		if x == id {
-			return true
-		}
-	}
-	return false
-}
-
-// userWith creates, in company 1, a role holding exactly perms and a user
-// with it, and returns the user's token.
-func userWith(t *testing.T, e *testenv.Env, admin, slugBase string, perms ...string) string {
-	t.Helper()
-	r := call(e, admin, http.MethodPost, "/api/roles", map[string]any{"nombre": "Rol " + slugBase, "permisos": perms})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("create role: %d %s", r.Status, r.Raw)
-	}
-	email := strings.ToLower(slugBase) + "@demo.cr"
-	r = call(e, admin, http.MethodPost, "/api/usuarios", map[string]any{
-		"nombre": "Prueba", "apellidos": "Compras", "email": email, "password": "Segura123!", "roles": []string{testenv.Str(r.JSON, "data.slug")}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("create user: %d %s", r.Status, r.Raw)
-	}
-	return e.Login(email, "Segura123!")
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

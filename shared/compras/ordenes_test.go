@@ -81,7 +81,7 @@ func TestCreateAssignsConsecutiveNumbersPerCompanyAndKeepsTheGivenState(t *testi
 	for i, want := range []string{"OC-000001", "OC-000002", "OC-000003"} {
 		body := f1.orden()
 		if i == 1 {
-			body = with(body, "estado", "pendiente", "almacen_id", f1.almacen)
+			body = testenv.With(body, "estado", "pendiente", "almacen_id", f1.almacen)
 		}
 		r := f1.do(http.MethodPost, "/api/ordenes-compra", body)
 		if r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.numero_orden") != want {
@@ -96,7 +96,7 @@ func TestCreateAssignsConsecutiveNumbersPerCompanyAndKeepsTheGivenState(t *testi
 		}
 	}
 	// Each company has its own sequence; empresa_id in the body is ignored.
-	r := f2.do(http.MethodPost, "/api/ordenes-compra", with(f2.orden(), "empresa_id", 1))
+	r := f2.do(http.MethodPost, "/api/ordenes-compra", testenv.With(f2.orden(), "empresa_id", 1))
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.numero_orden") != "OC-000001" || testenv.Num(r.JSON, "data.empresa_id") != 2 {
 		t.Fatalf("company 2's first order: %d %s", r.Status, r.Raw)
 	}
@@ -135,33 +135,33 @@ func TestCreateValidationRules(t *testing.T) {
 		body  any
 		field string
 	}{
-		{"proveedor_id required", with(base, "proveedor_id", nil), "proveedor_id"},
+		{"proveedor_id required", testenv.With(base, "proveedor_id", testenv.Absent), "proveedor_id"},
 		{"proveedor_id null", fmt.Sprintf(`{"proveedor_id":null,"fecha_orden":"2026-03-10","estado":"borrador","detalles":[{"producto_id":%d,"cantidad":1,"precio_unitario":1}]}`, p), "proveedor_id"},
-		{"proveedor_id of another company", with(base, "proveedor_id", f2.proveedor), "proveedor_id"},
-		{"proveedor_id unknown", with(base, "proveedor_id", 999999), "proveedor_id"},
-		{"proveedor_id deleted", with(base, "proveedor_id", borrado), "proveedor_id"},
-		{"proveedor_id inactive", with(base, "proveedor_id", inactivo), "proveedor_id"},
-		{"proveedor_id zero", with(base, "proveedor_id", 0), "proveedor_id"},
-		{"fecha_orden required", with(base, "fecha_orden", nil), "fecha_orden"},
-		{"fecha_orden blank", with(base, "fecha_orden", " "), "fecha_orden"},
-		{"fecha_orden not YYYY-MM-DD", with(base, "fecha_orden", "10/03/2026"), "fecha_orden"},
-		{"fecha_orden impossible", with(base, "fecha_orden", "2026-02-30"), "fecha_orden"},
-		{"fecha_orden a number", with(base, "fecha_orden", 20260310), "fecha_orden"},
-		{"fecha_entrega_estimada before fecha_orden", with(base, "fecha_entrega_estimada", "2026-03-09"), "fecha_entrega_estimada"},
-		{"fecha_entrega_estimada invalid", with(base, "fecha_entrega_estimada", "mañana"), "fecha_entrega_estimada"},
-		{"estado required", with(base, "estado", nil), "estado"},
+		{"proveedor_id of another company", testenv.With(base, "proveedor_id", f2.proveedor), "proveedor_id"},
+		{"proveedor_id unknown", testenv.With(base, "proveedor_id", 999999), "proveedor_id"},
+		{"proveedor_id deleted", testenv.With(base, "proveedor_id", borrado), "proveedor_id"},
+		{"proveedor_id inactive", testenv.With(base, "proveedor_id", inactivo), "proveedor_id"},
+		{"proveedor_id zero", testenv.With(base, "proveedor_id", 0), "proveedor_id"},
+		{"fecha_orden required", testenv.With(base, "fecha_orden", testenv.Absent), "fecha_orden"},
+		{"fecha_orden blank", testenv.With(base, "fecha_orden", " "), "fecha_orden"},
+		{"fecha_orden not YYYY-MM-DD", testenv.With(base, "fecha_orden", "10/03/2026"), "fecha_orden"},
+		{"fecha_orden impossible", testenv.With(base, "fecha_orden", "2026-02-30"), "fecha_orden"},
+		{"fecha_orden a number", testenv.With(base, "fecha_orden", 20260310), "fecha_orden"},
+		{"fecha_entrega_estimada before fecha_orden", testenv.With(base, "fecha_entrega_estimada", "2026-03-09"), "fecha_entrega_estimada"},
+		{"fecha_entrega_estimada invalid", testenv.With(base, "fecha_entrega_estimada", "mañana"), "fecha_entrega_estimada"},
+		{"estado required", testenv.With(base, "estado", testenv.Absent), "estado"},
 		{"estado null", fmt.Sprintf(`{"proveedor_id":%d,"fecha_orden":"2026-03-10","estado":null,"detalles":[{"producto_id":%d,"cantidad":1,"precio_unitario":1}]}`, f.proveedor, p), "estado"},
-		{"estado blank", with(base, "estado", "  "), "estado"},
-		{"estado unknown", with(base, "estado", "abierta"), "estado"},
-		{"estado in capitals", with(base, "estado", "Aprobada"), "estado"},
-		{"estado not a string", with(base, "estado", 1), "estado"},
-		{"observaciones over 2000", with(base, "observaciones", strings.Repeat("o", 2001)), "observaciones"},
-		{"almacen_id of another company", with(base, "almacen_id", f2.almacen), "almacen_id"},
-		{"detalles required", with(base, "detalles", nil), "detalles"},
-		{"detalles empty", with(base, "detalles", []any{}), "detalles"},
-		{"detalles not a list", with(base, "detalles", "x"), "detalles"},
-		{"detalles over 500 lines", with(base, "detalles", many), "detalles"},
-		{"a line that is not an object", with(base, "detalles", []any{1}), "detalles.0"},
+		{"estado blank", testenv.With(base, "estado", "  "), "estado"},
+		{"estado unknown", testenv.With(base, "estado", "abierta"), "estado"},
+		{"estado in capitals", testenv.With(base, "estado", "Aprobada"), "estado"},
+		{"estado not a string", testenv.With(base, "estado", 1), "estado"},
+		{"observaciones over 2000", testenv.With(base, "observaciones", strings.Repeat("o", 2001)), "observaciones"},
+		{"almacen_id of another company", testenv.With(base, "almacen_id", f2.almacen), "almacen_id"},
+		{"detalles required", testenv.With(base, "detalles", testenv.Absent), "detalles"},
+		{"detalles empty", testenv.With(base, "detalles", []any{}), "detalles"},
+		{"detalles not a list", testenv.With(base, "detalles", "x"), "detalles"},
+		{"detalles over 500 lines", testenv.With(base, "detalles", many), "detalles"},
+		{"a line that is not an object", testenv.With(base, "detalles", []any{1}), "detalles.0"},
 		{"producto_id required", lineWithout("producto_id"), "detalles.0.producto_id"},
 		{"producto_id of another company", f.orden(linea(f2.productos[0], 1, 1)), "detalles.0.producto_id"},
 		{"producto_id unknown", f.orden(linea(999999, 1, 1)), "detalles.0.producto_id"},
@@ -187,7 +187,7 @@ func TestCreateValidationRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			expect422(t, f.do(http.MethodPost, "/api/ordenes-compra", c.body), c.field)
+			testenv.Expect422(t, f.do(http.MethodPost, "/api/ordenes-compra", c.body), c.field)
 		})
 	}
 	// Several mistakes are reported together, each under its own key.
@@ -201,7 +201,7 @@ func TestCreateValidationRules(t *testing.T) {
 		t.Errorf("fecha_orden message: %v", got)
 	}
 	// None of the refused orders exists or used a number.
-	if n := query(t, e, `select count(*) from ordenes_compra`)[0]; n != 0 {
+	if n := testenv.Column[int64](t, e, `select count(*) from ordenes_compra`)[0]; n != 0 {
 		t.Errorf("%d orders written by refused requests", n)
 	}
 	if r := f.do(http.MethodPost, "/api/ordenes-compra", base); testenv.Str(r.JSON, "data.numero_orden") != "OC-000001" {
@@ -229,7 +229,7 @@ func TestUpdateInDraftOrPendingRecomputesTotals(t *testing.T) {
 	e := testenv.New(t)
 	f := setup(t, e, 1)
 	otro := newProveedor(t, e, 1, 0)
-	id := f.create(with(f.orden(linea(f.productos[0], 2, 100)), "fecha_entrega_estimada", "2026-03-15", "observaciones", "Primera"))
+	id := f.create(testenv.With(f.orden(linea(f.productos[0], 2, 100)), "fecha_entrega_estimada", "2026-03-15", "observaciones", "Primera"))
 	path := ordenPath(id)
 
 	// A partial edit keeps lines and totals.
@@ -248,7 +248,7 @@ func TestUpdateInDraftOrPendingRecomputesTotals(t *testing.T) {
 		testenv.Str(r.JSON, "data.numero_orden") != "OC-000001" || testenv.Str(r.JSON, "data.observaciones") != "Editada" {
 		t.Fatalf("put: %d %s", r.Status, r.Raw)
 	}
-	if n := query(t, e, `select count(*) from detalles_orden_compra where orden_compra_id = $1`, id)[0]; n != 2 {
+	if n := testenv.Column[int64](t, e, `select count(*) from detalles_orden_compra where orden_compra_id = $1`, id)[0]; n != 2 {
 		t.Errorf("%d stored lines after replacing them with 2", n)
 	}
 	// pendiente -> borrador, and null clears optional fields.
@@ -259,8 +259,8 @@ func TestUpdateInDraftOrPendingRecomputesTotals(t *testing.T) {
 	}
 	// Dates are checked against the stored values.
 	f.do(http.MethodPatch, path, map[string]any{"fecha_entrega_estimada": "2026-03-20"})
-	expect422(t, f.do(http.MethodPatch, path, map[string]any{"fecha_orden": "2026-03-21"}), "fecha_entrega_estimada")
-	expect422(t, f.do(http.MethodPatch, path, map[string]any{"fecha_entrega_estimada": "2026-03-11"}), "fecha_entrega_estimada")
+	testenv.Expect422(t, f.do(http.MethodPatch, path, map[string]any{"fecha_orden": "2026-03-21"}), "fecha_entrega_estimada")
+	testenv.Expect422(t, f.do(http.MethodPatch, path, map[string]any{"fecha_entrega_estimada": "2026-03-11"}), "fecha_entrega_estimada")
 	for name, c := range map[string]struct {
 		body  map[string]any
 		field string
@@ -279,7 +279,7 @@ func TestUpdateInDraftOrPendingRecomputesTotals(t *testing.T) {
 		"fecha_entrega_estimada not a date": {map[string]any{"fecha_entrega_estimada": "2026-13-01"}, "fecha_entrega_estimada"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			expect422(t, f.do(http.MethodPatch, path, c.body), c.field)
+			testenv.Expect422(t, f.do(http.MethodPatch, path, c.body), c.field)
 		})
 	}
 	// Nothing of the refused edits stuck.
@@ -300,7 +300,7 @@ func TestEditIsRefusedOnceApprovedReceivedOrCancelled(t *testing.T) {
 		for _, m := range []string{http.MethodPut, http.MethodPatch} {
 			for _, body := range []map[string]any{{"observaciones": "tarde"}, {"estado": "borrador"}, {}} {
 				r := f.do(m, ordenPath(id), body)
-				expect422(t, r, "estado")
+				testenv.Expect422(t, r, "estado")
 				if got := r.FieldErrors("estado")[0]; got != "Solo se pueden editar órdenes en estado borrador o pendiente." {
 					t.Errorf("%s %s message: %q", estado, m, got)
 				}
@@ -334,17 +334,17 @@ func TestDeleteOnlyInDraftAndSoft(t *testing.T) {
 	if r := f.do(http.MethodPost, ordenPath(gone, "cancelar"), nil); r.Status != http.StatusNotFound {
 		t.Errorf("cancel after delete: %d", r.Status)
 	}
-	if got := ids(f.do(http.MethodGet, "/api/ordenes-compra?per_page=100", nil)); has(got, gone) || !has(got, keep) {
+	if got := ids(f.do(http.MethodGet, "/api/ordenes-compra?per_page=100", nil)); slices.Contains(got, gone) || !slices.Contains(got, keep) {
 		t.Errorf("list after delete: %v", got)
 	}
-	if n := query(t, e, `select count(*) from ordenes_compra where id = $1 and eliminado and not activo`, gone)[0]; n != 1 {
+	if n := testenv.Column[int64](t, e, `select count(*) from ordenes_compra where id = $1 and eliminado and not activo`, gone)[0]; n != 1 {
 		t.Errorf("the row was not soft-deleted")
 	}
 	for _, estado := range []string{"pendiente", "aprobada", "recibida", "cancelada"} {
 		id := f.create(f.orden())
 		f.to(id, estado)
 		r := f.do(http.MethodDelete, ordenPath(id), nil)
-		expect422(t, r, "estado")
+		testenv.Expect422(t, r, "estado")
 		if r.FieldErrors("estado")[0] != "Solo se pueden eliminar órdenes en estado borrador." {
 			t.Errorf("message: %s", r.Raw)
 		}
@@ -364,7 +364,7 @@ func TestListFiltersSearchPaginationAndSort(t *testing.T) {
 		byEstado[estado] = f.create(f.orden())
 		f.to(byEstado[estado], estado)
 	}
-	delOtro := f.create(with(f.orden(linea(f.productos[0], 10, 100)), "proveedor_id", otro, "fecha_orden", "2026-04-02"))
+	delOtro := f.create(testenv.With(f.orden(linea(f.productos[0], 10, 100)), "proveedor_id", otro, "fecha_orden", "2026-04-02"))
 	all := []int64{byEstado["borrador"], byEstado["pendiente"], byEstado["aprobada"], byEstado["recibida"], byEstado["cancelada"], delOtro}
 	list := func(q string) []int64 {
 		t.Helper()
@@ -420,7 +420,7 @@ func TestListFiltersSearchPaginationAndSort(t *testing.T) {
 		"?pendientes=quizas": "pendientes", "?activas=2": "activas", "?sort=password": "sort", "?order=up": "order",
 		"?per_page=0": "per_page", "?per_page=101": "per_page", "?page=0": "page", "?fecha_inicio=ayer": "fecha_inicio",
 	} {
-		expect422(t, f.do(http.MethodGet, "/api/ordenes-compra"+q, nil), field)
+		testenv.Expect422(t, f.do(http.MethodGet, "/api/ordenes-compra"+q, nil), field)
 	}
 }
 

@@ -2,6 +2,7 @@ package compras_test
 
 import (
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/erpcr/erp/shared/testenv"
@@ -22,7 +23,7 @@ func TestAnotherCompanyCannotReachOrdersOrPayables(t *testing.T) {
 	// Lists: company 2 sees only its own, whatever the filters say.
 	for _, q := range []string{"", "?empresa_id=1", "?search=OC-000001", "?proveedor_id=" + itoa(f1.proveedor), "?per_page=100"} {
 		r := f2.do(http.MethodGet, "/api/ordenes-compra"+q, nil)
-		if got := ids(r); r.Status != http.StatusOK || has(got, orders["borrador"]) || has(got, orders["recibida"]) {
+		if got := ids(r); r.Status != http.StatusOK || slices.Contains(got, orders["borrador"]) || slices.Contains(got, orders["recibida"]) {
 			t.Errorf("company 2 lists company 1's orders with %q: %s", q, r.Raw)
 		}
 		r = f2.do(http.MethodGet, "/api/cuentas-por-pagar"+q, nil)
@@ -74,11 +75,11 @@ func TestAnotherCompanyCannotReachOrdersOrPayables(t *testing.T) {
 		t.Errorf("company 2 paid company 1's payable: %s", r.Raw)
 	}
 	// Company 1's references are not company 2's.
-	expect422(t, f2.do(http.MethodPost, "/api/ordenes-compra", with(f2.orden(), "proveedor_id", f1.proveedor)), "proveedor_id")
-	expect422(t, f2.do(http.MethodPost, "/api/ordenes-compra", f2.orden(linea(f1.productos[0], 1, 1))), "detalles.0.producto_id")
-	expect422(t, f2.do(http.MethodPost, "/api/ordenes-compra", with(f2.orden(), "almacen_id", f1.almacen)), "almacen_id")
+	testenv.Expect422(t, f2.do(http.MethodPost, "/api/ordenes-compra", testenv.With(f2.orden(), "proveedor_id", f1.proveedor)), "proveedor_id")
+	testenv.Expect422(t, f2.do(http.MethodPost, "/api/ordenes-compra", f2.orden(linea(f1.productos[0], 1, 1))), "detalles.0.producto_id")
+	testenv.Expect422(t, f2.do(http.MethodPost, "/api/ordenes-compra", testenv.With(f2.orden(), "almacen_id", f1.almacen)), "almacen_id")
 	f2.to(theirs, "aprobada")
-	expect422(t, f2.do(http.MethodPost, ordenPath(theirs, "recibir"), map[string]any{"almacen_id": f1.almacen}), "almacen_id")
+	testenv.Expect422(t, f2.do(http.MethodPost, ordenPath(theirs, "recibir"), map[string]any{"almacen_id": f1.almacen}), "almacen_id")
 	// Naming company 1 in the header does not help company 2's administrator.
 	r := e.Do(testenv.Req{Method: http.MethodGet, Path: ordenPath(orders["borrador"]), Token: f2.tok, Headers: map[string]string{"X-Empresa-Id": "1"}})
 	if r.Status != http.StatusForbidden {
@@ -95,14 +96,14 @@ func TestPermissionsOfTheComprasModule(t *testing.T) {
 	e := testenv.New(t)
 	f := setup(t, e, 1)
 	tokens := map[string]string{
-		"ninguno":    userWith(t, e, f.tok, "ninguno", "productos.leer", "inventario.crear", "proveedores.actualizar"),
-		"leer":       userWith(t, e, f.tok, "leer", "compras.leer"),
-		"crear":      userWith(t, e, f.tok, "crear", "compras.crear"),
-		"actualizar": userWith(t, e, f.tok, "actualizar", "compras.actualizar"),
-		"eliminar":   userWith(t, e, f.tok, "eliminar", "compras.eliminar"),
+		"ninguno":    e.UserWith(t, f.tok, "ninguno", "productos.leer", "inventario.crear", "proveedores.actualizar"),
+		"leer":       e.UserWith(t, f.tok, "leer", "compras.leer"),
+		"crear":      e.UserWith(t, f.tok, "crear", "compras.crear"),
+		"actualizar": e.UserWith(t, f.tok, "actualizar", "compras.actualizar"),
+		"eliminar":   e.UserWith(t, f.tok, "eliminar", "compras.eliminar"),
 	}
 	// The Comprador role holds crear/leer/actualizar of compras.
-	if r := call(e, f.tok, http.MethodPost, "/api/usuarios", map[string]any{"nombre": "Compra", "email": "comprador@demo.cr",
+	if r := e.Call(f.tok, http.MethodPost, "/api/usuarios", map[string]any{"nombre": "Compra", "email": "comprador@demo.cr",
 		"password": "Segura123!", "roles": []string{"comprador"}}); r.Status != http.StatusCreated {
 		t.Fatalf("comprador: %d %s", r.Status, r.Raw)
 	}
@@ -146,7 +147,7 @@ func TestPermissionsOfTheComprasModule(t *testing.T) {
 		for _, o := range ops {
 			allowed := holder == o.need || holder == "comprador" && o.need != "eliminar"
 			method, path, body := o.req()
-			r := call(e, tok, method, path, body)
+			r := e.Call(tok, method, path, body)
 			want := http.StatusForbidden
 			if allowed {
 				want = o.status

@@ -53,7 +53,7 @@ func TestEveryTransitionFromEveryState(t *testing.T) {
 				r := a.do(id)
 				to, allowed := a.to[from]
 				if !allowed {
-					expect422(t, r, "estado")
+					testenv.Expect422(t, r, "estado")
 					msg := r.FieldErrors("estado")[0]
 					if !strings.Contains(msg, "orden") && !strings.Contains(msg, "órdenes") {
 						t.Errorf("message %q", msg)
@@ -89,10 +89,10 @@ func TestEveryTransitionFromEveryState(t *testing.T) {
 		t.Errorf("recibir twice: %s", r.Raw)
 	}
 	// A refused receipt wrote nothing: one entry, one payable.
-	if n := query(t, e, `select count(*) from movimientos_inventario where orden_compra_id = $1`, id)[0]; n != 1 {
+	if n := testenv.Column[int64](t, e, `select count(*) from movimientos_inventario where orden_compra_id = $1`, id)[0]; n != 1 {
 		t.Errorf("%d inventory entries", n)
 	}
-	if n := query(t, e, `select count(*) from cuentas_por_pagar where orden_compra_id = $1`, id)[0]; n != 1 {
+	if n := testenv.Column[int64](t, e, `select count(*) from cuentas_por_pagar where orden_compra_id = $1`, id)[0]; n != 1 {
 		t.Errorf("%d payables", n)
 	}
 }
@@ -119,7 +119,7 @@ func TestReceiptRules(t *testing.T) {
 		return f.do(http.MethodPost, ordenPath(id, "recibir"), body)
 	}
 	stock := func(producto int64) string {
-		return text(t, e, `select coalesce(sum(cantidad_disponible), 0)::numeric(12,3)::text from inventarios where producto_id = $1`, producto)
+		return testenv.Scalar[string](t, e, `select coalesce(sum(cantidad_disponible), 0)::numeric(12,3)::text from inventarios where producto_id = $1`, producto)
 	}
 
 	t.Run("refusals name the line and write nothing", func(t *testing.T) {
@@ -157,9 +157,9 @@ func TestReceiptRules(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) {
 				body := c.body
 				if _, ok := body["almacen_id"]; !ok && c.field != "almacen_id" {
-					body = with(body, "almacen_id", f.almacen)
+					body = testenv.With(body, "almacen_id", f.almacen)
 				}
-				expect422(t, recibir(id, body), c.field)
+				testenv.Expect422(t, recibir(id, body), c.field)
 			})
 		}
 		r := f.do(http.MethodGet, ordenPath(id), nil)
@@ -176,7 +176,7 @@ func TestReceiptRules(t *testing.T) {
 		if r.Status != http.StatusOK || testenv.Num(r.JSON, "data.detalles.0.cantidad_recibida") != 8 || testenv.Str(r.JSON, "data.estado") != "aprobada" {
 			t.Fatalf("first: %d %s", r.Status, r.Raw)
 		}
-		expect422(t, recibir(id, map[string]any{"detalles": []any{map[string]any{"detalle_id": ds[0], "cantidad": 3}}}), "detalles.0.cantidad")
+		testenv.Expect422(t, recibir(id, map[string]any{"detalles": []any{map[string]any{"detalle_id": ds[0], "cantidad": 3}}}), "detalles.0.cantidad")
 		// The order remembers the warehouse of the first receipt.
 		r = recibir(id, map[string]any{"lineas": []any{map[string]any{"detalle_id": ds[0], "cantidad": 2}, map[string]any{"producto_id": b, "cantidad": 3}}})
 		if r.Status != http.StatusOK || testenv.Num(r.JSON, "data.detalles.0.cantidad_pendiente") != 0 || testenv.Num(r.JSON, "data.detalles.1.cantidad_pendiente") != 1 ||
@@ -206,10 +206,10 @@ func TestReceiptRules(t *testing.T) {
 	})
 
 	t.Run("the order's warehouse is the default and services enter no stock", func(t *testing.T) {
-		servicio := query(t, e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, nombre, tipo, precio_venta, gestionado_inventario)
+		servicio := testenv.Column[int64](t, e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, nombre, tipo, precio_venta, gestionado_inventario)
 			select 1, c.id, u.id, 'Flete', 'servicio', 0, false from categorias_producto c, unidades_medida u
 			where c.empresa_id = 1 and u.codigo = 'Unid' returning id`)[0]
-		id := f.create(with(f.orden(linea(a, 1, 5), linea(servicio, 1, 2500)), "almacen_id", f.almacen))
+		id := f.create(testenv.With(f.orden(linea(a, 1, 5), linea(servicio, 1, 2500)), "almacen_id", f.almacen))
 		f.to(id, "pendiente")
 		f.do(http.MethodPost, ordenPath(id, "aprobar"), nil)
 		r := recibir(id, nil)
@@ -224,10 +224,10 @@ func TestReceiptRules(t *testing.T) {
 
 	t.Run("the payable is due after the supplier's credit days; a zero total is paid", func(t *testing.T) {
 		contado := newProveedor(t, e, 1, 0)
-		id := f.create(with(f.orden(linea(a, 1, 0)), "proveedor_id", contado))
+		id := f.create(testenv.With(f.orden(linea(a, 1, 0)), "proveedor_id", contado))
 		f.to(id, "recibida")
 		r := f.do(http.MethodGet, ordenPath(id), nil)
-		hoy := text(t, e, `select ((now() at time zone 'America/Costa_Rica')::date)::text`)
+		hoy := testenv.Scalar[string](t, e, `select ((now() at time zone 'America/Costa_Rica')::date)::text`)
 		if testenv.Str(r.JSON, "data.cuenta_por_pagar.fecha_vencimiento") != hoy || testenv.Str(r.JSON, "data.cuenta_por_pagar.estado") != "pagada" ||
 			testenv.Num(r.JSON, "data.saldo_pendiente") != 0 {
 			t.Errorf("cash supplier, zero total: %s", r.Raw)
@@ -244,7 +244,7 @@ func TestReceiptRules(t *testing.T) {
 		if r.Status != http.StatusOK {
 			t.Fatalf("%d %s", r.Status, r.Raw)
 		}
-		got := text(t, e, `select string_agg(lote || '/' || cantidad_disponible::numeric(8,1) || '/' || costo_unitario || '/' || coalesce(fecha_vencimiento::text, '-'), ' ' order by lote)
+		got := testenv.Scalar[string](t, e, `select string_agg(lote || '/' || cantidad_disponible::numeric(8,1) || '/' || costo_unitario || '/' || coalesce(fecha_vencimiento::text, '-'), ' ' order by lote)
 			from inventarios where producto_id = $1 and almacen_id = $2`, p, f.almacen)
 		if got != "A1/2.0/11.2525/2027-05-01 A2/4.0/12.5000/-" {
 			t.Errorf("batches: %s", got)
@@ -255,7 +255,7 @@ func TestReceiptRules(t *testing.T) {
 		id, ds := aprobada(linea(a, 5, 1))
 		recibir(id, map[string]any{"almacen_id": f.almacen, "detalles": []any{map[string]any{"detalle_id": ds[0], "cantidad": 1}}})
 		r := f.do(http.MethodPost, ordenPath(id, "cancelar"), nil)
-		expect422(t, r, "estado")
+		testenv.Expect422(t, r, "estado")
 		if r.FieldErrors("estado")[0] != "No se puede cancelar una orden de compra con mercadería ya recibida." {
 			t.Errorf("message: %s", r.Raw)
 		}
@@ -264,5 +264,5 @@ func TestReceiptRules(t *testing.T) {
 
 // addDec adds two decimal texts in PostgreSQL (3 decimals).
 func addDec(t *testing.T, e *testenv.Env, a, b string) string {
-	return text(t, e, `select ($1::numeric + $2::numeric)::numeric(12,3)::text`, a, b)
+	return testenv.Scalar[string](t, e, `select ($1::numeric + $2::numeric)::numeric(12,3)::text`, a, b)
 }
