@@ -96,6 +96,22 @@ func NewForbidden(msg string) *Error {
 // NewConflict is a conflict error.
 func NewConflict(msg string) *Error { return &Error{Kind: Conflict, Message: msg} }
 
+// NewUnauthenticated is a 401 ("No autenticado." when msg is empty).
+func NewUnauthenticated(msg string) *Error {
+	if msg == "" {
+		msg = "No autenticado."
+	}
+	return &Error{Kind: Unauthenticated, Message: msg}
+}
+
+// NewTooManyRequests is a 429 with its Retry-After seconds.
+func NewTooManyRequests(msg string, retryAfter int) *Error {
+	if msg == "" {
+		msg = "Demasiadas solicitudes. Intente de nuevo más tarde."
+	}
+	return &Error{Kind: TooManyRequests, Message: msg, RetryAfter: retryAfter}
+}
+
 // NewBadRequest is a malformed-request error.
 func NewBadRequest(msg string) *Error { return &Error{Kind: BadRequest, Message: msg} }
 

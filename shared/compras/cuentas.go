@@ -13,10 +13,12 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 const msgCuentaNoEncontrada = "Cuenta por pagar no encontrada."
@@ -72,7 +74,7 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[json.RawMess
 func buscarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (json.RawMessage, error) {
 	data, found, err := findCuenta(ctx, tx, id)
 	if err == nil && !found {
-		err = httpx.NotFound(msgCuentaNoEncontrada)
+		err = apperr.NewNotFound(msgCuentaNoEncontrada)
 	}
 	return data, err
 }
@@ -82,7 +84,7 @@ func buscarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (j
 // same statement; at 0 the payable is pagada. The payable is locked, so
 // concurrent payments cannot overdraw it.
 type pagoIn struct {
-	in         *httpx.Input
+	in         *valid.Input
 	monto      decimal.Decimal
 	okMonto    bool
 	fecha      time.Time
@@ -91,12 +93,12 @@ type pagoIn struct {
 	referencia *string
 }
 
-func decodePago(in *httpx.Input) (pagoIn, error) {
+func decodePago(in *valid.Input) (pagoIn, error) {
 	x := pagoIn{in: in}
-	x.monto, x.okMonto = in.Decimal("monto", httpx.Dec{Required: true, Positive: true, Scale: 2, Limit: limiteMonto})
+	x.monto, x.okMonto = in.Decimal("monto", valid.Dec{Required: true, Positive: true, Scale: 2, Limit: limiteMonto})
 	x.fecha, _ = in.Date("fecha", true)
-	x.forma, x.okForma = in.Int("forma_pago_id", httpx.Int{Required: true, Min: httpx.Min(1)})
-	if v, ok := in.String("referencia", httpx.Str{Max: 100}); ok {
+	x.forma, x.okForma = in.Int("forma_pago_id", valid.Int{Required: true, Min: valid.Min(1)})
+	if v, ok := in.String("referencia", valid.Str{Max: 100}); ok {
 		x.referencia = &v
 	}
 	return x, nil
@@ -125,13 +127,13 @@ func pagar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x pagoIn)
 		return nil, fmt.Errorf("compras: pago: %w", err)
 	}
 	if errors.Is(errCuenta, pgx.ErrNoRows) {
-		return nil, httpx.NotFound(msgCuentaNoEncontrada)
+		return nil, apperr.NewNotFound(msgCuentaNoEncontrada)
 	}
 	if errCuenta != nil {
 		return nil, fmt.Errorf("compras: cuenta %d: %w", id, errCuenta)
 	}
 	if estado == "anulada" {
-		return nil, httpx.InvalidField("estado", "La cuenta por pagar está anulada; no admite pagos.")
+		return nil, apperr.InvalidField("estado", "La cuenta por pagar está anulada; no admite pagos.")
 	}
 	if !formaExiste {
 		in.Fail("forma_pago_id", "La forma de pago seleccionada no existe.")

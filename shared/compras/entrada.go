@@ -13,8 +13,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/montos"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // MaxLineas bounds the lines of one order (the body limit would otherwise
@@ -64,14 +64,14 @@ type lineaInput struct {
 
 // readOrden reads the order body. creating applies required fields and
 // defaults; updating reads only what was sent (partial, PUT and PATCH alike).
-func readOrden(in *httpx.Input, creating bool) ordenInput {
+func readOrden(in *valid.Input, creating bool) ordenInput {
 	var x ordenInput
-	if v, ok := in.Int("proveedor_id", httpx.Int{Required: creating, Min: httpx.Min(1)}); ok {
+	if v, ok := in.Int("proveedor_id", valid.Int{Required: creating, Min: valid.Min(1)}); ok {
 		x.proveedorID = &v
 	} else if !creating && in.IsNull("proveedor_id") {
 		in.Required("proveedor_id")
 	}
-	if v, ok := in.Int("almacen_id", httpx.Int{Min: httpx.Min(1)}); ok {
+	if v, ok := in.Int("almacen_id", valid.Int{Min: valid.Min(1)}); ok {
 		x.almacenID = &v
 	} else if in.IsNull("almacen_id") {
 		x.clearAlmacen = true
@@ -91,7 +91,7 @@ func readOrden(in *httpx.Input, creating bool) ordenInput {
 	}
 	// Required on create (SPEC), any of the five states; an edit may move a
 	// borrador or pendiente order to any of them too.
-	if v, ok := in.String("estado", httpx.Str{Required: creating, Max: 50}); ok {
+	if v, ok := in.String("estado", valid.Str{Required: creating, Max: 50}); ok {
 		if contains(Estados, v) {
 			x.estado = &v
 		} else {
@@ -100,7 +100,7 @@ func readOrden(in *httpx.Input, creating bool) ordenInput {
 	} else if !creating && in.Has("estado") && !in.Failed("estado") {
 		in.Required("estado") // null or blank
 	}
-	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
+	if v, ok := in.String("observaciones", valid.Str{Max: 2000}); ok {
 		x.observaciones = &v
 	} else if in.Has("observaciones") && !in.Failed("observaciones") {
 		x.clearObs = true
@@ -116,7 +116,7 @@ func readOrden(in *httpx.Input, creating bool) ordenInput {
 	return x
 }
 
-func readLineas(in *httpx.Input, items []json.RawMessage) []lineaInput {
+func readLineas(in *valid.Input, items []json.RawMessage) []lineaInput {
 	if len(items) == 0 {
 		in.Fail("detalles", msgDetallesMin)
 		return nil
@@ -134,19 +134,19 @@ func readLineas(in *httpx.Input, items []json.RawMessage) []lineaInput {
 			in.Fail("detalles."+strconv.Itoa(i), "Cada detalle debe ser un objeto.")
 			continue
 		}
-		li := httpx.NewInput(m)
+		li := valid.NewInput(m)
 		l := &lineas[i]
-		pid, _ := li.Int("producto_id", httpx.Int{Required: true, Min: httpx.Min(1)})
-		cant, okC := li.Decimal("cantidad", httpx.Dec{Required: true, Positive: true, Scale: 3, Limit: limiteCantidad})
-		precio, okU := li.Decimal("precio_unitario", httpx.Dec{Required: true, Scale: 2, Limit: limiteMonto})
-		desc, okD := li.Decimal("descuento", httpx.Dec{Scale: 2, Limit: limiteMonto})
+		pid, _ := li.Int("producto_id", valid.Int{Required: true, Min: valid.Min(1)})
+		cant, okC := li.Decimal("cantidad", valid.Dec{Required: true, Positive: true, Scale: 3, Limit: limiteCantidad})
+		precio, okU := li.Decimal("precio_unitario", valid.Dec{Required: true, Scale: 2, Limit: limiteMonto})
+		desc, okD := li.Decimal("descuento", valid.Dec{Scale: 2, Limit: limiteMonto})
 		if !li.Has("descuento") || li.IsNull("descuento") {
 			okD = true
 		}
-		if pct, ok := li.Decimal("porcentaje_impuesto", httpx.Dec{Max: &cien, Scale: 2, Limit: limiteMonto}); ok {
+		if pct, ok := li.Decimal("porcentaje_impuesto", valid.Dec{Max: &cien, Scale: 2, Limit: limiteMonto}); ok {
 			l.porcentaje = &pct
 		}
-		if v, ok := li.String("descripcion", httpx.Str{Max: 1000}); ok {
+		if v, ok := li.String("descripcion", valid.Str{Max: 1000}); ok {
 			l.descripcion = &v
 		}
 		l.productoID, l.cantidad, l.precio, l.descuento = pid, cant, precio, desc
@@ -218,7 +218,7 @@ type producto struct {
 // (locked, when id > 0) and the supplier, warehouse and products the body
 // names, recording Spanish messages in in. It returns the order (nil when
 // id > 0 and it does not exist) and the products found.
-func referencias(ctx context.Context, tx *db.Tx, id int64, x *ordenInput, in *httpx.Input) (*ordenActual, map[int64]producto, error) {
+func referencias(ctx context.Context, tx *db.Tx, id int64, x *ordenInput, in *valid.Input) (*ordenActual, map[int64]producto, error) {
 	empresaID := tx.EmpresaID()
 	b := &pgx.Batch{}
 	if id > 0 {

@@ -9,11 +9,13 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/documentos"
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // SerieOrden is the document series (counter key and prefix) of purchase
@@ -85,7 +87,7 @@ func listaOrdenes(r *http.Request, p auth.Principal) (handler.Query[json.RawMess
 func buscarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (json.RawMessage, error) {
 	data, found, err := findOrden(ctx, tx, id)
 	if err == nil && !found {
-		err = httpx.NotFound(msgNoEncontrada)
+		err = apperr.NewNotFound(msgNoEncontrada)
 	}
 	return data, err
 }
@@ -98,7 +100,7 @@ func puedeMover(p auth.Principal, estado *string) error {
 	if estado == nil || *estado == Borrador || *estado == Pendiente || p.Can("compras.actualizar") {
 		return nil
 	}
-	return httpx.Forbidden("No tiene permiso para crear órdenes de compra en estado " + *estado + " (compras.actualizar).")
+	return apperr.NewForbidden("No tiene permiso para crear órdenes de compra en estado " + *estado + " (compras.actualizar).")
 }
 
 // store creates an order and its lines in one transaction: the number
@@ -110,12 +112,12 @@ func puedeMover(p auth.Principal, estado *string) error {
 // only the transaction can find. Its own errors are reported inside the
 // transaction too, after the permission check, as before.
 type ordenBody struct {
-	in *httpx.Input
+	in *valid.Input
 	x  ordenInput
 }
 
 func decodeOrden(creating bool) handler.DecodeFunc[ordenBody] {
-	return func(in *httpx.Input) (ordenBody, error) { return ordenBody{in: in, x: readOrden(in, creating)}, nil }
+	return func(in *valid.Input) (ordenBody, error) { return ordenBody{in: in, x: readOrden(in, creating)}, nil }
 }
 
 func crearOrden(ctx context.Context, tx *db.Tx, p auth.Principal, b ordenBody) (json.RawMessage, error) {
@@ -180,10 +182,10 @@ func actualizarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64,
 		return nil, err
 	}
 	if cur == nil {
-		return nil, httpx.NotFound(msgNoEncontrada)
+		return nil, apperr.NewNotFound(msgNoEncontrada)
 	}
 	if cur.estado != Borrador && cur.estado != Pendiente {
-		return nil, httpx.InvalidField("estado", msgEditar)
+		return nil, apperr.InvalidField("estado", msgEditar)
 	}
 	proveedor, almacen, fecha, entrega, estado, obs := cur.proveedorID, cur.almacenID, cur.fechaOrden, cur.fechaEntrega, cur.estado, cur.observaciones
 	if x.proveedorID != nil {
@@ -247,10 +249,10 @@ func eliminarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _
 		return nil, err
 	}
 	if cur == nil {
-		return nil, httpx.NotFound(msgNoEncontrada)
+		return nil, apperr.NewNotFound(msgNoEncontrada)
 	}
 	if cur.estado != Borrador {
-		return nil, httpx.InvalidField("estado", msgEliminar)
+		return nil, apperr.InvalidField("estado", msgEliminar)
 	}
 	if _, err := tx.Exec(ctx, `update ordenes_compra set activo = false, eliminado = true where empresa_id = $1 and id = $2`, tx.EmpresaID(), id); err != nil {
 		return nil, fmt.Errorf("compras: delete %d: %w", id, err)

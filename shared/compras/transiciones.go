@@ -12,11 +12,12 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
-	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/inventario"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // Transitions of a purchase order:
@@ -62,13 +63,13 @@ func rechazoCancelar(o *ordenActual) string {
 // cancelar's rules; borrador and pendiente need nothing more. b holds
 // writes not sent yet (an edit): they go first, in the same round trip.
 // The caller's transaction makes it all or nothing.
-func moverA(ctx context.Context, tx *db.Tx, p auth.Principal, cur *ordenActual, estado string, in *httpx.Input, b *pgx.Batch) error {
+func moverA(ctx context.Context, tx *db.Tx, p auth.Principal, cur *ordenActual, estado string, in *valid.Input, b *pgx.Batch) error {
 	switch estado {
 	case Aprobada:
 		b.Queue(sqlAprobar, tx.EmpresaID(), cur.id)
 	case Cancelada:
 		if refusal := rechazoCancelar(cur); refusal != "" {
-			return httpx.InvalidField("estado", refusal)
+			return apperr.InvalidField("estado", refusal)
 		}
 		b.Queue(sqlCancelar, tx.EmpresaID(), cur.id)
 	case Recibida:
@@ -94,10 +95,10 @@ func transicion(check func(*ordenActual) string, sql string) handler.ActionFunc[
 			return nil, err
 		}
 		if cur == nil {
-			return nil, httpx.NotFound(msgNoEncontrada)
+			return nil, apperr.NewNotFound(msgNoEncontrada)
 		}
 		if refusal := check(cur); refusal != "" {
-			return nil, httpx.InvalidField("estado", refusal)
+			return nil, apperr.InvalidField("estado", refusal)
 		}
 		if _, err := tx.Exec(ctx, sql, tx.EmpresaID(), id); err != nil {
 			return nil, fmt.Errorf("compras: transición de %d: %w", id, err)
@@ -131,9 +132,9 @@ type recepcionInput struct {
 	lineas    []recepcionLinea
 }
 
-func readRecepcion(in *httpx.Input) recepcionInput {
+func readRecepcion(in *valid.Input) recepcionInput {
 	var x recepcionInput
-	if v, ok := in.Int("almacen_id", httpx.Int{Min: httpx.Min(1)}); ok {
+	if v, ok := in.Int("almacen_id", valid.Int{Min: valid.Min(1)}); ok {
 		x.almacenID = &v
 	}
 	x.key = "detalles"
@@ -159,19 +160,19 @@ func readRecepcion(in *httpx.Input) recepcionInput {
 			in.Fail(x.key+"."+strconv.Itoa(i), "Cada línea debe ser un objeto.")
 			continue
 		}
-		li := httpx.NewInput(m)
+		li := valid.NewInput(m)
 		l := &x.lineas[i]
-		l.detalleID, _ = li.Int("detalle_id", httpx.Int{Min: httpx.Min(1)})
-		l.productoID, _ = li.Int("producto_id", httpx.Int{Min: httpx.Min(1)})
+		l.detalleID, _ = li.Int("detalle_id", valid.Int{Min: valid.Min(1)})
+		l.productoID, _ = li.Int("producto_id", valid.Int{Min: valid.Min(1)})
 		if l.detalleID == 0 && l.productoID == 0 && !li.Failed("detalle_id") && !li.Failed("producto_id") {
 			li.Fail("detalle_id", "Indique el detalle_id o el producto_id de la línea recibida.")
 		}
-		l.cantidad, _ = li.Decimal("cantidad", httpx.Dec{Required: true, Positive: true, Scale: 3, Limit: limiteCantidad})
-		l.lote, _ = li.String("lote", httpx.Str{Max: 100})
+		l.cantidad, _ = li.Decimal("cantidad", valid.Dec{Required: true, Positive: true, Scale: 3, Limit: limiteCantidad})
+		l.lote, _ = li.String("lote", valid.Str{Max: 100})
 		if d, ok := li.Date("fecha_vencimiento", false); ok {
 			l.vence = &d
 		}
-		if c, ok := li.Decimal("costo_unitario", httpx.Dec{Scale: 4, Limit: limiteCosto}); ok {
+		if c, ok := li.Decimal("costo_unitario", valid.Dec{Scale: 4, Limit: limiteCosto}); ok {
 			l.costo = &c
 		}
 		in.Merge(x.key+"."+strconv.Itoa(i)+".", li)
@@ -194,11 +195,11 @@ var costaRica = time.FixedZone("America/Costa_Rica", -6*60*60)
 // recepcionBody is a receipt body as read; in keeps collecting the field
 // errors only the transaction can find.
 type recepcionBody struct {
-	in *httpx.Input
+	in *valid.Input
 	x  recepcionInput
 }
 
-func decodeRecepcion(in *httpx.Input) (recepcionBody, error) {
+func decodeRecepcion(in *valid.Input) (recepcionBody, error) {
 	return recepcionBody{in: in, x: readRecepcion(in)}, nil
 }
 
@@ -239,7 +240,7 @@ const msgSinPrincipal = "La orden de compra no tiene almacén y la empresa no ti
 // httpx errors (404, 422 under estado, almacen_id or the lines); the
 // caller's transaction makes it all or nothing. A constant number of round
 // trips whatever the number of lines.
-func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in *httpx.Input, rc recepcion) (completa bool, err error) {
+func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in *valid.Input, rc recepcion) (completa bool, err error) {
 	x := rc.x
 	b := rc.antes
 	if b == nil {
@@ -285,14 +286,14 @@ func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in
 		return false, fmt.Errorf("compras: recepción de %d: %w", id, err)
 	}
 	if cur == nil {
-		return false, httpx.NotFound(msgNoEncontrada)
+		return false, apperr.NewNotFound(msgNoEncontrada)
 	}
 	switch cur.estado {
 	case Aprobada:
 	case Recibida:
-		return false, httpx.InvalidField("estado", "La orden de compra ya fue recibida por completo.")
+		return false, apperr.InvalidField("estado", "La orden de compra ya fue recibida por completo.")
 	default:
-		return false, httpx.InvalidField("estado", "Solo se pueden recibir órdenes aprobadas (estado actual: "+cur.estado+").")
+		return false, apperr.InvalidField("estado", "Solo se pueden recibir órdenes aprobadas (estado actual: "+cur.estado+").")
 	}
 	switch {
 	case errors.Is(almErr, pgx.ErrNoRows) && x.almacenID == nil && cur.almacenID == nil && rc.principal:
@@ -358,7 +359,7 @@ func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in
 // detalle_id, or by producto_id across that product's lines in order),
 // refusing more than is pending, and returns the inventory entry's lines.
 // Without lines, everything pending is received at the lines' prices.
-func asignar(in *httpx.Input, x recepcionInput, lineas []*lineaOrden) []inventario.Linea {
+func asignar(in *valid.Input, x recepcionInput, lineas []*lineaOrden) []inventario.Linea {
 	var entradas []inventario.Linea
 	take := func(l *lineaOrden, q decimal.Decimal, rl recepcionLinea) {
 		l.pendiente, l.agregar = l.pendiente.Sub(q), l.agregar.Add(q)

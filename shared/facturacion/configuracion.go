@@ -15,10 +15,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/hacienda/firma"
 	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // Ambientes are Hacienda's environments a company can submit to.
@@ -290,14 +292,14 @@ func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) er
 	}
 	var cambios []cambio
 	set := func(col string, val any) { cambios = append(cambios, cambio{col, val}) }
-	if v, ok := in.String("ambiente", httpx.Str{}); ok {
+	if v, ok := in.String("ambiente", valid.Str{}); ok {
 		if !slices.Contains(Ambientes, v) {
 			in.Fail("ambiente", "El campo ambiente debe ser uno de: staging, production.")
 		} else {
 			set("ambiente", v)
 		}
 	}
-	texto := func(key, col string, rule httpx.Str, re *regexp.Regexp, msg string) {
+	texto := func(key, col string, rule valid.Str, re *regexp.Regexp, msg string) {
 		if !in.Has(key) {
 			return
 		}
@@ -311,17 +313,17 @@ func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) er
 			set(col, nil)
 		}
 	}
-	texto("codigo_actividad", "codigo_actividad", httpx.Str{Max: 6}, actividadRe,
+	texto("codigo_actividad", "codigo_actividad", valid.Str{Max: 6}, actividadRe,
 		"El campo codigo actividad debe tener 6 caracteres (dígitos y punto, por ejemplo 4711.1).")
-	texto("proveedor_sistemas", "proveedor_sistemas", httpx.Str{Max: 20}, proveedorRe,
+	texto("proveedor_sistemas", "proveedor_sistemas", valid.Str{Max: 20}, proveedorRe,
 		"El campo proveedor sistemas debe ser la identificación del proveedor del sistema (hasta 20 letras o dígitos, sin guiones).")
 
 	// Secrets: read, never echoed. A certificate is verified with the PIN
 	// sent with it or, failing that, the stored one.
-	usuario, usuarioOK := in.String("usuario", httpx.Str{Max: 255})
-	claveH, claveOK := in.String("clave", httpx.Str{Max: 255, NoTrim: true})
-	certB64, certOK := in.String("certificado", httpx.Str{Max: MaxCertificado})
-	pin, pinOK := in.String("pin", httpx.Str{Max: 128, NoTrim: true})
+	usuario, usuarioOK := in.String("usuario", valid.Str{Max: 255})
+	claveH, claveOK := in.String("clave", valid.Str{Max: 255, NoTrim: true})
+	certB64, certOK := in.String("certificado", valid.Str{Max: MaxCertificado})
+	pin, pinOK := in.String("pin", valid.Str{Max: 128, NoTrim: true})
 	var p12 []byte
 	if certOK {
 		if p12, err = decodificarBase64(certB64); err != nil {
@@ -335,7 +337,7 @@ func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) er
 		if err := json.Unmarshal(in.Raw()["emisor"], &emisorRaw); err != nil || emisorRaw == nil {
 			in.Fail("emisor", "El campo emisor debe ser un objeto.")
 		} else {
-			ei := httpx.NewInput(emisorRaw)
+			ei := valid.NewInput(emisorRaw)
 			readEmisor(ei, set)
 			in.Merge("emisor.", ei)
 		}
@@ -349,11 +351,11 @@ func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) er
 				in.Fail(prefix, "Cada sucursal debe ser un objeto con sucursal_id, establecimiento y terminal.")
 				continue
 			}
-			ti := httpx.NewInput(obj)
+			ti := valid.NewInput(obj)
 			var t terminalIn
-			t.sucursalID, _ = ti.Int("sucursal_id", httpx.Int{Required: true, Min: httpx.Min(1)})
-			t.establecimiento, _ = ti.Int("establecimiento", httpx.Int{Required: true, Min: httpx.Min(1), Max: max64(999)})
-			t.terminal, _ = ti.Int("terminal", httpx.Int{Required: true, Min: httpx.Min(1), Max: max64(99999)})
+			t.sucursalID, _ = ti.Int("sucursal_id", valid.Int{Required: true, Min: valid.Min(1)})
+			t.establecimiento, _ = ti.Int("establecimiento", valid.Int{Required: true, Min: valid.Min(1), Max: max64(999)})
+			t.terminal, _ = ti.Int("terminal", valid.Int{Required: true, Min: valid.Min(1), Max: max64(99999)})
 			in.Merge(prefix+".", ti)
 			terminales = append(terminales, t)
 		}
@@ -396,14 +398,14 @@ func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) er
 			}
 			switch {
 			case certOK && !pinOK:
-				return httpx.InvalidField("pin", "El campo pin es obligatorio para verificar el certificado.")
+				return apperr.InvalidField("pin", "El campo pin es obligatorio para verificar el certificado.")
 			case len(p12) > 0:
 				crt, err := firma.CargarP12(p12, pin)
 				switch {
 				case errors.Is(err, firma.ErrPIN):
-					return httpx.InvalidField("pin", "El PIN no corresponde al certificado.")
+					return apperr.InvalidField("pin", "El PIN no corresponde al certificado.")
 				case err != nil:
-					return httpx.InvalidField("certificado", "El certificado no se pudo leer: debe ser un archivo .p12 con llave RSA y certificado.")
+					return apperr.InvalidField("certificado", "El certificado no se pudo leer: debe ser un archivo .p12 con llave RSA y certificado.")
 				}
 				info := firma.Describir(crt)
 				desde, hasta := info.ValidoDesde, info.ValidoHasta
@@ -495,8 +497,8 @@ var (
 )
 
 // readEmisor reads the issuer fields of PUT (nested under emisor).
-func readEmisor(ei *httpx.Input, set func(string, any)) {
-	field := func(key, col string, rule httpx.Str, check func(string) (string, string)) {
+func readEmisor(ei *valid.Input, set func(string, any)) {
+	field := func(key, col string, rule valid.Str, check func(string) (string, string)) {
 		if !ei.Has(key) {
 			return
 		}
@@ -525,34 +527,34 @@ func readEmisor(ei *httpx.Input, set func(string, any)) {
 			return v, ""
 		}
 	}
-	field("tipo_identificacion", "emisor_tipo_identificacion", httpx.Str{}, func(v string) (string, string) {
+	field("tipo_identificacion", "emisor_tipo_identificacion", valid.Str{}, func(v string) (string, string) {
 		if !slices.Contains([]string{"01", "02", "03", "04"}, v) {
 			return "", "El campo tipo identificacion debe ser 01 (física), 02 (jurídica), 03 (DIMEX) o 04 (NITE)."
 		}
 		return v, ""
 	})
-	field("numero_identificacion", "emisor_numero_identificacion", httpx.Str{}, func(v string) (string, string) {
+	field("numero_identificacion", "emisor_numero_identificacion", valid.Str{}, func(v string) (string, string) {
 		n := strings.ToUpper(soloAlfanumerico(v))
 		if !numeroIDRe.MatchString(n) {
 			return "", "El campo numero identificacion debe tener de 9 a 12 letras o dígitos (sin guiones)."
 		}
 		return n, ""
 	})
-	field("nombre", "emisor_nombre", httpx.Str{Min: 5, Max: 100}, nil)
-	field("nombre_comercial", "emisor_nombre_comercial", httpx.Str{Min: 3, Max: 80}, nil)
-	field("provincia", "provincia", httpx.Str{}, pattern(provinciaRe, "El campo provincia debe ser el código de provincia (1 a 7)."))
-	field("canton", "canton", httpx.Str{}, pattern(dosDigitos, "El campo canton debe ser el código de cantón de 2 dígitos (por ejemplo 01)."))
-	field("distrito", "distrito", httpx.Str{}, pattern(dosDigitos, "El campo distrito debe ser el código de distrito de 2 dígitos (por ejemplo 01)."))
-	field("barrio", "barrio", httpx.Str{Min: 5, Max: 50}, nil)
-	field("otras_senas", "otras_senas", httpx.Str{Min: 5, Max: 250}, nil)
-	field("telefono", "telefono", httpx.Str{}, func(v string) (string, string) {
+	field("nombre", "emisor_nombre", valid.Str{Min: 5, Max: 100}, nil)
+	field("nombre_comercial", "emisor_nombre_comercial", valid.Str{Min: 3, Max: 80}, nil)
+	field("provincia", "provincia", valid.Str{}, pattern(provinciaRe, "El campo provincia debe ser el código de provincia (1 a 7)."))
+	field("canton", "canton", valid.Str{}, pattern(dosDigitos, "El campo canton debe ser el código de cantón de 2 dígitos (por ejemplo 01)."))
+	field("distrito", "distrito", valid.Str{}, pattern(dosDigitos, "El campo distrito debe ser el código de distrito de 2 dígitos (por ejemplo 01)."))
+	field("barrio", "barrio", valid.Str{Min: 5, Max: 50}, nil)
+	field("otras_senas", "otras_senas", valid.Str{Min: 5, Max: 250}, nil)
+	field("telefono", "telefono", valid.Str{}, func(v string) (string, string) {
 		d := soloDigitos(strings.TrimPrefix(strings.TrimSpace(v), "+506"))
 		if !telefonoRe.MatchString(d) {
 			return "", "El campo telefono debe tener al menos 8 dígitos."
 		}
 		return d, ""
 	})
-	field("correo_electronico", "correo_electronico", httpx.Str{Max: 160, Email: true}, nil)
+	field("correo_electronico", "correo_electronico", valid.Str{Max: 160, Email: true}, nil)
 }
 
 func guardarTerminales(ctx context.Context, tx *db.Tx, ts []terminalIn) error {
@@ -579,7 +581,7 @@ func guardarTerminales(ctx context.Context, tx *db.Tx, ts []terminalIn) error {
 		}
 	}
 	if len(errs) > 0 {
-		return httpx.Invalid(errs)
+		return apperr.NewInvalid(errs)
 	}
 	_, err = tx.Exec(ctx, `insert into hacienda_terminales (empresa_id, sucursal_id, establecimiento, terminal)
 		select $1, x.s, x.e, x.t from unnest($2::bigint[], $3::int[], $4::int[]) as x(s, e, t)

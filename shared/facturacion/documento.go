@@ -15,9 +15,9 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/hacienda/comprobante"
-	"github.com/erpcr/erp/shared/httpx"
 )
 
 // lineaVenta is a sale line with what the XML needs of its product.
@@ -313,7 +313,7 @@ func documento(c Comprobante, cfg empresaConfig, v ventaXML) (comprobante.Docume
 		}
 	}
 	if len(errs) > 0 {
-		return d, httpx.Invalid(errs)
+		return d, apperr.NewInvalid(errs)
 	}
 	return d, nil
 }
@@ -331,7 +331,7 @@ func invalidoDesde(ve map[string]string) error {
 	for _, k := range keys {
 		errs[claveAPI(k)] = append(errs[claveAPI(k)], ve[k])
 	}
-	return httpx.Invalid(errs)
+	return apperr.NewInvalid(errs)
 }
 
 var prefijos = map[string]string{

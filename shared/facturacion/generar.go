@@ -10,10 +10,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/documentos"
 	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // generarIn is a validated POST /generar body.
@@ -29,9 +31,9 @@ var situaciones = map[string]string{
 	"3": SituacionSinInternet, "sin_internet": SituacionSinInternet,
 }
 
-func readGenerar(in *httpx.Input) generarIn {
+func readGenerar(in *valid.Input) generarIn {
 	x := generarIn{situacion: SituacionNormal}
-	x.ventaID, _ = in.Int("venta_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+	x.ventaID, _ = in.Int("venta_id", valid.Int{Required: true, Min: valid.Min(1)})
 	if raw, ok := in.Raw()["tipo_documento"]; ok && !in.IsNull("tipo_documento") {
 		v := strings.Trim(strings.TrimSpace(string(raw)), `"`)
 		if len(v) == 1 {
@@ -104,7 +106,7 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 		err := br.QueryRow().Scan(&v.tipoComprobante, &v.estado, &v.sucursalID, &v.clienteID, &v.nit, &v.emisorNumero, &v.establecimiento, &v.terminal)
 		if errors.Is(err, pgx.ErrNoRows) {
 			br.Close()
-			return httpx.InvalidField("venta_id", "La venta seleccionada no existe en esta empresa.")
+			return apperr.InvalidField("venta_id", "La venta seleccionada no existe en esta empresa.")
 		}
 		if err != nil {
 			br.Close()
@@ -141,11 +143,11 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 		}
 		switch {
 		case v.estado == "anulada":
-			return httpx.InvalidField("venta_id", "La venta está anulada; no se puede emitir su comprobante.")
+			return apperr.InvalidField("venta_id", "La venta está anulada; no se puede emitir su comprobante.")
 		case v.estado == "borrador":
-			return httpx.InvalidField("venta_id", "La venta es un borrador; confírmela antes de emitir su comprobante.")
+			return apperr.InvalidField("venta_id", "La venta es un borrador; confírmela antes de emitir su comprobante.")
 		case tipo == TipoFactura && v.clienteID == nil:
-			return httpx.InvalidField("tipo_documento", "Una factura electrónica requiere un cliente (receptor); emita un tiquete (04) o asigne un cliente a la venta.")
+			return apperr.InvalidField("tipo_documento", "Una factura electrónica requiere un cliente (receptor); emita un tiquete (04) o asigne un cliente a la venta.")
 		}
 
 		emisor := soloAlfanumerico(v.nit)
@@ -160,7 +162,7 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 		}
 		consecutivo, err := Consecutivo(v.establecimiento, v.terminal, tipo, n)
 		if err != nil {
-			return httpx.InvalidField("venta_id", "La serie de comprobantes de esta terminal se agotó.")
+			return apperr.InvalidField("venta_id", "La serie de comprobantes de esta terminal se agotó.")
 		}
 		seguridad, err := CodigoSeguridad()
 		if err != nil {
@@ -168,7 +170,7 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 		}
 		clave, err := Clave(now, emisor, consecutivo, x.situacion, seguridad)
 		if err != nil {
-			return httpx.InvalidField("configuracion.emisor.numero_identificacion",
+			return apperr.InvalidField("configuracion.emisor.numero_identificacion",
 				"La identificación del emisor no sirve para la clave (de 1 a 12 letras o dígitos); revise la configuración.")
 		}
 		var id int64
@@ -178,7 +180,7 @@ func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
 			tx.EmpresaID(), x.ventaID, v.sucursalID, p.UsuarioID, tipo, clave, consecutivo, x.situacion, now).Scan(&id)
 		if err != nil {
 			if _, ok := db.IsUniqueViolation(err); ok {
-				return httpx.Conflict("La clave o el consecutivo generados ya existen; intente de nuevo.")
+				return apperr.NewConflict("La clave o el consecutivo generados ya existen; intente de nuevo.")
 			}
 			return fmt.Errorf("facturacion: insertar comprobante: %w", err)
 		}
@@ -205,6 +207,6 @@ func tipoPermitido(tipoComprobante, tipo string) error {
 	if (propio == TipoFactura || propio == TipoTiquete) && (tipo == TipoFactura || tipo == TipoTiquete) {
 		return nil
 	}
-	return httpx.InvalidField("tipo_documento", "El tipo de documento "+tipo+" no corresponde a una venta de tipo "+
+	return apperr.InvalidField("tipo_documento", "El tipo de documento "+tipo+" no corresponde a una venta de tipo "+
 		strings.ReplaceAll(tipoComprobante, "_", " ")+" (use "+propio+").")
 }

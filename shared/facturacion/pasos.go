@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/hacienda/comprobante"
@@ -55,13 +56,13 @@ func bloquear(ctx context.Context, tx *db.Tx, id int64) (bloqueado, error) {
 func (c bloqueado) editable() error {
 	switch {
 	case c.Estado == Aceptado:
-		return httpx.InvalidField("estado", msgAceptado)
+		return apperr.InvalidField("estado", msgAceptado)
 	case c.Estado == Rechazado:
-		return httpx.InvalidField("estado", msgRechazado)
+		return apperr.InvalidField("estado", msgRechazado)
 	case c.Estado == Enviado || c.EnviadoEn != nil:
-		return httpx.InvalidField("estado", msgEnviado)
+		return apperr.InvalidField("estado", msgEnviado)
 	case c.EnvioEnCurso:
-		return httpx.InvalidField("estado", msgEnCurso)
+		return apperr.InvalidField("estado", msgEnCurso)
 	}
 	return nil
 }
@@ -96,7 +97,7 @@ func generarXML(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ st
 		return Detalle{}, errorComprobante(err)
 	}
 	if !calc.TotalComprobante.Round(2).Equal(v.montoTotal.Round(2)) {
-		return Detalle{}, httpx.InvalidField("monto_total", fmt.Sprintf("El total del comprobante (%s) no coincide con el total de la venta (%s).",
+		return Detalle{}, apperr.InvalidField("monto_total", fmt.Sprintf("El total del comprobante (%s) no coincide con el total de la venta (%s).",
 			calc.TotalComprobante.StringFixed(2), v.montoTotal.StringFixed(2)))
 	}
 	if ve := comprobante.Validar(d); len(ve) > 0 {
@@ -138,14 +139,14 @@ func (s *Service) firmar(ctx context.Context, tx *db.Tx, p auth.Principal, id in
 		return Detalle{}, err
 	}
 	if c.xml == nil {
-		return Detalle{}, httpx.InvalidField("estado", msgSinXML)
+		return Detalle{}, apperr.InvalidField("estado", msgSinXML)
 	}
 	cfg, err := cargarConfig(ctx, tx)
 	if err != nil {
 		return Detalle{}, err
 	}
 	if len(cfg.certificado) == 0 || len(cfg.pin) == 0 {
-		return Detalle{}, httpx.InvalidField("certificado", msgSinCertif)
+		return Detalle{}, apperr.InvalidField("certificado", msgSinCertif)
 	}
 	p12, err := cif.Descifrar(p.EmpresaID, campoCertificado, cfg.certificado)
 	if err != nil {
@@ -157,13 +158,13 @@ func (s *Service) firmar(ctx context.Context, tx *db.Tx, p auth.Principal, id in
 	}
 	crt, err := firma.CargarP12(p12, string(pin))
 	if err != nil {
-		return Detalle{}, httpx.InvalidField("certificado", "El certificado configurado no se puede abrir con su PIN; vuelva a configurarlo.")
+		return Detalle{}, apperr.InvalidField("certificado", "El certificado configurado no se puede abrir con su PIN; vuelva a configurarlo.")
 	}
 	now := s.now()
 	firmado, err := firma.Firmar([]byte(*c.xml), crt, now)
 	switch {
 	case errors.Is(err, firma.ErrVigencia):
-		return Detalle{}, httpx.InvalidField("certificado", "El certificado de la empresa no está vigente (válido hasta "+
+		return Detalle{}, apperr.InvalidField("certificado", "El certificado de la empresa no está vigente (válido hasta "+
 			firma.Describir(crt).ValidoHasta.In(ZonaCR).Format(time.DateOnly)+").")
 	case err != nil:
 		return Detalle{}, fmt.Errorf("facturacion: firmar: %w", err)
@@ -188,19 +189,19 @@ func (c bloqueado) reanudable() bool {
 func (c bloqueado) enviable() error {
 	switch {
 	case c.Estado == Aceptado:
-		return httpx.InvalidField("estado", msgAceptado)
+		return apperr.InvalidField("estado", msgAceptado)
 	case c.Estado == Rechazado:
-		return httpx.InvalidField("estado", msgRechazado)
+		return apperr.InvalidField("estado", msgRechazado)
 	case c.Estado == Error && c.RespondidoEn != nil:
-		return httpx.InvalidField("estado", msgErrorHacienda)
+		return apperr.InvalidField("estado", msgErrorHacienda)
 	case c.reanudable():
 		return nil
 	case c.Estado == Enviado || c.EnviadoEn != nil:
-		return httpx.InvalidField("estado", msgEnviado)
+		return apperr.InvalidField("estado", msgEnviado)
 	case c.xml == nil:
-		return httpx.InvalidField("estado", msgSinXML)
+		return apperr.InvalidField("estado", msgSinXML)
 	case c.firmado == nil:
-		return httpx.InvalidField("estado", msgSinFirma)
+		return apperr.InvalidField("estado", msgSinFirma)
 	}
 	return nil
 }
@@ -252,7 +253,7 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if len(cfg.usuario) == 0 || len(cfg.clave) == 0 {
-		return httpx.InvalidField("configuracion", msgSinCredencia)
+		return apperr.InvalidField("configuracion", msgSinCredencia)
 	}
 	lim := &ratelimit.Limiter{DB: s.DB, Name: "hacienda_envios", Max: s.Cfg.Hacienda.MaxEnviosHora, Window: time.Hour, Now: s.now}
 	ok, retry, err := lim.Hit(ctx, strconv.FormatInt(p.EmpresaID, 10))
@@ -260,7 +261,7 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !ok {
-		return httpx.TooManyRequests(fmt.Sprintf("Se alcanzó el límite de %d envíos a Hacienda por hora para esta empresa.", s.Cfg.Hacienda.MaxEnviosHora), retry)
+		return apperr.NewTooManyRequests(fmt.Sprintf("Se alcanzó el límite de %d envíos a Hacienda por hora para esta empresa.", s.Cfg.Hacienda.MaxEnviosHora), retry)
 	}
 	now := s.now()
 	return s.encolar(w, r, id, "hacienda: no se pudo encolar el envío; el barrido lo retomará",

@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
 )
 
 // Monto is a NUMERIC as the API shows it: a JSON number with at least 2
@@ -151,7 +151,7 @@ func buscar(ctx context.Context, q *db.Tx, id int64) (Comprobante, error) {
 	}
 	c, err := pgx.CollectExactlyOneRow(rows, scanComprobante)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return c, httpx.NotFound(msgNoEncontrado)
+		return c, apperr.NewNotFound(msgNoEncontrado)
 	}
 	if err != nil {
 		return c, fmt.Errorf("facturacion: buscar: %w", err)
@@ -187,7 +187,7 @@ func buscarDetalle(ctx context.Context, q *db.Tx, id int64) (Detalle, error) {
 		return d, err
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
-		return d, httpx.NotFound(msgNoEncontrado)
+		return d, apperr.NewNotFound(msgNoEncontrado)
 	}
 	if err != nil {
 		return d, fmt.Errorf("facturacion: detalle: %w", err)

@@ -25,6 +25,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/idempotencia"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // FindFunc loads one record of the transaction's tenant, or returns an
@@ -41,13 +42,13 @@ type CreateFunc[In, Out any] func(ctx context.Context, tx *db.Tx, p auth.Princip
 
 // DecodeFunc validates a request body (read once by the handler) into In;
 // validation failures are returned as apperr Invalid errors (in.Err()).
-type DecodeFunc[In any] func(in *httpx.Input) (In, error)
+type DecodeFunc[In any] func(in *valid.Input) (In, error)
 
 // NoBody decodes nothing: for actions without a body.
-func NoBody(*httpx.Input) (struct{}, error) { return struct{}{}, nil }
+func NoBody(*valid.Input) (struct{}, error) { return struct{}{}, nil }
 
 // decodeBody reads the body once and decodes it.
-func decodeBody[In any](r *http.Request, decode DecodeFunc[In]) (In, *httpx.Input, error) {
+func decodeBody[In any](r *http.Request, decode DecodeFunc[In]) (In, *valid.Input, error) {
 	var zero In
 	in, err := httpx.ReadInput(r)
 	if err != nil {

@@ -44,40 +44,6 @@ func Status(e *Error) int {
 // MsgInvalid is the message of every 422.
 const MsgInvalid = apperr.MsgInvalid
 
-// Invalid is a 422 with field messages.
-func Invalid(fields map[string][]string) *Error { return apperr.NewInvalid(fields) }
-
-// InvalidField is a 422 for one field.
-func InvalidField(field, msg string) *Error { return apperr.InvalidField(field, msg) }
-
-// NotFound is a 404.
-func NotFound(msg string) *Error { return apperr.NewNotFound(msg) }
-
-// Forbidden is a 403.
-func Forbidden(msg string) *Error { return apperr.NewForbidden(msg) }
-
-// Unauthenticated is a 401.
-func Unauthenticated(msg string) *Error {
-	if msg == "" {
-		msg = "No autenticado."
-	}
-	return &Error{Kind: apperr.Unauthenticated, Message: msg}
-}
-
-// BadRequest is a 400 (malformed request, as opposed to invalid data).
-func BadRequest(msg string) *Error { return apperr.NewBadRequest(msg) }
-
-// TooManyRequests is a 429 with Retry-After.
-func TooManyRequests(msg string, retryAfter int) *Error {
-	if msg == "" {
-		msg = "Demasiadas solicitudes. Intente de nuevo más tarde."
-	}
-	return &Error{Kind: apperr.TooManyRequests, Message: msg, RetryAfter: retryAfter}
-}
-
-// Conflict is a 409.
-func Conflict(msg string) *Error { return apperr.NewConflict(msg) }
-
 // MsgInternal is the masked message of every 500.
 const MsgInternal = "Ocurrió un error interno. Intente de nuevo más tarde."
 

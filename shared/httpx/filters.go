@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/erpcr/erp/shared/apperr"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // Filters reads list query parameters, collecting a Spanish 422 message per
@@ -48,9 +51,9 @@ func (f *Filters) Date(name string) *time.Time {
 	if v == "" {
 		return nil
 	}
-	d, ok := ParseDate(v, f.Loc)
+	d, ok := valid.ParseDate(v, f.Loc)
 	if !ok {
-		f.Fail(name, DateMessage(name))
+		f.Fail(name, valid.DateMessage(name))
 		return nil
 	}
 	return &d
@@ -81,7 +84,7 @@ func (f *Filters) Bool(name string) *bool {
 // Err is the 422 with every message, or nil.
 func (f *Filters) Err() error {
 	if len(f.errs) > 0 {
-		return Invalid(f.errs)
+		return apperr.NewInvalid(f.errs)
 	}
 	return nil
 }

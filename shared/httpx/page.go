@@ -3,6 +3,8 @@ package httpx
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/erpcr/erp/shared/apperr"
 )
 
 // Pagination defaults (SPEC.md "Limits": default 15; the maximum, not given
@@ -43,7 +45,7 @@ func ParsePage(r *http.Request) (PageRequest, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return p, Invalid(errs)
+		return p, apperr.NewInvalid(errs)
 	}
 	return p, nil
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/erpcr/erp/shared/apperr"
 )
 
 // PathID reads the {id} path value; anything that is not a positive integer
@@ -11,7 +13,7 @@ import (
 func PathID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, NotFound("Registro no encontrado.")
+		return 0, apperr.NewNotFound("Registro no encontrado.")
 	}
 	return id, nil
 }
@@ -52,7 +54,7 @@ func BoolQuery(r *http.Request, name string) (*bool, error) {
 		b := false
 		return &b, nil
 	}
-	return nil, InvalidField(name, "El campo "+name+" debe ser verdadero o falso.")
+	return nil, apperr.InvalidField(name, "El campo "+name+" debe ser verdadero o falso.")
 }
 
 // SortQuery maps ?sort=&order= to an ORDER BY expression from a whitelist
@@ -64,7 +66,7 @@ func SortQuery(r *http.Request, allowed map[string]string, def string) (string, 
 	if col != "" {
 		e, ok := allowed[col]
 		if !ok {
-			return "", InvalidField("sort", "El campo sort no admite el valor "+col+".")
+			return "", apperr.InvalidField("sort", "El campo sort no admite el valor "+col+".")
 		}
 		expr = e
 	}
@@ -74,5 +76,5 @@ func SortQuery(r *http.Request, allowed map[string]string, def string) (string, 
 	case "desc":
 		return expr + " desc", nil
 	}
-	return "", InvalidField("order", "El campo order debe ser asc o desc.")
+	return "", apperr.InvalidField("order", "El campo order debe ser asc o desc.")
 }

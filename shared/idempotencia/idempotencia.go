@@ -41,7 +41,7 @@ func Key(r *http.Request) (string, error) {
 		return "", nil
 	}
 	if len(k) > 255 {
-		return "", httpx.BadRequest("El encabezado Idempotency-Key admite como máximo 255 caracteres.")
+		return "", apperr.NewBadRequest("El encabezado Idempotency-Key admite como máximo 255 caracteres.")
 	}
 	return k, nil
 }

@@ -15,8 +15,8 @@ func TestAnotherCompanyCannotSeeUseOrChangeMovements(t *testing.T) {
 	p := f.producto(t, f.admin, "P1", 0)
 	pB := f.producto(t, f.admin2, "PB", 0)
 	entrada := f.entrar(t, f.alm, linea(p, 10, "costo_unitario", 5))
-	pendiente := f.create(t, salidasPath, f.admin, obj{"tipo": "Venta", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}})
-	pendienteEnt := f.create(t, entradasPath, f.admin, obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}})
+	pendiente := f.e.Create(t, f.admin, salidasPath, obj{"tipo": "Venta", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}})
+	pendienteEnt := f.e.Create(t, f.admin, entradasPath, obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}})
 
 	// Company 2 lists nothing of company 1.
 	for _, path := range []string{entradasPath, salidasPath, existPath, existPath + "?almacen_id=" + fmt.Sprint(f.alm)} {
@@ -31,15 +31,15 @@ func TestAnotherCompanyCannotSeeUseOrChangeMovements(t *testing.T) {
 		{"POST", item(salidasPath, pendiente) + "/procesar"}, {"POST", item(salidasPath, pendiente) + "/cancelar"},
 		{"POST", item(entradasPath, pendienteEnt) + "/procesar"}, {"POST", item(entradasPath, pendienteEnt) + "/cancelar"},
 	} {
-		if r := f.do(c.method, c.path, f.admin2, nil); r.Status != http.StatusNotFound || testenv.Str(r.JSON, "message") == "" {
+		if r := f.e.Call(f.admin2, c.method, c.path, nil); r.Status != http.StatusNotFound || testenv.Str(r.JSON, "message") == "" {
 			t.Errorf("company 2 %s %s: %d %s", c.method, c.path, r.Status, r.Raw)
 		}
 	}
 	// ... nor uses its warehouses or products: 422.
-	expect422(t, f.do("POST", entradasPath, f.admin2, obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{linea(pB, 1)}}), "almacen_id")
-	expect422(t, f.do("POST", salidasPath, f.admin2, obj{"tipo": "Venta", "almacen_id": f.almB, "detalles": []obj{linea(p, 1)}}), "detalles.0.producto_id")
-	expect422(t, f.do("POST", transferPath, f.admin2, obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.almB, "detalles": []obj{linea(pB, 1)}}), "almacen_origen_id")
-	expect422(t, f.do("POST", transferPath, f.admin2, obj{"almacen_origen_id": f.almB, "almacen_destino_id": f.alm, "detalles": []obj{linea(pB, 1)}}), "almacen_destino_id")
+	testenv.Expect422(t, f.e.Call(f.admin2, "POST", entradasPath, obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{linea(pB, 1)}}), "almacen_id")
+	testenv.Expect422(t, f.e.Call(f.admin2, "POST", salidasPath, obj{"tipo": "Venta", "almacen_id": f.almB, "detalles": []obj{linea(p, 1)}}), "detalles.0.producto_id")
+	testenv.Expect422(t, f.e.Call(f.admin2, "POST", transferPath, obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.almB, "detalles": []obj{linea(pB, 1)}}), "almacen_origen_id")
+	testenv.Expect422(t, f.e.Call(f.admin2, "POST", transferPath, obj{"almacen_origen_id": f.almB, "almacen_destino_id": f.alm, "detalles": []obj{linea(pB, 1)}}), "almacen_destino_id")
 	// Filtering by company 1's warehouse or product finds nothing.
 	if r := f.e.Get(fmt.Sprintf("%s?producto_id=%d", entradasPath, p), f.admin2); testenv.Num(r.JSON, "total") != 0 {
 		t.Errorf("company 2 filtering by company 1's product: %s", r.Raw)
@@ -55,7 +55,7 @@ func TestAnotherCompanyCannotSeeUseOrChangeMovements(t *testing.T) {
 	if f.stock(t, f.alm, p) != 10 {
 		t.Errorf("company 1's stock changed")
 	}
-	r := f.do("POST", entradasPath, f.admin2, obj{"tipo": "Compra", "almacen_id": f.almB, "procesar": true, "detalles": []obj{linea(pB, 3, "costo_unitario", 1)}})
+	r := f.e.Call(f.admin2, "POST", entradasPath, obj{"tipo": "Compra", "almacen_id": f.almB, "procesar": true, "detalles": []obj{linea(pB, 3, "costo_unitario", 1)}})
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.numero") != "ENT-00000001" || testenv.Num(r.JSON, "data.empresa_id") != 2 {
 		t.Errorf("company 2's first entry: %d %s", r.Status, r.Raw)
 	}
@@ -69,7 +69,7 @@ func TestPermissions(t *testing.T) {
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	f.entrar(t, f.alm, linea(p, 10, "costo_unitario", 5))
-	pendiente := f.create(t, salidasPath, f.admin, obj{"tipo": "Venta", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}})
+	pendiente := f.e.Create(t, f.admin, salidasPath, obj{"tipo": "Venta", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}})
 	entrada := obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}}
 	transfer := obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2, "detalles": []obj{linea(p, 1)}}
 
@@ -85,35 +85,35 @@ func TestPermissions(t *testing.T) {
 	expect := func(tok, who string, calls []call, status int) {
 		t.Helper()
 		for _, c := range calls {
-			if r := f.do(c.method, c.path, tok, c.body); r.Status != status || (status >= 400 && testenv.Str(r.JSON, "message") == "") {
+			if r := f.e.Call(tok, c.method, c.path, c.body); r.Status != status || (status >= 400 && testenv.Str(r.JSON, "message") == "") {
 				t.Errorf("%s %s %s: %d, want %d: %s", who, c.method, c.path, r.Status, status, r.Raw)
 			}
 		}
 	}
 	// Without the module: 403 everywhere (the predefined Usuario role too).
-	sin := f.userWith(t, "SinInventario", "productos.leer", "almacenes.leer")
+	sin := f.e.UserWith(t, f.admin, "SinInventario", "productos.leer", "almacenes.leer")
 	expect(sin, "without inventario", all, http.StatusForbidden)
-	f.create(t, "/api/usuarios", f.admin, obj{"nombre": "Básico", "email": "basico@demo.cr", "password": "Segura123!", "roles": []string{"usuario"}})
+	f.e.Create(t, f.admin, "/api/usuarios", obj{"nombre": "Básico", "email": "basico@demo.cr", "password": "Segura123!", "roles": []string{"usuario"}})
 	expect(f.e.Login("basico@demo.cr", "Segura123!"), "role usuario", all, http.StatusForbidden)
 	// Reading only (the predefined Vendedor role holds inventario.leer).
-	lector := f.userWith(t, "Lector", "inventario.leer")
+	lector := f.e.UserWith(t, f.admin, "Lector", "inventario.leer")
 	expect(lector, "inventario.leer", reads, http.StatusOK)
 	expect(lector, "inventario.leer", append(append([]call{}, creates...), changes...), http.StatusForbidden)
 	// Recording without approving: pending movements only.
-	capturista := f.userWith(t, "Capturista", "inventario.leer", "inventario.crear")
+	capturista := f.e.UserWith(t, f.admin, "Capturista", "inventario.leer", "inventario.crear")
 	expect(capturista, "inventario.crear", creates, http.StatusCreated)
 	expect(capturista, "inventario.crear", changes, http.StatusForbidden)
 	procesada := obj{"tipo": "Compra", "almacen_id": f.alm, "procesar": true, "detalles": []obj{linea(p, 1)}}
-	if r := f.do("POST", entradasPath, capturista, procesada); r.Status != http.StatusForbidden || !strings.Contains(testenv.Str(r.JSON, "message"), "inventario.actualizar") {
+	if r := f.e.Call(capturista, "POST", entradasPath, procesada); r.Status != http.StatusForbidden || !strings.Contains(testenv.Str(r.JSON, "message"), "inventario.actualizar") {
 		t.Errorf("procesar:true without inventario.actualizar: %d %s", r.Status, r.Raw)
 	}
 	expect(capturista, "inventario.crear", []call{{"POST", transferPath, transfer}}, http.StatusForbidden)
 	// Approving without recording.
-	aprobador := f.userWith(t, "Aprobador", "inventario.actualizar")
+	aprobador := f.e.UserWith(t, f.admin, "Aprobador", "inventario.actualizar")
 	expect(aprobador, "inventario.actualizar", creates, http.StatusForbidden)
 	expect(aprobador, "inventario.actualizar", []call{{"POST", item(salidasPath, pendiente) + "/procesar", nil}}, http.StatusOK)
 	// The predefined Bodeguero does everything.
-	f.create(t, "/api/usuarios", f.admin, obj{"nombre": "Bodega", "email": "bodega@demo.cr", "password": "Segura123!", "roles": []string{"bodeguero"}})
+	f.e.Create(t, f.admin, "/api/usuarios", obj{"nombre": "Bodega", "email": "bodega@demo.cr", "password": "Segura123!", "roles": []string{"bodeguero"}})
 	bodeguero := f.e.Login("bodega@demo.cr", "Segura123!")
 	expect(bodeguero, "bodeguero", reads, http.StatusOK)
 	expect(bodeguero, "bodeguero", []call{{"POST", entradasPath, procesada}, {"POST", transferPath, transfer}}, http.StatusCreated)

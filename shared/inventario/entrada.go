@@ -11,8 +11,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // MaxLineas bounds the lines of one movement or transfer.
@@ -49,8 +50,8 @@ type movimientoInput struct {
 }
 
 var (
-	reglaCantidad = httpx.Dec{Required: true, Scale: 3, Positive: true, Limit: decimal.New(1, 13)}
-	reglaCosto    = httpx.Dec{Scale: 4, Limit: decimal.New(1, 14)}
+	reglaCantidad = valid.Dec{Required: true, Scale: 3, Positive: true, Limit: decimal.New(1, 13)}
+	reglaCosto    = valid.Dec{Scale: 4, Limit: decimal.New(1, 14)}
 )
 
 // fold compares type names ignoring case, accents and repeated spaces
@@ -86,7 +87,7 @@ func tipoCanonico(clase, tipo string) (string, bool) {
 // readLineas reads detalles: at least one line, each an object with
 // producto_id and cantidad; entry lines may add costo_unitario, lote and
 // fecha_vencimiento. Messages go under detalles.N.campo.
-func readLineas(in *httpx.Input, entry bool) []lineaInput {
+func readLineas(in *valid.Input, entry bool) []lineaInput {
 	items, ok := in.List("detalles", true)
 	if !ok {
 		return nil
@@ -107,15 +108,15 @@ func readLineas(in *httpx.Input, entry bool) []lineaInput {
 			in.Fail("detalles."+strconv.Itoa(i), "Cada detalle debe ser un objeto con producto_id y cantidad.")
 			continue
 		}
-		li := httpx.NewInput(obj)
+		li := valid.NewInput(obj)
 		var l lineaInput
-		l.productoID, _ = li.Int("producto_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+		l.productoID, _ = li.Int("producto_id", valid.Int{Required: true, Min: valid.Min(1)})
 		l.cantidad, _ = li.Decimal("cantidad", reglaCantidad)
 		if entry {
 			if c, ok := li.Decimal("costo_unitario", reglaCosto); ok {
 				l.costo = &c
 			}
-			l.lote, _ = li.String("lote", httpx.Str{Max: 100})
+			l.lote, _ = li.String("lote", valid.Str{Max: 100})
 			if d, ok := li.Date("fecha_vencimiento", false); ok {
 				l.vence = &d
 			}
@@ -127,25 +128,25 @@ func readLineas(in *httpx.Input, entry bool) []lineaInput {
 }
 
 // readMovimiento reads an entry or exit request.
-func readMovimiento(in *httpx.Input, clase string) movimientoInput {
+func readMovimiento(in *valid.Input, clase string) movimientoInput {
 	var x movimientoInput
-	if t, ok := in.String("tipo", httpx.Str{Required: true, Max: 30}); ok {
+	if t, ok := in.String("tipo", valid.Str{Required: true, Max: 30}); ok {
 		if x.tipo, ok = tipoCanonico(clase, t); !ok {
 			in.Fail("tipo", msgTipo(clase))
 		}
 	}
-	x.almacenID, _ = in.Int("almacen_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+	x.almacenID, _ = in.Int("almacen_id", valid.Int{Required: true, Min: valid.Min(1)})
 	x.fecha = hoy()
 	if d, ok := in.Date("fecha", false); ok {
 		x.fecha = d
 	}
-	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
+	if v, ok := in.String("observaciones", valid.Str{Max: 2000}); ok {
 		x.observaciones = &v
 	}
-	if v, ok := in.Int("proveedor_id", httpx.Int{Min: httpx.Min(1)}); ok {
+	if v, ok := in.Int("proveedor_id", valid.Int{Min: valid.Min(1)}); ok {
 		x.proveedorID = &v
 	}
-	if v, ok := in.Int("cliente_id", httpx.Int{Min: httpx.Min(1)}); ok {
+	if v, ok := in.Int("cliente_id", valid.Int{Min: valid.Min(1)}); ok {
 		x.clienteID = &v
 	}
 	x.procesar, _ = in.Bool("procesar", false)
@@ -161,10 +162,10 @@ type transferenciaInput struct {
 	lineas              []lineaInput
 }
 
-func readTransferencia(in *httpx.Input) transferenciaInput {
+func readTransferencia(in *valid.Input) transferenciaInput {
 	var x transferenciaInput
-	x.origenID, _ = in.Int("almacen_origen_id", httpx.Int{Required: true, Min: httpx.Min(1)})
-	x.destinoID, _ = in.Int("almacen_destino_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+	x.origenID, _ = in.Int("almacen_origen_id", valid.Int{Required: true, Min: valid.Min(1)})
+	x.destinoID, _ = in.Int("almacen_destino_id", valid.Int{Required: true, Min: valid.Min(1)})
 	if x.origenID > 0 && x.origenID == x.destinoID {
 		in.Fail("almacen_destino_id", "El almacén de destino debe ser distinto del almacén de origen.")
 	}
@@ -172,7 +173,7 @@ func readTransferencia(in *httpx.Input) transferenciaInput {
 	if d, ok := in.Date("fecha", false); ok {
 		x.fecha = d
 	}
-	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
+	if v, ok := in.String("observaciones", valid.Str{Max: 2000}); ok {
 		x.observaciones = &v
 	}
 	x.lineas = readLineas(in, false)
@@ -264,7 +265,7 @@ func cargarReferencias(ctx context.Context, q *db.Tx, almacenes []int64, proveed
 // validarLineas records a message for every line whose product is not a
 // stock-keeping product of the tenant and turns the lines into engine lines
 // (an entry line without costo_unitario costs the product's precio_compra).
-func validarLineas(in *httpx.Input, ref referencias, lineas []lineaInput) []Linea {
+func validarLineas(in *valid.Input, ref referencias, lineas []lineaInput) []Linea {
 	out := make([]Linea, len(lineas))
 	for i, l := range lineas {
 		key := "detalles." + strconv.Itoa(i) + ".producto_id"
@@ -288,5 +289,5 @@ func validarLineas(in *httpx.Input, ref referencias, lineas []lineaInput) []Line
 
 // faltaStock turns the engine's report into a 422 on the line's cantidad.
 func faltaStock(f *FaltaStock) error {
-	return httpx.InvalidField("detalles."+strconv.Itoa(f.Linea)+".cantidad", f.Error())
+	return apperr.InvalidField("detalles."+strconv.Itoa(f.Linea)+".cantidad", f.Error())
 }

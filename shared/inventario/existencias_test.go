@@ -63,7 +63,7 @@ func TestStockIsListedPerWarehouseAndProduct(t *testing.T) {
 		"data.0.lotes.1.lote": `"A1"`, "data.1.lotes.0.lote": "null"})
 	for q, field := range map[string]string{"almacen_id=abc": "almacen_id", "producto_id=0": "producto_id", "bajo_minimo=tal_vez": "bajo_minimo",
 		"lotes=x": "lotes", "sort=precio": "sort"} {
-		expect422(t, f.e.Get(existPath+"?"+q, f.admin), field)
+		testenv.Expect422(t, f.e.Get(existPath+"?"+q, f.admin), field)
 	}
 	// A batch emptied by exits leaves the pair listed at zero, without batches.
 	f.sacar(t, f.alm, linea(frijol, 5))
@@ -95,12 +95,12 @@ func TestProductAndWarehouseTotalsReflectProcessedMovements(t *testing.T) {
 		t.Fatalf("before any movement: %v %v %v %v", s, v, v2, n)
 	}
 	// A pending entry changes nothing; processing it does.
-	id := f.create(t, entradasPath, f.admin, obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{
+	id := f.e.Create(t, f.admin, entradasPath, obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{
 		linea(p, 10, "costo_unitario", 250, "lote", "X"), linea(p, 5, "costo_unitario", 300), linea(q, 1, "costo_unitario", 99.99)}})
 	if s, v, _, _ := totals(); s != 0 || v != 0 {
 		t.Errorf("pending entry: stock_total %v, valor %v", s, v)
 	}
-	f.do("POST", item(entradasPath, id)+"/procesar", f.admin, nil)
+	f.e.Call(f.admin, "POST", item(entradasPath, id)+"/procesar", nil)
 	if s, v, _, n := totals(); s != 15 || v != 4099.99 || n != 3 {
 		t.Errorf("processed entry: stock_total %v, valor %v, inventarios_count %v", s, v, n)
 	}
@@ -113,7 +113,7 @@ func TestProductAndWarehouseTotalsReflectProcessedMovements(t *testing.T) {
 	if s, v, _, _ := totals(); s != 3 || v != 999.99 {
 		t.Errorf("after the exit: stock_total %v, valor %v", s, v)
 	}
-	f.do("POST", transferPath, f.admin, obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2, "detalles": []obj{linea(p, 3)}})
+	f.e.Call(f.admin, "POST", transferPath, obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2, "detalles": []obj{linea(p, 3)}})
 	if s, v, v2, _ := totals(); s != 3 || v != 99.99 || v2 != 900 {
 		t.Errorf("after the transfer: stock_total %v, valor %v / %v", s, v, v2)
 	}
@@ -139,11 +139,11 @@ func TestAnExitThatLeavesAProductBelowItsMinimumWritesInventarioBajoEvent(t *tes
 		t.Fatalf("events above the minimum: %s", r.Raw)
 	}
 	// A pending exit writes nothing; processing it (5 -> 4) does.
-	id := f.create(t, salidasPath, f.admin, obj{"tipo": "Ajuste Negativo", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}})
+	id := f.e.Create(t, f.admin, salidasPath, obj{"tipo": "Ajuste Negativo", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}})
 	if r := eventos(f.admin); testenv.Num(r.JSON, "total") != 0 {
 		t.Fatalf("event for a pending exit: %s", r.Raw)
 	}
-	f.do("POST", item(salidasPath, id)+"/procesar", f.admin, nil)
+	f.e.Call(f.admin, "POST", item(salidasPath, id)+"/procesar", nil)
 	r := eventos(f.admin)
 	if testenv.Num(r.JSON, "total") != 1 {
 		t.Fatalf("events: %s", r.Raw)
@@ -155,7 +155,7 @@ func TestAnExitThatLeavesAProductBelowItsMinimumWritesInventarioBajoEvent(t *tes
 	}
 	// Entries never warn; a refused exit writes no event; company 2 sees none.
 	f.entrar(t, f.alm, linea(p, 0.5, "costo_unitario", 10))
-	expect422(t, f.sacar(t, f.alm, linea(p, 100)), "detalles.0.cantidad")
+	testenv.Expect422(t, f.sacar(t, f.alm, linea(p, 100)), "detalles.0.cantidad")
 	if r := eventos(f.admin); testenv.Num(r.JSON, "total") != 1 {
 		t.Errorf("events after an entry and a refused exit: %s", r.Raw)
 	}
@@ -214,7 +214,7 @@ func TestConcurrentExitsNeverOversell(t *testing.T) {
 			if i%2 == 1 {
 				from, to = to, from
 			}
-			codes[i] = f.do("POST", transferPath, f.admin, obj{"almacen_origen_id": from, "almacen_destino_id": to,
+			codes[i] = f.e.Call(f.admin, "POST", transferPath, obj{"almacen_origen_id": from, "almacen_destino_id": to,
 				"detalles": []obj{linea(p, 1)}}).Status
 		}()
 	}

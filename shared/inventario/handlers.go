@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
@@ -53,14 +54,14 @@ var (
 	salidas  = clase{clase: Salida, recurso: "salidas", nombre: "salida", titulo: "Salida de inventario"}
 )
 
-func (c clase) noEncontrada() error { return httpx.NotFound(c.titulo + " no encontrada.") }
+func (c clase) noEncontrada() error { return apperr.NewNotFound(c.titulo + " no encontrada.") }
 
 // puedeProcesar: applying stock (procesar, or a transfer that is processed
 // at once) is inventario.actualizar, as POST .../{id}/procesar is, so that a
 // role that only records movements cannot bypass their approval.
 func puedeProcesar(p auth.Principal) error {
 	if !p.Can("inventario.actualizar") {
-		return httpx.Forbidden("No tiene permiso para procesar movimientos de inventario (inventario.actualizar).")
+		return apperr.NewForbidden("No tiene permiso para procesar movimientos de inventario (inventario.actualizar).")
 	}
 	return nil
 }
@@ -249,9 +250,9 @@ func procesar(c clase) handler.ActionFunc[struct{}, Vista] {
 		}
 		switch estado {
 		case Procesada:
-			return Vista{}, httpx.InvalidField("estado", "La "+c.nombre+" ya fue procesada.")
+			return Vista{}, apperr.InvalidField("estado", "La "+c.nombre+" ya fue procesada.")
 		case Cancelada:
-			return Vista{}, httpx.InvalidField("estado", "La "+c.nombre+" está cancelada y no puede procesarse.")
+			return Vista{}, apperr.InvalidField("estado", "La "+c.nombre+" está cancelada y no puede procesarse.")
 		}
 		err = Procesar(ctx, tx, id, negativo)
 		var falta *FaltaStock
@@ -274,9 +275,9 @@ func cancelar(c clase) handler.ActionFunc[struct{}, Vista] {
 		}
 		switch estado {
 		case Procesada:
-			return Vista{}, httpx.InvalidField("estado", "No se puede cancelar una "+c.nombre+" procesada.")
+			return Vista{}, apperr.InvalidField("estado", "No se puede cancelar una "+c.nombre+" procesada.")
 		case Cancelada:
-			return Vista{}, httpx.InvalidField("estado", "La "+c.nombre+" ya está cancelada.")
+			return Vista{}, apperr.InvalidField("estado", "La "+c.nombre+" ya está cancelada.")
 		}
 		if err := Cancelar(ctx, tx, id); err != nil {
 			return Vista{}, err

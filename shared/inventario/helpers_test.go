@@ -3,7 +3,6 @@ package inventario_test
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/erpcr/erp/shared/testenv"
@@ -36,35 +35,14 @@ func newFx(t *testing.T) *fx {
 	t.Helper()
 	e := testenv.New(t)
 	f := &fx{e: e, admin: e.Admin(1), admin2: e.Admin(2)}
-	f.alm = scalar(t, e, `select id from almacenes where empresa_id = 1 and es_principal`)
-	f.almB = scalar(t, e, `select id from almacenes where empresa_id = 2 and es_principal`)
-	f.cat = scalar(t, e, `select id from categorias_producto where empresa_id = 1 order by id limit 1`)
-	f.catB = scalar(t, e, `select id from categorias_producto where empresa_id = 2 order by id limit 1`)
-	f.unid = scalar(t, e, `select id from unidades_medida where codigo = 'Unid'`)
-	sucursal := scalar(t, e, `select id from sucursales where empresa_id = 1 and es_principal`)
-	f.alm2 = f.create(t, "/api/almacenes", f.admin, obj{"sucursal_id": sucursal, "nombre": "Bodega Norte", "codigo": "NORTE"})
+	f.alm = testenv.Scalar[int](t, e, `select id from almacenes where empresa_id = 1 and es_principal`)
+	f.almB = testenv.Scalar[int](t, e, `select id from almacenes where empresa_id = 2 and es_principal`)
+	f.cat = testenv.Scalar[int](t, e, `select id from categorias_producto where empresa_id = 1 order by id limit 1`)
+	f.catB = testenv.Scalar[int](t, e, `select id from categorias_producto where empresa_id = 2 order by id limit 1`)
+	f.unid = testenv.Scalar[int](t, e, `select id from unidades_medida where codigo = 'Unid'`)
+	sucursal := testenv.Scalar[int](t, e, `select id from sucursales where empresa_id = 1 and es_principal`)
+	f.alm2 = f.e.Create(t, f.admin, "/api/almacenes", obj{"sucursal_id": sucursal, "nombre": "Bodega Norte", "codigo": "NORTE"})
 	return f
-}
-
-// scalar runs owner SQL returning one integer.
-func scalar(t testing.TB, e *testenv.Env, sql string, args ...any) int {
-	t.Helper()
-	return testenv.Scalar[int](t, e, sql, args...)
-}
-
-func (f *fx) do(method, path, tok string, body any) testenv.Resp {
-	f.e.T.Helper()
-	return f.e.Do(testenv.Req{Method: method, Path: path, Token: tok, Body: body})
-}
-
-// create POSTs body, fails unless 201, and returns data.id.
-func (f *fx) create(t testing.TB, path, tok string, body any) int {
-	t.Helper()
-	r := f.do("POST", path, tok, body)
-	if r.Status != http.StatusCreated {
-		t.Fatalf("POST %s: %d %s", path, r.Status, r.Raw)
-	}
-	return int(testenv.Num(r.JSON, "data.id"))
 }
 
 // producto creates a stock-keeping product of company 1 (or of company 2
@@ -75,7 +53,7 @@ func (f *fx) producto(t testing.TB, tok, codigo string, stockMinimo int) int {
 	if tok == f.admin2 {
 		cat = f.catB
 	}
-	return f.create(t, productosPath, tok, obj{"categoria_id": cat, "unidad_medida_id": f.unid, "nombre": "Producto " + codigo,
+	return f.e.Create(t, tok, productosPath, obj{"categoria_id": cat, "unidad_medida_id": f.unid, "nombre": "Producto " + codigo,
 		"codigo": codigo, "tipo": "producto", "precio_venta": 1000, "precio_compra": 400, "stock_minimo": stockMinimo})
 }
 
@@ -91,43 +69,24 @@ func linea(producto int, cantidad any, extra ...any) obj {
 // entrar records and processes an entry of company 1 and returns its id.
 func (f *fx) entrar(t testing.TB, almacen int, lineas ...obj) int {
 	t.Helper()
-	return f.create(t, entradasPath, f.admin, obj{"tipo": "Compra", "almacen_id": almacen, "procesar": true, "detalles": lineas})
+	return f.e.Create(t, f.admin, entradasPath, obj{"tipo": "Compra", "almacen_id": almacen, "procesar": true, "detalles": lineas})
 }
 
 // sacar records and processes an exit of company 1 and returns the answer.
 func (f *fx) sacar(t testing.TB, almacen int, lineas ...obj) testenv.Resp {
 	t.Helper()
-	return f.do("POST", salidasPath, f.admin, obj{"tipo": "Venta", "almacen_id": almacen, "procesar": true, "detalles": lineas})
+	return f.e.Call(f.admin, "POST", salidasPath, obj{"tipo": "Venta", "almacen_id": almacen, "procesar": true, "detalles": lineas})
 }
 
 func item(path string, id int) string { return fmt.Sprintf("%s/%d", path, id) }
-
-func exact(t testing.TB, raw []byte, path string) string {
-	t.Helper()
-	return testenv.Exact(t, raw, path)
-}
 
 // expectExact asserts several paths of a body at once.
 func expectExact(t testing.TB, raw []byte, want map[string]string) {
 	t.Helper()
 	for path, w := range want {
-		if got := exact(t, raw, path); got != w {
+		if got := testenv.Exact(t, raw, path); got != w {
 			t.Errorf("%s = %s, want %s", path, got, w)
 		}
-	}
-}
-
-// expect422 asserts a validation failure with a message under field.
-func expect422(t testing.TB, r testenv.Resp, field string) {
-	t.Helper()
-	if r.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("want 422 on %q, got %d %s", field, r.Status, r.Raw)
-	}
-	if len(r.FieldErrors(field)) == 0 {
-		t.Fatalf("no errors[%q]: %s", field, r.Raw)
-	}
-	if testenv.Str(r.JSON, "message") == "" {
-		t.Errorf("422 without message: %s", r.Raw)
 	}
 }
 
@@ -153,26 +112,6 @@ func (f *fx) stock(t testing.TB, almacen, producto int) float64 {
 		return 0
 	}
 	return x["cantidad_disponible"].(float64)
-}
-
-// userWith creates, in company 1, a role holding exactly perms and a user
-// with that role only, and returns the user's token.
-func (f *fx) userWith(t testing.TB, name string, perms ...string) string {
-	t.Helper()
-	if perms == nil {
-		perms = []string{}
-	}
-	r := f.do("POST", "/api/roles", f.admin, obj{"nombre": "Rol " + name, "permisos": perms})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("role %s: %d %s", name, r.Status, r.Raw)
-	}
-	email := strings.ToLower(name) + "@demo.cr"
-	r = f.do("POST", "/api/usuarios", f.admin, obj{"nombre": "Prueba", "apellidos": name, "email": email,
-		"password": "Segura123!", "roles": []string{testenv.Str(r.JSON, "data.slug")}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("user %s: %d %s", name, r.Status, r.Raw)
-	}
-	return f.e.Login(email, "Segura123!")
 }
 
 // numeros lists the numero of every movement of a list answer, in order.

@@ -14,7 +14,7 @@ func TestAnEntryIsPendingUntilProcessedAndThenAddsItsBatches(t *testing.T) {
 	f := newFx(t)
 	arroz := f.producto(t, f.admin, "ARZ", 0)
 	f.entrar(t, f.alm, linea(arroz, 10, "costo_unitario", 400)) // ENT-00000001, processed
-	r := f.do("POST", entradasPath, f.admin, obj{"tipo": "Compra", "almacen_id": f.alm, "fecha": "2026-03-15",
+	r := f.e.Call(f.admin, "POST", entradasPath, obj{"tipo": "Compra", "almacen_id": f.alm, "fecha": "2026-03-15",
 		"observaciones": "Factura 1234 del proveedor", "detalles": []obj{
 			linea(arroz, "10", "costo_unitario", "450.5", "lote", "L-01", "fecha_vencimiento", "2027-01-31"),
 			linea(arroz, 2.5, "costo_unitario", 500),
@@ -39,7 +39,7 @@ func TestAnEntryIsPendingUntilProcessedAndThenAddsItsBatches(t *testing.T) {
 	if got := f.stock(t, f.alm, arroz); got != 10 {
 		t.Fatalf("a pending entry changed stock: %v", got)
 	}
-	p := f.do("POST", item(entradasPath, id)+"/procesar", f.admin, nil)
+	p := f.e.Call(f.admin, "POST", item(entradasPath, id)+"/procesar", nil)
 	if p.Status != http.StatusOK || testenv.Str(p.JSON, "data.estado") != "Procesada" || testenv.Str(p.JSON, "data.procesado_en") == "" ||
 		testenv.Str(p.JSON, "message") != "Entrada de inventario procesada correctamente." {
 		t.Fatalf("procesar: %d %s", p.Status, p.Raw)
@@ -48,13 +48,13 @@ func TestAnEntryIsPendingUntilProcessedAndThenAddsItsBatches(t *testing.T) {
 		t.Errorf("stock after processing: %v", got)
 	}
 	// Processing twice, or cancelling a processed entry, is refused under estado.
-	again := f.do("POST", item(entradasPath, id)+"/procesar", f.admin, nil)
-	expect422(t, again, "estado")
+	again := f.e.Call(f.admin, "POST", item(entradasPath, id)+"/procesar", nil)
+	testenv.Expect422(t, again, "estado")
 	if msg := again.FieldErrors("estado")[0]; msg != "La entrada ya fue procesada." {
 		t.Errorf("message %q", msg)
 	}
-	c := f.do("POST", item(entradasPath, id)+"/cancelar", f.admin, nil)
-	expect422(t, c, "estado")
+	c := f.e.Call(f.admin, "POST", item(entradasPath, id)+"/cancelar", nil)
+	testenv.Expect422(t, c, "estado")
 	if msg := c.FieldErrors("estado")[0]; msg != "No se puede cancelar una entrada procesada." {
 		t.Errorf("message %q", msg)
 	}
@@ -70,7 +70,7 @@ func TestAnEntryIsPendingUntilProcessedAndThenAddsItsBatches(t *testing.T) {
 		t.Errorf("entry shown as exit: %d %s", r.Status, r.Raw)
 	}
 	for _, op := range []string{"/procesar", "/cancelar"} {
-		if r := f.do("POST", item(salidasPath, id)+op, f.admin, nil); r.Status != http.StatusNotFound {
+		if r := f.e.Call(f.admin, "POST", item(salidasPath, id)+op, nil); r.Status != http.StatusNotFound {
 			t.Errorf("entry %s as exit: %d %s", op, r.Status, r.Raw)
 		}
 	}
@@ -83,7 +83,7 @@ func TestAnEntryWithoutCostTakesThePurchasePriceAndTypesIgnoreCaseAndAccents(t *
 	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0) // precio_compra 400
-	r := f.do("POST", entradasPath, f.admin, obj{"tipo": "devolución  CLIENTE", "almacen_id": f.alm, "procesar": true,
+	r := f.e.Call(f.admin, "POST", entradasPath, obj{"tipo": "devolución  CLIENTE", "almacen_id": f.alm, "procesar": true,
 		"detalles": []obj{linea(p, 3)}})
 	if r.Status != http.StatusCreated {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
@@ -102,7 +102,7 @@ func TestAnExitConsumesFirstExpiringBatchesAndShowsTheCostOfEach(t *testing.T) {
 	f.entrar(t, f.alm,
 		linea(leche, 10, "costo_unitario", 500, "lote", "TARDE", "fecha_vencimiento", "2027-06-01"),
 		linea(leche, 4, "costo_unitario", 450, "lote", "PRONTO", "fecha_vencimiento", "2027-01-01"))
-	r := f.do("POST", salidasPath, f.admin, obj{"tipo": "Consumo Interno", "almacen_id": f.alm, "detalles": []obj{linea(leche, 6)}})
+	r := f.e.Call(f.admin, "POST", salidasPath, obj{"tipo": "Consumo Interno", "almacen_id": f.alm, "detalles": []obj{linea(leche, 6)}})
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.estado") != "Pendiente" {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
 	}
@@ -110,7 +110,7 @@ func TestAnExitConsumesFirstExpiringBatchesAndShowsTheCostOfEach(t *testing.T) {
 	expectExact(t, r.Raw, map[string]string{"data.numero": `"SAL-00000001"`, "data.costo_total": "null",
 		"data.detalles.0.costo_unitario": "null", "data.detalles.0.consumos": "[]"})
 	id := int(testenv.Num(r.JSON, "data.id"))
-	p := f.do("POST", item(salidasPath, id)+"/procesar", f.admin, nil)
+	p := f.e.Call(f.admin, "POST", item(salidasPath, id)+"/procesar", nil)
 	if p.Status != http.StatusOK {
 		t.Fatalf("procesar: %d %s", p.Status, p.Raw)
 	}
@@ -125,7 +125,7 @@ func TestAnExitConsumesFirstExpiringBatchesAndShowsTheCostOfEach(t *testing.T) {
 		"data.detalles.0.consumos.1.costo_unitario": "500.0000",
 	})
 	show := f.e.Get(item(salidasPath, id), f.admin)
-	if exact(t, show.Raw, "data.detalles.0.consumos") != exact(t, p.Raw, "data.detalles.0.consumos") {
+	if testenv.Exact(t, show.Raw, "data.detalles.0.consumos") != testenv.Exact(t, p.Raw, "data.detalles.0.consumos") {
 		t.Errorf("show differs from the procesar answer: %s", show.Raw)
 	}
 	x := f.existencia(t, f.alm, leche)
@@ -144,19 +144,19 @@ func TestCancellingAPendingMovementAndTheRefusedTransitions(t *testing.T) {
 		if c.path == salidasPath {
 			tipo = "Ajuste Negativo"
 		}
-		id := f.create(t, c.path, f.admin, obj{"tipo": tipo, "almacen_id": f.alm, "detalles": []obj{linea(p, 2, "costo_unitario", 10)}})
-		r := f.do("POST", item(c.path, id)+"/cancelar", f.admin, nil)
+		id := f.e.Create(t, f.admin, c.path, obj{"tipo": tipo, "almacen_id": f.alm, "detalles": []obj{linea(p, 2, "costo_unitario", 10)}})
+		r := f.e.Call(f.admin, "POST", item(c.path, id)+"/cancelar", nil)
 		if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.estado") != "Cancelada" || testenv.Str(r.JSON, "data.cancelado_en") == "" ||
 			!strings.Contains(testenv.Str(r.JSON, "message"), "cancelada correctamente") {
 			t.Fatalf("cancelar %s: %d %s", c.nombre, r.Status, r.Raw)
 		}
-		again := f.do("POST", item(c.path, id)+"/cancelar", f.admin, nil)
-		expect422(t, again, "estado")
+		again := f.e.Call(f.admin, "POST", item(c.path, id)+"/cancelar", nil)
+		testenv.Expect422(t, again, "estado")
 		if msg := again.FieldErrors("estado")[0]; msg != "La "+c.nombre+" ya está cancelada." {
 			t.Errorf("message %q", msg)
 		}
-		proc := f.do("POST", item(c.path, id)+"/procesar", f.admin, nil)
-		expect422(t, proc, "estado")
+		proc := f.e.Call(f.admin, "POST", item(c.path, id)+"/procesar", nil)
+		testenv.Expect422(t, proc, "estado")
 		if msg := proc.FieldErrors("estado")[0]; msg != "La "+c.nombre+" está cancelada y no puede procesarse." {
 			t.Errorf("message %q", msg)
 		}
@@ -177,13 +177,13 @@ func TestAnExitBeyondStockIsRefusedOnItsLineUnlessNegativeStockIsAllowed(t *test
 	f.entrar(t, f.alm, linea(a, 5, "costo_unitario", 100), linea(b, 1, "costo_unitario", 100))
 
 	r := f.sacar(t, f.alm, linea(a, 2), linea(b, 1), linea(a, 4))
-	expect422(t, r, "detalles.2.cantidad")
+	testenv.Expect422(t, r, "detalles.2.cantidad")
 	if msg := r.FieldErrors("detalles.2.cantidad")[0]; msg != "Stock insuficiente: disponible 3, solicitado 4." {
 		t.Errorf("message %q", msg)
 	}
 	// Recorded pending, then processed: the same refusal, and it stays pending.
-	id := f.create(t, salidasPath, f.admin, obj{"tipo": "Venta", "almacen_id": f.alm, "detalles": []obj{linea(a, 6)}})
-	expect422(t, f.do("POST", item(salidasPath, id)+"/procesar", f.admin, nil), "detalles.0.cantidad")
+	id := f.e.Create(t, f.admin, salidasPath, obj{"tipo": "Venta", "almacen_id": f.alm, "detalles": []obj{linea(a, 6)}})
+	testenv.Expect422(t, f.e.Call(f.admin, "POST", item(salidasPath, id)+"/procesar", nil), "detalles.0.cantidad")
 	if r := f.e.Get(item(salidasPath, id), f.admin); testenv.Str(r.JSON, "data.estado") != "Pendiente" {
 		t.Errorf("a refused exit changed state: %s", r.Raw)
 	}
@@ -192,7 +192,7 @@ func TestAnExitBeyondStockIsRefusedOnItsLineUnlessNegativeStockIsAllowed(t *test
 	}
 	// With inventario.permitir_stock_negativo the same exit goes through.
 	f.permitirNegativo(1)
-	p := f.do("POST", item(salidasPath, id)+"/procesar", f.admin, nil)
+	p := f.e.Call(f.admin, "POST", item(salidasPath, id)+"/procesar", nil)
 	if p.Status != http.StatusOK {
 		t.Fatalf("procesar with negative stock allowed: %d %s", p.Status, p.Raw)
 	}
@@ -213,9 +213,9 @@ func TestCreateValidation(t *testing.T) {
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	ajeno := f.producto(t, f.admin2, "AJENO", 0)
-	servicio := f.create(t, productosPath, f.admin, obj{"categoria_id": f.cat, "unidad_medida_id": f.unid, "nombre": "Instalación",
+	servicio := f.e.Create(t, f.admin, productosPath, obj{"categoria_id": f.cat, "unidad_medida_id": f.unid, "nombre": "Instalación",
 		"tipo": "servicio", "precio_venta": 5000})
-	proveedorAjeno := scalar(t, f.e, `insert into proveedores (empresa_id, nombre) values (2, 'Ajeno') returning id`)
+	proveedorAjeno := testenv.Scalar[int](t, f.e, `insert into proveedores (empresa_id, nombre) values (2, 'Ajeno') returning id`)
 	ok := func() obj {
 		return obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{linea(p, 1, "costo_unitario", 10)}}
 	}
@@ -277,11 +277,11 @@ func TestCreateValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			expect422(t, f.do("POST", c.path, f.admin, c.body), c.field)
+			testenv.Expect422(t, f.e.Call(f.admin, "POST", c.path, c.body), c.field)
 		})
 	}
 	// Several mistakes are all reported at once, each under its own key.
-	r := f.do("POST", entradasPath, f.admin, obj{"tipo": "Nada", "almacen_id": f.alm,
+	r := f.e.Call(f.admin, "POST", entradasPath, obj{"tipo": "Nada", "almacen_id": f.alm,
 		"detalles": []obj{linea(p, 0), linea(0, 1), linea(p, 1, "costo_unitario", -5)}})
 	for _, k := range []string{"tipo", "detalles.0.cantidad", "detalles.1.producto_id", "detalles.2.costo_unitario"} {
 		if len(r.FieldErrors(k)) == 0 {
@@ -294,7 +294,7 @@ func TestCreateValidation(t *testing.T) {
 			t.Errorf("%s after refused requests: %s", path, l.Raw)
 		}
 	}
-	if r := f.do("POST", entradasPath, f.admin, ok()); testenv.Str(r.JSON, "data.numero") != "ENT-00000001" {
+	if r := f.e.Call(f.admin, "POST", entradasPath, ok()); testenv.Str(r.JSON, "data.numero") != "ENT-00000001" {
 		t.Errorf("first entry after refusals: %s", r.Raw)
 	}
 }
@@ -316,20 +316,20 @@ func TestAFailureOnLine37Of50WritesNothing(t *testing.T) {
 		return out
 	}
 	// Insufficient stock: 36 units cover lines 1..36, line 37 fails.
-	r := f.do("POST", salidasPath, f.admin, obj{"tipo": "Venta", "almacen_id": f.alm, "procesar": true,
+	r := f.e.Call(f.admin, "POST", salidasPath, obj{"tipo": "Venta", "almacen_id": f.alm, "procesar": true,
 		"detalles": lines(func(int) obj { return linea(p, 1) })})
-	expect422(t, r, "detalles.36.cantidad")
+	testenv.Expect422(t, r, "detalles.36.cantidad")
 	// A product of another company on line 37 (of an entry and of an exit).
 	for _, path := range []string{entradasPath, salidasPath} {
 		tipo := map[string]string{entradasPath: "Compra", salidasPath: "Venta"}[path]
-		r := f.do("POST", path, f.admin, obj{"tipo": tipo, "almacen_id": f.alm, "procesar": true,
+		r := f.e.Call(f.admin, "POST", path, obj{"tipo": tipo, "almacen_id": f.alm, "procesar": true,
 			"detalles": lines(func(i int) obj {
 				if i == 36 {
 					return linea(ajeno, 1)
 				}
 				return linea(p, 1, "costo_unitario", 10)
 			})})
-		expect422(t, r, "detalles.36.producto_id")
+		testenv.Expect422(t, r, "detalles.36.producto_id")
 		if n := len(r.JSON["errors"].(map[string]any)); n != 1 {
 			t.Errorf("%s: %d error keys, want only line 37's: %s", path, n, r.Raw)
 		}
@@ -344,17 +344,17 @@ func TestAFailureOnLine37Of50WritesNothing(t *testing.T) {
 	if l := f.e.Get(entradasPath, f.admin); testenv.Num(l.JSON, "total") != 1 {
 		t.Errorf("entries after refusals: %s", l.Raw)
 	}
-	if n := scalar(t, f.e, `select count(*) from detalles_movimiento`); n != 1 {
+	if n := testenv.Scalar[int](t, f.e, `select count(*) from detalles_movimiento`); n != 1 {
 		t.Errorf("%d detail lines stored, want 1", n)
 	}
-	if n := scalar(t, f.e, `select count(*) from consumos_lote`); n != 0 {
+	if n := testenv.Scalar[int](t, f.e, `select count(*) from consumos_lote`); n != 0 {
 		t.Errorf("%d batch consumptions stored", n)
 	}
 	// The next movements take the next numbers: none was consumed.
 	if r := f.sacar(t, f.alm, linea(p, 36)); r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.numero") != "SAL-00000001" {
 		t.Errorf("next exit: %d %s", r.Status, r.Raw)
 	}
-	r = f.do("POST", entradasPath, f.admin, obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}})
+	r = f.e.Call(f.admin, "POST", entradasPath, obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{linea(p, 1)}})
 	if testenv.Str(r.JSON, "data.numero") != "ENT-00000002" {
 		t.Errorf("next entry: %s", r.Raw)
 	}
@@ -370,7 +370,7 @@ func TestRoundTripsDoNotGrowWithLines(t *testing.T) {
 	count := func(method, path string, body any) int64 {
 		t.Helper()
 		before := f.e.Queries.Load()
-		r := f.do(method, path, f.admin, body)
+		r := f.e.Call(f.admin, method, path, body)
 		if r.Status >= 300 {
 			t.Fatalf("%s %s: %d %s", method, path, r.Status, r.Raw)
 		}
@@ -393,7 +393,7 @@ func TestRoundTripsDoNotGrowWithLines(t *testing.T) {
 		c.entry = count("POST", entradasPath, body("Compra", n, true, 2))
 		c.exit = count("POST", salidasPath, body("Venta", n, true, 1))
 		before := f.e.Queries.Load()
-		r := f.do("POST", salidasPath, f.admin, body("Venta", n, false, 1))
+		r := f.e.Call(f.admin, "POST", salidasPath, body("Venta", n, false, 1))
 		c.pending = f.e.Queries.Load() - before
 		id := int(testenv.Num(r.JSON, "data.id"))
 		c.process = count("POST", item(salidasPath, id)+"/procesar", nil)
@@ -418,13 +418,13 @@ func TestListsFilterSortAndPaginate(t *testing.T) {
 	f := newFx(t)
 	p, q := f.producto(t, f.admin, "P1", 0), f.producto(t, f.admin, "P2", 0)
 	mk := func(tipo string, almacen int, fecha string, prod int, procesar bool) int {
-		return f.create(t, entradasPath, f.admin, obj{"tipo": tipo, "almacen_id": almacen, "fecha": fecha, "procesar": procesar,
+		return f.e.Create(t, f.admin, entradasPath, obj{"tipo": tipo, "almacen_id": almacen, "fecha": fecha, "procesar": procesar,
 			"observaciones": "lote de " + tipo, "detalles": []obj{linea(prod, 1, "costo_unitario", 5)}})
 	}
 	a := mk("Compra", f.alm, "2026-01-10", p, true)
 	b := mk("Produccion", f.alm2, "2026-02-10", q, false)
 	c := mk("Compra", f.alm2, "2026-03-10", p, false)
-	f.do("POST", item(entradasPath, c)+"/cancelar", f.admin, nil)
+	f.e.Call(f.admin, "POST", item(entradasPath, c)+"/cancelar", nil)
 
 	r := f.e.Get(entradasPath, f.admin)
 	if r.Status != http.StatusOK || testenv.Num(r.JSON, "total") != 3 || testenv.Num(r.JSON, "per_page") != 15 ||
@@ -472,7 +472,7 @@ func TestListsFilterSortAndPaginate(t *testing.T) {
 		"fecha_inicio=2026-03-01&fecha_fin=2026-02-01": "fecha_fin", "sort=costo": "sort", "per_page=500": "per_page",
 		"producto_id=-1": "producto_id",
 	} {
-		expect422(t, f.e.Get(entradasPath+"?"+q, f.admin), field)
+		testenv.Expect422(t, f.e.Get(entradasPath+"?"+q, f.admin), field)
 	}
 	// Exits are another list.
 	if r := f.e.Get(salidasPath, f.admin); testenv.Num(r.JSON, "total") != 0 {
@@ -486,7 +486,7 @@ func TestListRoundTripsDoNotGrowWithPageSize(t *testing.T) {
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	f.entrar(t, f.alm, linea(p, 1000, "costo_unitario", 3))
-	prov := scalar(t, f.e, `insert into proveedores (empresa_id, nombre) values (1, 'Proveedor') returning id`)
+	prov := testenv.Scalar[int](t, f.e, `insert into proveedores (empresa_id, nombre) values (1, 'Proveedor') returning id`)
 	// 120 processed entries and 120 processed exits, written directly.
 	f.e.Exec(`insert into movimientos_inventario (empresa_id, clase, tipo, estado, numero, almacen_id, usuario_id, proveedor_id)
 		select 1, c, case c when 'entrada' then 'Compra' else 'Venta' end, 'Procesada', upper(left(c, 3)) || '-X' || g, $1, 1, $2

@@ -20,7 +20,7 @@ func TestATransferMovesTheExactBatchesAndCostsTheExitConsumed(t *testing.T) {
 		linea(queso, 3, "costo_unitario", "1200.25"))
 	valorAntes := testenv.Num(f.e.Get(item("/api/almacenes", f.alm), f.admin).JSON, "data.valor_total_inventario")
 
-	r := f.do("POST", transferPath, f.admin, obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2,
+	r := f.e.Call(f.admin, "POST", transferPath, obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2,
 		"observaciones": "Reposición de la bodega norte", "detalles": []obj{linea(leche, 6), linea(queso, 1)}})
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "message") != "Transferencia registrada y procesada correctamente." {
 		t.Fatalf("transfer: %d %s", r.Status, r.Raw)
@@ -69,8 +69,8 @@ func TestATransferMovesTheExactBatchesAndCostsTheExitConsumed(t *testing.T) {
 		t.Errorf("warehouse values: origin %v -> %v, destination %v", valorAntes, despues, norteValor)
 	}
 	// Neither half can be cancelled or processed again.
-	expect422(t, f.do("POST", item(salidasPath, salida)+"/cancelar", f.admin, nil), "estado")
-	expect422(t, f.do("POST", item(entradasPath, entrada)+"/procesar", f.admin, nil), "estado")
+	testenv.Expect422(t, f.e.Call(f.admin, "POST", item(salidasPath, salida)+"/cancelar", nil), "estado")
+	testenv.Expect422(t, f.e.Call(f.admin, "POST", item(entradasPath, entrada)+"/procesar", nil), "estado")
 }
 
 func TestATransferThatCannotBeCoveredWritesNothing(t *testing.T) {
@@ -80,9 +80,9 @@ func TestATransferThatCannotBeCoveredWritesNothing(t *testing.T) {
 	f.entrar(t, f.alm, linea(p, 5, "costo_unitario", 10), linea(q, 1, "costo_unitario", 10))
 	// Negative stock allowed for sales does not let a transfer invent batches.
 	f.permitirNegativo(1)
-	r := f.do("POST", transferPath, f.admin, obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2,
+	r := f.e.Call(f.admin, "POST", transferPath, obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2,
 		"detalles": []obj{linea(p, 5), linea(q, 2)}})
-	expect422(t, r, "detalles.1.cantidad")
+	testenv.Expect422(t, r, "detalles.1.cantidad")
 	if f.stock(t, f.alm, p) != 5 || f.stock(t, f.alm2, p) != 0 || f.stock(t, f.alm, q) != 1 {
 		t.Errorf("a refused transfer moved stock")
 	}
@@ -92,7 +92,7 @@ func TestATransferThatCannotBeCoveredWritesNothing(t *testing.T) {
 	if l := f.e.Get(entradasPath, f.admin); testenv.Num(l.JSON, "total") != 1 {
 		t.Errorf("entries after a refused transfer: %s", l.Raw)
 	}
-	r = f.do("POST", transferPath, f.admin, obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2, "detalles": []obj{linea(p, 5)}})
+	r = f.e.Call(f.admin, "POST", transferPath, obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2, "detalles": []obj{linea(p, 5)}})
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.salida.numero") != "SAL-00000001" || testenv.Str(r.JSON, "data.entrada.numero") != "ENT-00000002" {
 		t.Errorf("next transfer: %d %s", r.Status, r.Raw)
 	}
@@ -133,7 +133,7 @@ func TestTransferValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			expect422(t, f.do("POST", transferPath, f.admin, c.body), c.field)
+			testenv.Expect422(t, f.e.Call(f.admin, "POST", transferPath, c.body), c.field)
 		})
 	}
 	if f.stock(t, f.alm, p) != 5 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/httpx"
 )
 
@@ -33,7 +34,7 @@ type malformedKey struct{}
 func rejectMalformed(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if msg, ok := r.Context().Value(malformedKey{}).(string); ok {
-			httpx.WriteError(w, r, httpx.BadRequest(msg))
+			httpx.WriteError(w, r, apperr.NewBadRequest(msg))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -84,7 +84,7 @@ func NotFound(w http.ResponseWriter, r *http.Request) error {
 		return &httpx.Error{Kind: apperr.MethodNotAllowed,
 			Message: "El método " + r.Method + " no está permitido en esta ruta. Métodos permitidos: " + allow + "."}
 	}
-	return httpx.NotFound("La ruta solicitada no existe.")
+	return apperr.NewNotFound("La ruta solicitada no existe.")
 }
 
 // guard applies authentication, permissions and ETag as the route declares.
@@ -104,13 +104,13 @@ func guard(rt routes.Route, h httpx.HandlerFunc) httpx.HandlerFunc {
 		// A TargetTenant route aimed at another company checks the
 		// permission there, in its handler (compared as numbers: "01" is 1).
 		if !(rt.TargetTenant && elsewhere(r, p.EmpresaID)) && !p.Can(perms...) {
-			return httpx.Forbidden("No tiene permiso para realizar esta acción.")
+			return apperr.NewForbidden("No tiene permiso para realizar esta acción.")
 		}
 		if len(roles) > 0 && !p.HasRole(roles...) {
-			return httpx.Forbidden("Solo un Administrador puede realizar esta acción.")
+			return apperr.NewForbidden("Solo un Administrador puede realizar esta acción.")
 		}
 		if rt.Platform && !p.Plataforma {
-			return httpx.Forbidden("Solo un administrador de la plataforma puede modificar o eliminar registros de los catálogos globales, que comparten todas las empresas.")
+			return apperr.NewForbidden("Solo un administrador de la plataforma puede modificar o eliminar registros de los catálogos globales, que comparten todas las empresas.")
 		}
 		return h(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
 	}
@@ -135,19 +135,19 @@ func Principal(r *http.Request) (auth.Principal, error) {
 	case refusal == nil:
 		return p, nil
 	case errors.Is(refusal, auth.ErrMissingToken):
-		return p, httpx.Unauthenticated("No autenticado. Envíe el encabezado Authorization: Bearer <token>.")
+		return p, apperr.NewUnauthenticated("No autenticado. Envíe el encabezado Authorization: Bearer <token>.")
 	case errors.Is(refusal, auth.ErrInactiveUser):
-		return p, httpx.Forbidden("El usuario está inactivo.")
+		return p, apperr.NewForbidden("El usuario está inactivo.")
 	case errors.Is(refusal, auth.ErrInvalidTenant):
-		return p, httpx.BadRequest("El encabezado X-Empresa-Id debe ser un número entero positivo o X-Empresa-Subdominio un subdominio válido.")
+		return p, apperr.NewBadRequest("El encabezado X-Empresa-Id debe ser un número entero positivo o X-Empresa-Subdominio un subdominio válido.")
 	case errors.Is(refusal, auth.ErrUnknownTenant):
-		return p, httpx.NotFound("La empresa indicada no existe.")
+		return p, apperr.NewNotFound("La empresa indicada no existe.")
 	case errors.Is(refusal, auth.ErrForeignTenant):
-		return p, httpx.Forbidden("No pertenece a la empresa indicada.")
+		return p, apperr.NewForbidden("No pertenece a la empresa indicada.")
 	case errors.Is(refusal, auth.ErrInactiveTenant):
-		return p, httpx.Forbidden("La empresa indicada está inactiva.")
+		return p, apperr.NewForbidden("La empresa indicada está inactiva.")
 	default:
-		return p, httpx.Unauthenticated("El token de acceso no es válido, expiró o fue revocado.")
+		return p, apperr.NewUnauthenticated("El token de acceso no es válido, expiró o fue revocado.")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/crformat"
 	"github.com/erpcr/erp/shared/db"
@@ -107,10 +108,10 @@ func actInCompany(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, pe
 		return fmt.Errorf("empresa: act in %d: %w", id, err)
 	}
 	if !member {
-		return httpx.NotFound(msgEmpresaNoEncontrada)
+		return apperr.NewNotFound(msgEmpresaNoEncontrada)
 	}
 	if !allowed {
-		return httpx.Forbidden("No tiene permiso para realizar esta acción en esa empresa.")
+		return apperr.NewForbidden("No tiene permiso para realizar esta acción en esa empresa.")
 	}
 	return nil
 }

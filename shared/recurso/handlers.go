@@ -9,6 +9,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // Handlers returns the five operations of res keyed by the route names the
@@ -83,7 +84,7 @@ func (h *handler) beforeRead(c *Call) error {
 }
 
 // body reads the request as an Input and the raw fields (for decimals).
-func body(r *http.Request) (*httpx.Input, map[string]json.RawMessage, error) {
+func body(r *http.Request) (*valid.Input, map[string]json.RawMessage, error) {
 	in, err := httpx.ReadInput(r)
 	if err != nil {
 		return nil, nil, err

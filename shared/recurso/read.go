@@ -10,8 +10,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 func placeholder(n int) string { return "$" + strconv.Itoa(n) }
@@ -214,7 +216,7 @@ func (res *Resource) find(c *Call, id int64, detail bool) (Row, error) {
 		return nil, fmt.Errorf("recurso: %s: find: %w", res.Name, err)
 	}
 	if len(list) == 0 {
-		return nil, httpx.NotFound(res.Messages.NotFound)
+		return nil, apperr.NewNotFound(res.Messages.NotFound)
 	}
 	if err := res.decorate(c, c.Tx, list, detail); err != nil {
 		return nil, err
@@ -252,7 +254,7 @@ func (res *Resource) list(c *Call) (httpx.Page[Row], error) {
 		}
 	}
 	q := r.URL.Query()
-	in := httpx.NewInput(nil)
+	in := valid.NewInput(nil)
 	for _, f := range res.Filters {
 		v := strings.TrimSpace(q.Get(f.Param))
 		if v == "" {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // Kind is the type of a field.
@@ -118,7 +118,7 @@ type Call struct {
 	R         *http.Request
 	Principal auth.Principal
 	Tx        *db.Tx
-	In        *httpx.Input
+	In        *valid.Input
 	// ID is the record's id (0 while creating).
 	ID int64
 	// Current is the record as it is before an update or delete (nil on create).

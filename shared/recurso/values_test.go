@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 var sample = &Resource{Name: "muestras", Fields: []Field{
@@ -26,7 +27,7 @@ func read(t *testing.T, body string, creating bool) (map[string]any, map[string]
 	if err := json.Unmarshal([]byte(body), &raw); err != nil {
 		t.Fatal(err)
 	}
-	in := httpx.NewInput(raw)
+	in := valid.NewInput(raw)
 	vals := sample.values(in, raw, creating)
 	if err, ok := in.Err().(*httpx.Error); ok {
 		return vals, err.Fields

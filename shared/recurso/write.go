@@ -8,15 +8,16 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 func label(name string) string { return strings.ReplaceAll(name, "_", " ") }
 
 // Values reads the body against the fields. creating applies Required and
 // Default; updating reads only what was sent (partial validation).
-func (res *Resource) values(in *httpx.Input, raw map[string]json.RawMessage, creating bool) map[string]any {
+func (res *Resource) values(in *valid.Input, raw map[string]json.RawMessage, creating bool) map[string]any {
 	vals := map[string]any{}
 	for _, f := range res.Fields {
 		if !in.Has(f.Name) {
@@ -45,7 +46,7 @@ func (res *Resource) values(in *httpx.Input, raw map[string]json.RawMessage, cre
 		}
 		switch f.Kind {
 		case Text:
-			s, ok := in.String(f.Name, httpx.Str{Required: f.Required, Max: f.Max, Email: f.Email, URL: f.URL})
+			s, ok := in.String(f.Name, valid.Str{Required: f.Required, Max: f.Max, Email: f.Email, URL: f.URL})
 			if !ok {
 				if !in.Failed(f.Name) {
 					vals[f.Name] = f.Default // blank optional text clears it (or restores the default)
@@ -69,9 +70,9 @@ func (res *Resource) values(in *httpx.Input, raw map[string]json.RawMessage, cre
 			}
 			vals[f.Name] = s
 		case Integer, Ref:
-			rule := httpx.Int{}
+			rule := valid.Int{}
 			if f.Kind == Ref {
-				rule.Min = httpx.Min(1)
+				rule.Min = valid.Min(1)
 			}
 			if f.MinValue != "" {
 				n, _ := strconv.ParseInt(f.MinValue, 10, 64)
@@ -89,12 +90,12 @@ func (res *Resource) values(in *httpx.Input, raw map[string]json.RawMessage, cre
 			if scale == 0 {
 				scale = 2
 			}
-			rule := httpx.Dec{Required: f.Required, Scale: scale, Negative: f.MinValue == ""}
+			rule := valid.Dec{Required: f.Required, Scale: scale, Negative: f.MinValue == ""}
 			if f.MinValue != "" {
-				rule.Min = httpx.D(f.MinValue)
+				rule.Min = valid.D(f.MinValue)
 			}
 			if f.MaxValue != "" {
-				rule.Max = httpx.D(f.MaxValue)
+				rule.Max = valid.D(f.MaxValue)
 			}
 			if d, ok := in.Decimal(f.Name, rule); ok {
 				vals[f.Name] = db.Numeric(d)
@@ -104,13 +105,13 @@ func (res *Resource) values(in *httpx.Input, raw map[string]json.RawMessage, cre
 				vals[f.Name] = b
 			}
 		case Date:
-			s, ok := in.String(f.Name, httpx.Str{Required: f.Required})
+			s, ok := in.String(f.Name, valid.Str{Required: f.Required})
 			if !ok {
 				continue
 			}
-			d, ok := httpx.ParseDate(s, nil)
+			d, ok := valid.ParseDate(s, nil)
 			if !ok {
-				in.Fail(f.Name, httpx.DateMessage(f.Name))
+				in.Fail(f.Name, valid.DateMessage(f.Name))
 				continue
 			}
 			vals[f.Name] = d
@@ -298,7 +299,7 @@ func (res *Resource) save(c *Call, raw map[string]json.RawMessage) error {
 	}
 	if err != nil {
 		if field, msg, ok := res.uniqueField(err); ok {
-			return httpx.InvalidField(field, msg)
+			return apperr.InvalidField(field, msg)
 		}
 		return fmt.Errorf("recurso: %s: write: %w", res.Name, err)
 	}

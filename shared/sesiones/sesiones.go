@@ -17,6 +17,7 @@ import (
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/usuarios"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // Service serves the auth group.
@@ -61,9 +62,9 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	email, _ := in.String("email", httpx.Str{Required: true, Max: 255, Email: true})
-	password, _ := in.String("password", httpx.Str{Required: true, Min: 6, Max: 255, NoTrim: true})
-	nombre, _ := in.String("dispositivo", httpx.Str{Max: 255})
+	email, _ := in.String("email", valid.Str{Required: true, Max: 255, Email: true})
+	password, _ := in.String("password", valid.Str{Required: true, Min: 6, Max: 255, NoTrim: true})
+	nombre, _ := in.String("dispositivo", valid.Str{Max: 255})
 	if err := in.Err(); err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !intento.admitido {
-		return httpx.TooManyRequests("Demasiados intentos fallidos de inicio de sesión. Intente de nuevo más tarde.", intento.bloqueo)
+		return apperr.NewTooManyRequests("Demasiados intentos fallidos de inicio de sesión. Intente de nuevo más tarde.", intento.bloqueo)
 	}
 	var (
 		id, empresaID int64
@@ -95,7 +96,7 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !activo {
-		return httpx.Forbidden("El usuario está inactivo. Contacte al administrador de su empresa.")
+		return apperr.NewForbidden("El usuario está inactivo. Contacte al administrador de su empresa.")
 	}
 	if nombre == "" {
 		nombre = "api"
@@ -113,7 +114,7 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if !found {
-			return httpx.Forbidden("El usuario no tiene acceso a su empresa.")
+			return apperr.NewForbidden("El usuario no tiene acceso a su empresa.")
 		}
 		perms, err := usuarios.PermisosDe(ctx, tx, id)
 		if err != nil {
@@ -153,7 +154,7 @@ func (s *Service) me(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if !found {
-			return httpx.Unauthenticated("El token de acceso no es válido, expiró o fue revocado.")
+			return apperr.NewUnauthenticated("El token de acceso no es válido, expiró o fue revocado.")
 		}
 		u.Permisos = p.Permisos
 		if u.Permisos == nil {
@@ -175,5 +176,5 @@ func (s *Service) me(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
-	return httpx.NotFound("El registro público no existe. Solicite una cuenta al administrador de su empresa.")
+	return apperr.NewNotFound("El registro público no existe. Solicite una cuenta al administrador de su empresa.")
 }

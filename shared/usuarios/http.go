@@ -15,6 +15,7 @@ import (
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // Service serves the usuarios group: users, roles and the permission catalog.
@@ -57,29 +58,29 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 // decodeUsuario validates a user body; a new password is hashed here,
 // before the transaction, so no connection is held during bcrypt.
 func (s *Service) decodeUsuario(creating bool) handler.DecodeFunc[DatosUsuario] {
-	return func(in *httpx.Input) (DatosUsuario, error) {
+	return func(in *valid.Input) (DatosUsuario, error) {
 		var x DatosUsuario
-		if v, ok := in.String("nombre", httpx.Str{Required: creating, Max: 255}); ok {
+		if v, ok := in.String("nombre", valid.Str{Required: creating, Max: 255}); ok {
 			x.Nombre = &v
 		}
-		if v, ok := in.String("apellidos", httpx.Str{Max: 255}); ok {
+		if v, ok := in.String("apellidos", valid.Str{Max: 255}); ok {
 			x.Apellidos = &v
 		} else if in.IsNull("apellidos") {
 			x.LimpiarApellidos = true
 		}
-		if v, ok := in.String("email", httpx.Str{Required: creating, Max: 255, Email: true}); ok {
+		if v, ok := in.String("email", valid.Str{Required: creating, Max: 255, Email: true}); ok {
 			v = strings.ToLower(v)
 			x.Email = &v
 		}
 		var password *string
-		if v, ok := in.String("password", httpx.Str{Required: creating, NoTrim: true}); ok {
+		if v, ok := in.String("password", valid.Str{Required: creating, NoTrim: true}); ok {
 			if err := auth.CheckPolicy(v); err != nil {
 				in.Fail("password", err.Error())
 			} else {
 				password = &v
 			}
 		}
-		if v, ok := in.Int("cargo_id", httpx.Int{Min: httpx.Min(1)}); ok {
+		if v, ok := in.Int("cargo_id", valid.Int{Min: valid.Min(1)}); ok {
 			x.CargoID = &v
 		} else if in.IsNull("cargo_id") {
 			x.LimpiarCargo = true
@@ -122,12 +123,12 @@ var slugRe = regexp.MustCompile(`^[a-z0-9]+([_-][a-z0-9]+)*$`)
 // decodeRol validates a role body; permission names are canonicalised
 // (aliases accepted).
 func decodeRol(creating bool) handler.DecodeFunc[DatosRol] {
-	return func(in *httpx.Input) (DatosRol, error) {
+	return func(in *valid.Input) (DatosRol, error) {
 		var x DatosRol
-		if v, ok := in.String("nombre", httpx.Str{Required: creating, Max: 255}); ok {
+		if v, ok := in.String("nombre", valid.Str{Required: creating, Max: 255}); ok {
 			x.Nombre = &v
 		}
-		if v, ok := in.String("slug", httpx.Str{Max: 100}); ok {
+		if v, ok := in.String("slug", valid.Str{Max: 100}); ok {
 			v = strings.ToLower(v)
 			if !slugRe.MatchString(v) {
 				in.Fail("slug", "El campo slug solo admite letras minúsculas, números, guiones y guiones bajos.")
@@ -142,7 +143,7 @@ func decodeRol(creating bool) handler.DecodeFunc[DatosRol] {
 				x.Slug = &v
 			}
 		}
-		if v, ok := in.String("descripcion", httpx.Str{Max: 1000}); ok {
+		if v, ok := in.String("descripcion", valid.Str{Max: 1000}); ok {
 			x.Descripcion = &v
 		} else if in.IsNull("descripcion") {
 			x.LimpiarDescripcion = true

@@ -1,4 +1,4 @@
-package httpx
+package valid
 
 import (
 	"encoding/json"

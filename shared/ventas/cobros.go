@@ -16,6 +16,7 @@ import (
 	"github.com/erpcr/erp/shared/eventos"
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // VentaRef is the sale nested in a receivable.
@@ -233,7 +234,7 @@ func BuscarCuenta(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (C
 // pagoIn is a validated payment body; in keeps collecting the field
 // errors only the transaction can find (the receivable's balance).
 type pagoIn struct {
-	in        *httpx.Input
+	in        *valid.Input
 	monto     decimal.Decimal
 	montoOK   bool
 	fecha     time.Time
@@ -242,13 +243,13 @@ type pagoIn struct {
 	ref       *string
 }
 
-func decodePago(in *httpx.Input) (pagoIn, error) {
+func decodePago(in *valid.Input) (pagoIn, error) {
 	x := pagoIn{in: in}
-	x.monto, x.montoOK = in.Decimal("monto", httpx.Dec{Required: true, Scale: 2, Min: httpx.D("0.01"),
+	x.monto, x.montoOK = in.Decimal("monto", valid.Dec{Required: true, Scale: 2, Min: valid.D("0.01"),
 		MinMsg: "El campo monto debe ser mayor que 0."})
 	x.fecha, x.fechaOK = in.Date("fecha", false)
 	x.formaPago = optionalID(in, "forma_pago_id")
-	if v, ok := in.String("referencia", httpx.Str{Max: 100}); ok {
+	if v, ok := in.String("referencia", valid.Str{Max: 100}); ok {
 		x.ref = &v
 	}
 	return x, in.Err()
@@ -282,7 +283,7 @@ func registrarPago(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		br.Close()
-		return Pago{}, httpx.NotFound(msgCuentaNoEncontrada)
+		return Pago{}, apperr.NewNotFound(msgCuentaNoEncontrada)
 	}
 	if err == nil {
 		err = br.QueryRow().Scan(&forma.activo)

@@ -14,12 +14,13 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/documentos"
 	"github.com/erpcr/erp/shared/eventos"
-	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/montos"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // MaxLineas is the largest number of lines of a sale (Hacienda's limit of
@@ -76,12 +77,12 @@ func esNota(tipo string) bool { return tipo == "nota_credito" || tipo == "nota_d
 
 // readReferencia reads the reference of a note: required for nota_credito
 // and nota_debito, refused for the other types.
-func readReferencia(in *httpx.Input, x *ventaIn) {
+func readReferencia(in *valid.Input, x *ventaIn) {
 	x.referenciaID = optionalID(in, "venta_referencia_id")
 	if v, ok := oneOf(in, "codigo_referencia", false, CodigosReferencia); ok {
 		x.codigoRef = &v
 	}
-	if v, ok := in.String("razon_referencia", httpx.Str{Max: 180}); ok {
+	if v, ok := in.String("razon_referencia", valid.Str{Max: 180}); ok {
 		x.razonRef = &v
 	}
 	if x.tipo == "" {
@@ -102,15 +103,15 @@ func readReferencia(in *httpx.Input, x *ventaIn) {
 	}
 }
 
-func optionalID(in *httpx.Input, key string) *int64 {
-	if n, ok := in.Int(key, httpx.Int{Min: httpx.Min(1)}); ok {
+func optionalID(in *valid.Input, key string) *int64 {
+	if n, ok := in.Int(key, valid.Int{Min: valid.Min(1)}); ok {
 		return &n
 	}
 	return nil
 }
 
-func oneOf(in *httpx.Input, key string, required bool, values []string) (string, bool) {
-	v, ok := in.String(key, httpx.Str{Required: required})
+func oneOf(in *valid.Input, key string, required bool, values []string) (string, bool) {
+	v, ok := in.String(key, valid.Str{Required: required})
 	if !ok {
 		return "", false
 	}
@@ -122,10 +123,10 @@ func oneOf(in *httpx.Input, key string, required bool, values []string) (string,
 }
 
 var (
-	cantidadRegla   = httpx.Dec{Required: true, Scale: 3, Min: httpx.D("0.01"), Max: httpx.D("9999999999999.999")}
-	precioRegla     = httpx.Dec{Required: true, Scale: 2, Min: httpx.D("0")}
-	descuentoRegla  = httpx.Dec{Scale: 2, Min: httpx.D("0")}
-	porcentajeRegla = httpx.Dec{Scale: 2, Min: httpx.D("0"), Max: httpx.D("100")}
+	cantidadRegla   = valid.Dec{Required: true, Scale: 3, Min: valid.D("0.01"), Max: valid.D("9999999999999.999")}
+	precioRegla     = valid.Dec{Required: true, Scale: 2, Min: valid.D("0")}
+	descuentoRegla  = valid.Dec{Scale: 2, Min: valid.D("0")}
+	porcentajeRegla = valid.Dec{Scale: 2, Min: valid.D("0"), Max: valid.D("100")}
 )
 
 // readVenta validates a create body. empresa_id is not read: the tenant is
@@ -136,12 +137,12 @@ var Monedas = []string{"CRC", "USD"}
 // readMoneda reads moneda (default CRC) and tipo_cambio: 1 for colones,
 // required and positive (up to 5 decimals, as Hacienda's TipoCambio) for
 // dollars.
-func readMoneda(in *httpx.Input, x *ventaIn) {
+func readMoneda(in *valid.Input, x *ventaIn) {
 	x.moneda, x.tipoCambio = "CRC", decimal.NewFromInt(1)
 	if v, ok := oneOf(in, "moneda", false, Monedas); ok {
 		x.moneda = v
 	}
-	tc, ok := in.Decimal("tipo_cambio", httpx.Dec{Required: x.moneda != "CRC", Scale: 5, Min: httpx.D("0.00001"), Max: httpx.D("99999999")})
+	tc, ok := in.Decimal("tipo_cambio", valid.Dec{Required: x.moneda != "CRC", Scale: 5, Min: valid.D("0.00001"), Max: valid.D("99999999")})
 	switch {
 	case !ok:
 	case x.moneda == "CRC" && !tc.Equal(decimal.NewFromInt(1)):
@@ -151,7 +152,7 @@ func readMoneda(in *httpx.Input, x *ventaIn) {
 	}
 }
 
-func readVenta(in *httpx.Input) ventaIn {
+func readVenta(in *valid.Input) ventaIn {
 	x := ventaIn{estado: Pendiente}
 	x.sucursalID = optionalID(in, "sucursal_id")
 	x.clienteID = optionalID(in, "cliente_id")
@@ -168,7 +169,7 @@ func readVenta(in *httpx.Input) ventaIn {
 	x.condicion, _ = oneOf(in, "condicion_venta", false, []string{Contado, Credito})
 	readMoneda(in, &x)
 	readReferencia(in, &x)
-	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
+	if v, ok := in.String("observaciones", valid.Str{Max: 2000}); ok {
 		x.observaciones = &v
 	}
 	items, ok := in.List("detalles", true)
@@ -187,16 +188,16 @@ func readVenta(in *httpx.Input) ventaIn {
 	return x
 }
 
-func readLinea(in *httpx.Input, i int, raw json.RawMessage) lineaIn {
+func readLinea(in *valid.Input, i int, raw json.RawMessage) lineaIn {
 	prefix := "detalles." + strconv.Itoa(i) + "."
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 		in.Fail("detalles."+strconv.Itoa(i), "Cada detalle debe ser un objeto con producto_id, cantidad y precio_unitario.")
 		return lineaIn{}
 	}
-	li := httpx.NewInput(obj)
+	li := valid.NewInput(obj)
 	var l lineaIn
-	l.productoID, _ = li.Int("producto_id", httpx.Int{Required: true, Min: httpx.Min(1)})
+	l.productoID, _ = li.Int("producto_id", valid.Int{Required: true, Min: valid.Min(1)})
 	cantOK, precioOK := false, false
 	l.cantidad, cantOK = li.Decimal("cantidad", cantidadRegla)
 	l.precio, precioOK = li.Decimal("precio_unitario", precioRegla)
@@ -204,7 +205,7 @@ func readLinea(in *httpx.Input, i int, raw json.RawMessage) lineaIn {
 	if p, ok := li.Decimal("porcentaje_impuesto", porcentajeRegla); ok {
 		l.porcentaje = &p
 	}
-	if v, ok := li.String("descripcion", httpx.Str{Max: 1000}); ok {
+	if v, ok := li.String("descripcion", valid.Str{Max: 1000}); ok {
 		l.descripcion = &v
 	}
 	if cantOK && precioOK {
@@ -340,7 +341,7 @@ func found(err error) (bool, error) {
 }
 
 // checkRef reports a missing or inactive referenced row under key.
-func checkRef(in *httpx.Input, id *int64, ref referencia, key, missing, inactive string) {
+func checkRef(in *valid.Input, id *int64, ref referencia, key, missing, inactive string) {
 	if id == nil {
 		return
 	}
@@ -366,11 +367,11 @@ const msgVentaCreada = "Venta creada correctamente."
 // ventaBody is a validated sale body; in keeps collecting the field errors
 // only the transaction can find (references, stock).
 type ventaBody struct {
-	in *httpx.Input
+	in *valid.Input
 	x  ventaIn
 }
 
-func decodeVenta(in *httpx.Input) (ventaBody, error) {
+func decodeVenta(in *valid.Input) (ventaBody, error) {
 	x := readVenta(in)
 	return ventaBody{in: in, x: x}, in.Err()
 }
@@ -392,7 +393,7 @@ func crearVenta(ctx context.Context, tx *db.Tx, p auth.Principal, b ventaBody) (
 // in one statement, its receivable opened and its stock exit processed.
 // Any failure leaves nothing behind (the caller's transaction rolls back,
 // giving the number back).
-func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x ventaIn) (Venta, error) {
+func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x ventaIn) (Venta, error) {
 	c, err := leerContexto(ctx, tx, x)
 	if err != nil {
 		return Venta{}, err
@@ -510,7 +511,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *httpx.Input, x 
 	}
 	if err != nil {
 		if _, ok := db.IsUniqueViolation(err); ok {
-			return Venta{}, httpx.Conflict("El número de comprobante " + numero + " ya existe; intente de nuevo.")
+			return Venta{}, apperr.NewConflict("El número de comprobante " + numero + " ya existe; intente de nuevo.")
 		}
 		return Venta{}, fmt.Errorf("ventas: insert: %w", err)
 	}

@@ -9,9 +9,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // actual is the locked state of a sale being changed.
@@ -38,7 +39,7 @@ func bloquear(ctx context.Context, tx *db.Tx, id int64) (actual, error) {
 		from ventas v where v.empresa_id = $1 and v.id = $2 and not v.eliminado for update of v`, empresaID, id).
 		Scan(&a.id, &a.numero, &a.estado, &a.condicion, &a.almacenID, &a.clienteID, &a.fecha, &a.saldo)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return a, httpx.NotFound(msgNoEncontrada)
+		return a, apperr.NewNotFound(msgNoEncontrada)
 	}
 	if err != nil {
 		return a, fmt.Errorf("ventas: bloquear: %w", err)
@@ -57,10 +58,10 @@ type cambio struct {
 	estado              string
 }
 
-func decodeCambio(in *httpx.Input) (cambio, error) {
+func decodeCambio(in *valid.Input) (cambio, error) {
 	var c cambio
 	c.obsSent = in.Has("observaciones")
-	if v, ok := in.String("observaciones", httpx.Str{Max: 2000}); ok {
+	if v, ok := in.String("observaciones", valid.Str{Max: 2000}); ok {
 		c.obs = &v
 	}
 	c.estado, c.estadoSent = oneOf(in, "estado", false, Estados)
@@ -75,11 +76,11 @@ func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, c
 		return Venta{}, err
 	}
 	if cur.estado == Anulada {
-		return Venta{}, httpx.InvalidField("estado", msgAnuladaFinal)
+		return Venta{}, apperr.InvalidField("estado", msgAnuladaFinal)
 	}
 	if estadoSent && estado != cur.estado {
 		if !slices.Contains(transiciones[cur.estado], estado) {
-			return Venta{}, httpx.InvalidField("estado", fmt.Sprintf("No se puede cambiar el estado de la venta de %s a %s.", cur.estado, estado))
+			return Venta{}, apperr.InvalidField("estado", fmt.Sprintf("No se puede cambiar el estado de la venta de %s a %s.", cur.estado, estado))
 		}
 		switch estado {
 		case Anulada:
@@ -88,7 +89,7 @@ func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, c
 			}
 		case Pagada:
 			if cur.saldo != nil && cur.saldo.Decimal().IsPositive() {
-				return Venta{}, httpx.InvalidField("estado", "La venta tiene un saldo pendiente de "+cur.saldo.Decimal().StringFixed(2)+
+				return Venta{}, apperr.InvalidField("estado", "La venta tiene un saldo pendiente de "+cur.saldo.Decimal().StringFixed(2)+
 					" en su cuenta por cobrar; registre el pago en /api/cuentas-por-cobrar/{id}/pagos.")
 			}
 		case Pendiente: // a confirmed draft moves its stock and opens its receivable now

@@ -11,9 +11,9 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/inventario"
 )
 
@@ -56,7 +56,7 @@ func salida(ctx context.Context, tx *db.Tx, p auth.Principal, v ventaStock) erro
 	})
 	var falta *inventario.FaltaStock
 	if errors.As(err, &falta) && falta.Linea >= 0 && falta.Linea < len(v.lineas) {
-		return httpx.InvalidField("detalles."+strconv.Itoa(v.lineas[falta.Linea].indice)+".cantidad",
+		return apperr.InvalidField("detalles."+strconv.Itoa(v.lineas[falta.Linea].indice)+".cantidad",
 			fmt.Sprintf("Stock insuficiente en el almacén: disponible %s, solicitado %s.", falta.Disponible.String(), falta.Pedido.String()))
 	}
 	return err

@@ -7,11 +7,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // Service serves the webhooks group: the administration of subscriptions,
@@ -28,8 +30,8 @@ func (s *Service) suscripciones() Suscripciones {
 // Handlers returns the group's handlers keyed by route name.
 func (s *Service) Handlers() lambdahttp.Handlers {
 	sus := s.suscripciones()
-	decodeCrear := func(in *httpx.Input) (Datos, error) { return leer(in, true, sus.Permitidos) }
-	decodeCambio := func(in *httpx.Input) (Datos, error) { return leer(in, false, sus.Permitidos) }
+	decodeCrear := func(in *valid.Input) (Datos, error) { return leer(in, true, sus.Permitidos) }
+	decodeCambio := func(in *valid.Input) (Datos, error) { return leer(in, false, sus.Permitidos) }
 	show := func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (Webhook, error) {
 		return Buscar(ctx, tx, id)
 	}
@@ -62,12 +64,12 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 }
 
 // leer validates a create (all required fields) or a partial update body.
-func leer(in *httpx.Input, creando bool, permitidos Permitidos) (Datos, error) {
+func leer(in *valid.Input, creando bool, permitidos Permitidos) (Datos, error) {
 	var d Datos
-	if v, ok := in.String("nombre", httpx.Str{Required: creando, Max: 255}); ok {
+	if v, ok := in.String("nombre", valid.Str{Required: creando, Max: 255}); ok {
 		d.Nombre = &v
 	}
-	if v, ok := in.String("url", httpx.Str{Required: creando, Max: MaxURL}); ok {
+	if v, ok := in.String("url", valid.Str{Required: creando, Max: MaxURL}); ok {
 		if msg := ValidarURL(v, permitidos); msg != "" {
 			in.Fail("url", msg)
 		} else {
@@ -94,23 +96,23 @@ func leer(in *httpx.Input, creando bool, permitidos Permitidos) (Datos, error) {
 	} else if !creando && in.IsNull("eventos") {
 		in.Fail("eventos", "Indique al menos un evento.")
 	}
-	if v, ok := in.String("descripcion", httpx.Str{Max: 1000}); ok {
+	if v, ok := in.String("descripcion", valid.Str{Max: 1000}); ok {
 		d.Descripcion = &v
 	} else if in.IsNull("descripcion") {
 		d.LimpiarDescripcion = true
 	}
-	if v, ok := in.Int("timeout_segundos", httpx.Int{Min: httpx.Min(5), Max: httpx.Min(60)}); ok {
+	if v, ok := in.Int("timeout_segundos", valid.Int{Min: valid.Min(5), Max: valid.Min(60)}); ok {
 		n := int(v)
 		d.TimeoutSegundos = &n
 	}
-	if v, ok := in.Int("max_reintentos", httpx.Int{Min: httpx.Min(1), Max: httpx.Min(10)}); ok {
+	if v, ok := in.Int("max_reintentos", valid.Int{Min: valid.Min(1), Max: valid.Min(10)}); ok {
 		n := int(v)
 		d.MaxReintentos = &n
 	}
 	if v, ok := in.Bool("activo", false); ok {
 		d.Activo = &v
 	}
-	if v, ok := in.String("secreto", httpx.Str{Min: 16, Max: 255, NoTrim: true}); ok {
+	if v, ok := in.String("secreto", valid.Str{Min: 16, Max: 255, NoTrim: true}); ok {
 		d.Secreto = &v
 	}
 	return d, in.Err()
@@ -190,7 +192,7 @@ func (s *Service) reenviar(w http.ResponseWriter, r *http.Request) error {
 	}
 	entrega, err := strconv.ParseInt(r.PathValue("entrega_id"), 10, 64)
 	if err != nil || entrega <= 0 {
-		return httpx.NotFound("Entrega no encontrada.")
+		return apperr.NewNotFound("Entrega no encontrada.")
 	}
 	p := auth.FromRequest(r)
 	var out Reenvio
