@@ -3,6 +3,7 @@ package organizacion_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,9 +41,9 @@ var resources = []resource{
 func TestPermissionsPerModule(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	ninguno := s.userWith(t, "sinmodulo@demo.cr", "productos.leer", "clientes.leer")
-	lector := s.userWith(t, "lector@demo.cr", "empresas.leer", "sucursales.leer", "almacenes.leer")
-	creador := s.userWith(t, "creador@demo.cr", "sucursales.crear", "almacenes.crear", "almacenes.actualizar", "almacenes.eliminar")
+	ninguno := s.UserWith(t, s.admin1, "sinmodulo@demo.cr", "productos.leer", "clientes.leer")
+	lector := s.UserWith(t, s.admin1, "lector@demo.cr", "empresas.leer", "sucursales.leer", "almacenes.leer")
+	creador := s.UserWith(t, s.admin1, "creador@demo.cr", "sucursales.crear", "almacenes.crear", "almacenes.actualizar", "almacenes.eliminar")
 	for _, res := range resources {
 		// A record of company 1 to aim at (company 1 itself for empresas).
 		id := 1
@@ -114,7 +115,7 @@ func TestTenantIsolation(t *testing.T) {
 				id = s.create(t, res.path, s.admin1, res.body(t, s))
 			}
 			item := fmt.Sprintf("%s/%d", res.path, id)
-			if r := s.Get(res.path+"?per_page=100", s.admin2); r.Status != 200 || hasID(r, id) {
+			if r := s.Get(res.path+"?per_page=100", s.admin2); r.Status != 200 || slices.Contains(testenv.IDs(r), id) {
 				t.Errorf("company 2 lists company 1's record: %s", r.Raw)
 			}
 			if r := s.Get(res.path+"?per_page=100&search=Demo", s.admin2); strings.Contains(string(r.Raw), `"empresa_id":1`) || strings.Contains(string(r.Raw), `"nombre":"Demo S.A."`) {
@@ -168,9 +169,9 @@ func TestRoundTripsDoNotGrowWithPageSize(t *testing.T) {
 			if r := s.Get(path+"?per_page=100", s.admin1); testenv.Len(r.JSON, "data") < 15 {
 				t.Fatalf("fixture too small: %s", r.Raw)
 			}
-			small := s.roundTrips(t, path+"?per_page=10", s.admin1)
-			large := s.roundTrips(t, path+"?per_page=100", s.admin1)
-			filtered := s.roundTrips(t, path+"?per_page=100&search=a&activos=1&sort=nombre&order=desc", s.admin1)
+			small := s.RoundTrips(t, path+"?per_page=10", s.admin1)
+			large := s.RoundTrips(t, path+"?per_page=100", s.admin1)
+			filtered := s.RoundTrips(t, path+"?per_page=100&search=a&activos=1&sort=nombre&order=desc", s.admin1)
 			if small != large || large != filtered {
 				t.Errorf("round trips: per_page=10 -> %d, per_page=100 -> %d, filtered -> %d", small, large, filtered)
 			}
@@ -183,7 +184,7 @@ func TestRoundTripsDoNotGrowWithPageSize(t *testing.T) {
 			if testenv.Len(r.JSON, "data") < 1 {
 				t.Fatalf("%s: %s", path, r.Raw)
 			}
-			return fmt.Sprintf("%s/%d", strings.SplitN(path, "?", 2)[0], ids(r)[0])
+			return fmt.Sprintf("%s/%d", strings.SplitN(path, "?", 2)[0], testenv.IDs(r)[0])
 		}
 		cases := []struct{ few, many string }{
 			// A company without branches vs one with 16; a branch without
@@ -193,7 +194,7 @@ func TestRoundTripsDoNotGrowWithPageSize(t *testing.T) {
 			{first("/api/almacenes?es_principal=1"), first("/api/almacenes?es_principal=0")},
 		}
 		for _, c := range cases {
-			few, many := s.roundTrips(t, c.few, s.admin1), s.roundTrips(t, c.many, s.admin1)
+			few, many := s.RoundTrips(t, c.few, s.admin1), s.RoundTrips(t, c.many, s.admin1)
 			if few != many {
 				t.Errorf("show round trips: %s -> %d, %s -> %d", c.few, few, c.many, many)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -74,7 +75,7 @@ func TestEmpresaCreateMakesTheCreatorItsAdministrador(t *testing.T) {
 
 	t.Run("the creator lists it with its own company", func(t *testing.T) {
 		r := s.Get("/api/empresas", s.admin1)
-		if r.Status != 200 || testenv.Num(r.JSON, "total") != 2 || !hasID(r, id) || !hasID(r, 1) {
+		if r.Status != 200 || testenv.Num(r.JSON, "total") != 2 || !slices.Contains(testenv.IDs(r), id) || !slices.Contains(testenv.IDs(r), 1) {
 			t.Fatalf("list: %d %s", r.Status, r.Raw)
 		}
 	})
@@ -98,7 +99,7 @@ func TestEmpresaCreateMakesTheCreatorItsAdministrador(t *testing.T) {
 	})
 	t.Run("the new company has the seven predefined roles", func(t *testing.T) {
 		r := s.req(http.MethodGet, "/api/roles?per_page=100", s.admin1, nil, "X-Empresa-Id", fmt.Sprint(id))
-		slugs := strs(r, "slug")
+		slugs := testenv.Strs(r, "slug")
 		sort.Strings(slugs)
 		if got := strings.Join(slugs, ","); got != "administrador,bodeguero,comprador,contador,gerente,usuario,vendedor" {
 			t.Errorf("roles: %d %s", r.Status, got)
@@ -108,7 +109,7 @@ func TestEmpresaCreateMakesTheCreatorItsAdministrador(t *testing.T) {
 		if r := s.Get(fmt.Sprintf("/api/empresas/%d", id), s.admin2); r.Status != 404 || testenv.Str(r.JSON, "message") != "Empresa no encontrada." {
 			t.Errorf("show by a non-member: %d %s", r.Status, r.Raw)
 		}
-		if r := s.Get("/api/empresas", s.admin2); hasID(r, id) || testenv.Num(r.JSON, "total") != 1 {
+		if r := s.Get("/api/empresas", s.admin2); slices.Contains(testenv.IDs(r), id) || testenv.Num(r.JSON, "total") != 1 {
 			t.Errorf("list of a non-member: %s", r.Raw)
 		}
 	})
@@ -334,7 +335,7 @@ func TestEmpresaChangesAreCheckedInTheTargetCompany(t *testing.T) {
 
 	// The permission is the target's even when the active company lacks it:
 	// a vendedor of company 1 who administers the new company.
-	vend := s.userWith(t, "vende@demo.cr", "ventas.leer")
+	vend := s.UserWith(t, s.admin1, "vende@demo.cr", "ventas.leer")
 	s.Exec(`insert into membresias (empresa_id, usuario_id) select $1::bigint, id from usuarios where email = 'vende@demo.cr'`, otra)
 	s.Exec(`insert into usuario_roles (empresa_id, usuario_id, rol_id)
 		select $1::bigint, u.id, r.id from usuarios u, roles r where u.email = 'vende@demo.cr' and r.empresa_id = $1::bigint and r.slug = 'administrador'`, otra)
@@ -369,7 +370,7 @@ func TestEmpresaChangesAreCheckedInTheTargetCompany(t *testing.T) {
 		if r := s.Get(otraPath, s.admin1); r.Status != 404 {
 			t.Errorf("show after delete: %d %s", r.Status, r.Raw)
 		}
-		if r := s.Get("/api/empresas", s.admin1); hasID(r, otra) || testenv.Num(r.JSON, "total") != 2 {
+		if r := s.Get("/api/empresas", s.admin1); slices.Contains(testenv.IDs(r), otra) || testenv.Num(r.JSON, "total") != 2 {
 			t.Errorf("list after delete (companies 1 and 2 remain): %s", r.Raw)
 		}
 		if tag := s.Exec(`update empresas set nombre = nombre where id = $1 and eliminado and not activo`, otra); tag.RowsAffected() != 1 {
@@ -423,7 +424,7 @@ func TestEmpresaMemberOfTwoCompanies(t *testing.T) {
 		t.Errorf("detail shows a deleted branch or a password: %s", r.Raw)
 	}
 	// Company 2's own administrator still sees only its company.
-	if r := s.Get("/api/empresas", s.admin2); testenv.Num(r.JSON, "total") != 1 || !hasID(r, 2) {
+	if r := s.Get("/api/empresas", s.admin2); testenv.Num(r.JSON, "total") != 1 || !slices.Contains(testenv.IDs(r), 2) {
 		t.Errorf("admin2 list: %s", r.Raw)
 	}
 	// As its Administrador, it changes company 2 with or without naming it
@@ -512,7 +513,7 @@ func TestEmpresaListSearchFiltersSortAndPages(t *testing.T) {
 		if r := s.Get("/api/empresas?per_page=2&page=9", s.admin1); r.Status != 200 || testenv.Len(r.JSON, "data") != 0 || testenv.Num(r.JSON, "total") != 4 {
 			t.Errorf("page past the end: %s", r.Raw)
 		}
-		if r := s.Get("/api/empresas?search=jose", s.admin1); ids(r)[0] != jose || testenv.Num(r.JSON, "data.0.usuarios_count") != 1 {
+		if r := s.Get("/api/empresas?search=jose", s.admin1); testenv.IDs(r)[0] != jose || testenv.Num(r.JSON, "data.0.usuarios_count") != 1 {
 			t.Errorf("search row: %s", r.Raw)
 		}
 	})

@@ -1,7 +1,6 @@
 package organizacion_test
 
 import (
-	"fmt"
 	"net/http"
 	"os"
 	"sort"
@@ -55,33 +54,6 @@ func (s *stack) create(t *testing.T, path, token string, body any, hdr ...string
 	return int(testenv.Num(r.JSON, "data.id"))
 }
 
-// ids returns the ids of a list response, in order.
-func ids(r testenv.Resp) []int {
-	var out []int
-	for i := 0; i < testenv.Len(r.JSON, "data"); i++ {
-		out = append(out, int(testenv.Num(r.JSON, fmt.Sprintf("data.%d.id", i))))
-	}
-	return out
-}
-
-// strs returns one string key of every row of a list response.
-func strs(r testenv.Resp, key string) []string {
-	var out []string
-	for i := 0; i < testenv.Len(r.JSON, "data"); i++ {
-		out = append(out, testenv.Str(r.JSON, fmt.Sprintf("data.%d.%s", i, key)))
-	}
-	return out
-}
-
-func hasID(r testenv.Resp, id int) bool {
-	for _, x := range ids(r) {
-		if x == id {
-			return true
-		}
-	}
-	return false
-}
-
 // errorKeys are the fields of a 422, sorted.
 func errorKeys(r testenv.Resp) []string {
 	errs, _ := r.JSON["errors"].(map[string]any)
@@ -97,16 +69,8 @@ func errorKeys(r testenv.Resp) []string {
 // contains want (Spanish text), and that no other field is blamed.
 func expect422(t *testing.T, r testenv.Resp, field, want string) {
 	t.Helper()
-	if r.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("status %d, want 422: %s", r.Status, r.Raw)
-	}
-	if testenv.Str(r.JSON, "message") == "" {
-		t.Errorf("422 without message: %s", r.Raw)
-	}
+	testenv.Expect422(t, r, field)
 	msgs := r.FieldErrors(field)
-	if len(msgs) == 0 {
-		t.Fatalf("no errors[%q]: %s", field, r.Raw)
-	}
 	if want != "" && !strings.Contains(strings.Join(msgs, " | "), want) {
 		t.Errorf("errors[%q] = %q, want it to contain %q", field, msgs, want)
 	}
@@ -122,33 +86,7 @@ func (s *stack) principalID(t *testing.T, path, token string) int {
 	if r.Status != http.StatusOK || testenv.Num(r.JSON, "total") != 1 {
 		t.Fatalf("principal of %s: %d %s", path, r.Status, r.Raw)
 	}
-	return ids(r)[0]
-}
-
-// userWith creates, in company 1, a role holding only perms and a user with
-// it, and returns the user's token.
-func (s *stack) userWith(t *testing.T, email string, perms ...string) string {
-	t.Helper()
-	if perms == nil {
-		perms = []string{}
-	}
-	role := s.req(http.MethodPost, "/api/roles", s.admin1, map[string]any{"nombre": "Rol " + email, "permisos": perms})
-	if role.Status != http.StatusCreated {
-		t.Fatalf("role: %d %s", role.Status, role.Raw)
-	}
-	s.create(t, "/api/usuarios", s.admin1, map[string]any{"nombre": "Limitado", "apellidos": "Prueba", "email": email,
-		"password": "Segura123!", "roles": []string{testenv.Str(role.JSON, "data.slug")}})
-	return s.Login(email, "Segura123!")
-}
-
-// roundTrips counts the database round trips of one GET (authorizer included).
-func (s *stack) roundTrips(t *testing.T, path, token string) int64 {
-	t.Helper()
-	before := s.Queries.Load()
-	if r := s.Get(path, token); r.Status != http.StatusOK {
-		t.Fatalf("GET %s: %d %s", path, r.Status, r.Raw)
-	}
-	return s.Queries.Load() - before
+	return testenv.IDs(r)[0]
 }
 
 // stock inserts one inventory row of warehouse almacen (company empresa),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,7 +81,7 @@ func TestSucursalCRUD(t *testing.T) {
 			t.Errorf("%s after delete: %d %s", m, r.Status, r.Raw)
 		}
 	}
-	if r := s.Get("/api/sucursales?per_page=100", s.admin1); hasID(r, id) || testenv.Num(r.JSON, "total") != 1 {
+	if r := s.Get("/api/sucursales?per_page=100", s.admin1); slices.Contains(testenv.IDs(r), id) || testenv.Num(r.JSON, "total") != 1 {
 		t.Errorf("list after delete: %s", r.Raw)
 	}
 	if tag := s.Exec(`update sucursales set nombre = nombre where id = $1 and eliminado and not activo`, id); tag.RowsAffected() != 1 {
@@ -269,7 +270,7 @@ func TestSucursalListFiltersSearchSortAndPages(t *testing.T) {
 	t.Run("rows carry the nested company and the count", func(t *testing.T) {
 		t.Parallel()
 		r := s.Get("/api/sucursales?search=jose", s.admin1)
-		if ids(r)[0] != jose || testenv.Str(r.JSON, "data.0.empresa.nombre") != "Demo S.A." || testenv.Num(r.JSON, "data.0.almacenes_count") != 0 ||
+		if testenv.IDs(r)[0] != jose || testenv.Str(r.JSON, "data.0.empresa.nombre") != "Demo S.A." || testenv.Num(r.JSON, "data.0.almacenes_count") != 0 ||
 			testenv.Get(r.JSON, "data.0.almacenes") != nil {
 			t.Errorf("row: %s", r.Raw)
 		}
