@@ -14,7 +14,7 @@ func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "5", "100", "", "")
 	cliente := f.cliente(1, "101110111", 30)
-	r := f.venderOK(with(venta(linea(a, 1, 100)), "cliente_id", cliente, "almacen_id", f.almacen))
+	r := f.venderOK(testenv.With(venta(linea(a, 1, 100)), "cliente_id", cliente, "almacen_id", f.almacen))
 	venta1 := id(r)
 	cxc1 := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
 	admin2 := f.e.Admin(2)
@@ -36,7 +36,7 @@ func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 		{http.MethodGet, path("cuentas-por-cobrar", cxc1), nil},
 		{http.MethodPost, path("cuentas-por-cobrar", cxc1, "/pagos"), map[string]any{"monto": 1}},
 	} {
-		if s := f.call(admin2, c.method, c.path, c.body); s.Status != http.StatusNotFound {
+		if s := f.e.Call(admin2, c.method, c.path, c.body); s.Status != http.StatusNotFound {
 			t.Errorf("company 2 %s %s: %d %s", c.method, c.path, s.Status, s.Raw)
 		}
 	}
@@ -53,11 +53,11 @@ func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 		field string
 	}{
 		{venta(linea(a, 1, 1)), "detalles.0.producto_id"},
-		{with(venta(linea(p2, 1, 1)), "cliente_id", cliente), "cliente_id"},
-		{with(venta(linea(p2, 1, 1)), "sucursal_id", f.sucursal), "sucursal_id"},
-		{with(venta(linea(p2, 1, 1)), "almacen_id", f.almacen), "almacen_id"},
+		{testenv.With(venta(linea(p2, 1, 1)), "cliente_id", cliente), "cliente_id"},
+		{testenv.With(venta(linea(p2, 1, 1)), "sucursal_id", f.sucursal), "sucursal_id"},
+		{testenv.With(venta(linea(p2, 1, 1)), "almacen_id", f.almacen), "almacen_id"},
 	} {
-		expect422(t, f.call(admin2, http.MethodPost, "/api/ventas", c.body), c.field)
+		testenv.Expect422(t, f.e.Call(admin2, http.MethodPost, "/api/ventas", c.body), c.field)
 	}
 }
 
@@ -66,7 +66,7 @@ func TestPermissionsOfTheVentasModule(t *testing.T) {
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	cliente := f.cliente(1, "101110111", 30)
-	r := f.venderOK(with(venta(linea(p, 1, 100)), "cliente_id", cliente))
+	r := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", cliente))
 	v := id(r)
 	cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
 	ops := []struct {
@@ -85,16 +85,16 @@ func TestPermissionsOfTheVentasModule(t *testing.T) {
 		{"destroy", http.MethodDelete, path("ventas", v), nil, "ventas.eliminar"},
 	}
 	// Without the module: 403 everywhere, nothing changes.
-	none := f.userWith("sinventas", "clientes.leer", "productos.leer")
+	none := f.e.UserWith(f.t, f.admin, "sinventas", "clientes.leer", "productos.leer")
 	for _, op := range ops {
-		if r := f.call(none, op.method, op.path, op.body); r.Status != http.StatusForbidden || testenv.Str(r.JSON, "message") == "" {
+		if r := f.e.Call(none, op.method, op.path, op.body); r.Status != http.StatusForbidden || testenv.Str(r.JSON, "message") == "" {
 			t.Errorf("%s without ventas: %d %s", op.name, r.Status, r.Raw)
 		}
 	}
 	// Read-only: reads pass, writes are 403.
-	reader := f.userWith("lector", "ventas.leer")
+	reader := f.e.UserWith(f.t, f.admin, "lector", "ventas.leer")
 	for _, op := range ops {
-		r := f.call(reader, op.method, op.path, op.body)
+		r := f.e.Call(reader, op.method, op.path, op.body)
 		if op.perm == "ventas.leer" && r.Status != http.StatusOK {
 			t.Errorf("%s as reader: %d %s", op.name, r.Status, r.Raw)
 		}
@@ -107,8 +107,8 @@ func TestPermissionsOfTheVentasModule(t *testing.T) {
 		if op.perm == "ventas.leer" {
 			continue
 		}
-		tok := f.userWith("escritor"+itoa(int64(i)), op.perm)
-		if r := f.call(tok, op.method, op.path, op.body); r.Status >= 300 {
+		tok := f.e.UserWith(f.t, f.admin, "escritor"+itoa(int64(i)), op.perm)
+		if r := f.e.Call(tok, op.method, op.path, op.body); r.Status >= 300 {
 			t.Errorf("%s with %s: %d %s", op.name, op.perm, r.Status, r.Raw)
 		}
 	}

@@ -22,13 +22,13 @@ func TestCreditSalesOpenAReceivable(t *testing.T) {
 		vence     string // "" = no receivable
 		estadoCxc string
 	}{
-		{"customer with credit days", with(venta(linea(p, 2, 500)), "cliente_id", quince), "credito", "2026-03-30", "pendiente"},
-		{"customer with credit days, payment method given", with(venta(linea(p, 2, 500)), "cliente_id", quince, "forma_pago_id", 1), "credito", "2026-03-30", "pendiente"},
-		{"explicit contado for a credit customer", with(venta(linea(p, 2, 500)), "cliente_id", quince, "condicion_venta", "contado"), "contado", "", ""},
-		{"cash customer", with(venta(linea(p, 2, 500)), "cliente_id", contado, "forma_pago_id", 2), "contado", "", ""},
-		{"explicit credit, customer without days: 30", with(venta(linea(p, 2, 500)), "cliente_id", contado, "condicion_venta", "credito"), "credito", "2026-04-14", "pendiente"},
+		{"customer with credit days", testenv.With(venta(linea(p, 2, 500)), "cliente_id", quince), "credito", "2026-03-30", "pendiente"},
+		{"customer with credit days, payment method given", testenv.With(venta(linea(p, 2, 500)), "cliente_id", quince, "forma_pago_id", 1), "credito", "2026-03-30", "pendiente"},
+		{"explicit contado for a credit customer", testenv.With(venta(linea(p, 2, 500)), "cliente_id", quince, "condicion_venta", "contado"), "contado", "", ""},
+		{"cash customer", testenv.With(venta(linea(p, 2, 500)), "cliente_id", contado, "forma_pago_id", 2), "contado", "", ""},
+		{"explicit credit, customer without days: 30", testenv.With(venta(linea(p, 2, 500)), "cliente_id", contado, "condicion_venta", "credito"), "credito", "2026-04-14", "pendiente"},
 		{"no customer", venta(linea(p, 2, 500)), "contado", "", ""},
-		{"credit of total 0 is born paid", with(venta(linea(p, 1, 0)), "cliente_id", quince), "credito", "2026-03-30", "pagada"},
+		{"credit of total 0 is born paid", testenv.With(venta(linea(p, 1, 0)), "cliente_id", quince), "credito", "2026-03-30", "pagada"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -49,21 +49,21 @@ func TestCreditSalesOpenAReceivable(t *testing.T) {
 		})
 	}
 	// A cash sale may be created pagada; a credit one may not.
-	if r := f.venderOK(with(venta(linea(p, 1, 10)), "estado", "pagada")); testenv.Str(r.JSON, "data.estado") != "pagada" {
+	if r := f.venderOK(testenv.With(venta(linea(p, 1, 10)), "estado", "pagada")); testenv.Str(r.JSON, "data.estado") != "pagada" {
 		t.Errorf("cash sale pagada: %s", r.Raw)
 	}
-	expect422(t, f.vender(with(venta(linea(p, 1, 10)), "estado", "pagada", "cliente_id", quince)), "estado")
+	testenv.Expect422(t, f.vender(testenv.With(venta(linea(p, 1, 10)), "estado", "pagada", "cliente_id", quince)), "estado")
 	// A credit draft opens its receivable when confirmed.
-	d := f.venderOK(with(venta(linea(p, 1, 10)), "estado", "borrador", "cliente_id", quince))
+	d := f.venderOK(testenv.With(venta(linea(p, 1, 10)), "estado", "borrador", "cliente_id", quince))
 	if testenv.Get(d.JSON, "data.cuenta_por_cobrar") != nil {
 		t.Errorf("a draft opened a receivable: %s", d.Raw)
 	}
-	u := f.call(f.admin, http.MethodPatch, path("ventas", id(d)), map[string]any{"estado": "pendiente"})
+	u := f.e.Call(f.admin, http.MethodPatch, path("ventas", id(d)), map[string]any{"estado": "pendiente"})
 	if u.Status != http.StatusOK || testenv.Str(u.JSON, "data.cuenta_por_cobrar.estado") != "pendiente" {
 		t.Errorf("confirmed credit draft: %d %s", u.Status, u.Raw)
 	}
 	// A pending credit sale with a balance cannot be marked pagada by hand.
-	expect422(t, f.call(f.admin, http.MethodPatch, path("ventas", id(d)), map[string]any{"estado": "pagada"}), "estado")
+	testenv.Expect422(t, f.e.Call(f.admin, http.MethodPatch, path("ventas", id(d)), map[string]any{"estado": "pagada"}), "estado")
 }
 
 func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
@@ -71,22 +71,22 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	cliente := f.cliente(1, "101110111", 30)
-	r := f.venderOK(with(venta(linea(p, 1, 1000, "porcentaje_impuesto", 13)), "cliente_id", cliente))
+	r := f.venderOK(testenv.With(venta(linea(p, 1, 1000, "porcentaje_impuesto", 13)), "cliente_id", cliente))
 	ventaID := id(r)
 	cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
 	pagar := func(body map[string]any) testenv.Resp {
-		return f.call(f.admin, http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), body)
+		return f.e.Call(f.admin, http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), body)
 	}
 	// Validation.
-	expect422(t, pagar(map[string]any{}), "monto")
-	expect422(t, pagar(map[string]any{"monto": 0}), "monto")
-	expect422(t, pagar(map[string]any{"monto": -5}), "monto")
-	expect422(t, pagar(map[string]any{"monto": "1.001"}), "monto")
-	expect422(t, pagar(map[string]any{"monto": "1130.01"}), "monto")
-	expect422(t, pagar(map[string]any{"monto": 10, "fecha": "2026-13-01"}), "fecha")
-	expect422(t, pagar(map[string]any{"monto": 10, "fecha": "2026-03-14"}), "fecha")
-	expect422(t, pagar(map[string]any{"monto": 10, "forma_pago_id": 999}), "forma_pago_id")
-	expect422(t, pagar(map[string]any{"monto": 10, "referencia": fmt.Sprintf("%0101d", 1)}), "referencia")
+	testenv.Expect422(t, pagar(map[string]any{}), "monto")
+	testenv.Expect422(t, pagar(map[string]any{"monto": 0}), "monto")
+	testenv.Expect422(t, pagar(map[string]any{"monto": -5}), "monto")
+	testenv.Expect422(t, pagar(map[string]any{"monto": "1.001"}), "monto")
+	testenv.Expect422(t, pagar(map[string]any{"monto": "1130.01"}), "monto")
+	testenv.Expect422(t, pagar(map[string]any{"monto": 10, "fecha": "2026-13-01"}), "fecha")
+	testenv.Expect422(t, pagar(map[string]any{"monto": 10, "fecha": "2026-03-14"}), "fecha")
+	testenv.Expect422(t, pagar(map[string]any{"monto": 10, "forma_pago_id": 999}), "forma_pago_id")
+	testenv.Expect422(t, pagar(map[string]any{"monto": 10, "referencia": fmt.Sprintf("%0101d", 1)}), "referencia")
 	if n := f.int(`select count(*) from pagos`); n != 0 {
 		t.Fatalf("%d payments after refusals", n)
 	}
@@ -101,7 +101,7 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 		t.Errorf("sale after a partial payment: %s", s.Raw)
 	}
 	// More than the balance.
-	expect422(t, pagar(map[string]any{"monto": "1000.01"}), "monto")
+	testenv.Expect422(t, pagar(map[string]any{"monto": "1000.01"}), "monto")
 	// The rest (fecha defaults to today).
 	pg = pagar(map[string]any{"monto": 1000})
 	if pg.Status != http.StatusCreated || num(pg, "data.cuenta_por_cobrar.saldo") != "0.00" || testenv.Str(pg.JSON, "data.cuenta_por_cobrar.estado") != "pagada" ||
@@ -119,7 +119,7 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 		t.Errorf("show: %d %s", s.Status, s.Raw)
 	}
 	// A paid receivable takes no more payments.
-	expect422(t, pagar(map[string]any{"monto": 1}), "monto")
+	testenv.Expect422(t, pagar(map[string]any{"monto": 1}), "monto")
 	// Two PagoRecibidoEvents with the payment as the API shows it.
 	if n := f.int(`select count(*) from eventos where tipo = 'PagoRecibidoEvent' and (payload->>'cuenta_por_cobrar_id')::bigint = $1`, cxc); n != 2 {
 		t.Errorf("%d PagoRecibidoEvent", n)
@@ -128,13 +128,13 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 		t.Errorf("event payload %s", got)
 	}
 	// A cancelled sale's receivable takes no payment either.
-	r = f.venderOK(with(venta(linea(p, 1, 100)), "cliente_id", cliente))
-	f.call(f.admin, http.MethodDelete, path("ventas", id(r)), nil)
+	r = f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", cliente))
+	f.e.Call(f.admin, http.MethodDelete, path("ventas", id(r)), nil)
 	cxc2 := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
-	expect422(t, f.call(f.admin, http.MethodPost, path("cuentas-por-cobrar", cxc2, "/pagos"), map[string]any{"monto": 1}), "monto")
+	testenv.Expect422(t, f.e.Call(f.admin, http.MethodPost, path("cuentas-por-cobrar", cxc2, "/pagos"), map[string]any{"monto": 1}), "monto")
 	// Unknown receivables.
 	for _, x := range []string{"999999", "0", "abc"} {
-		if r := f.call(f.admin, http.MethodPost, "/api/cuentas-por-cobrar/"+x+"/pagos", map[string]any{"monto": 1}); r.Status != http.StatusNotFound {
+		if r := f.e.Call(f.admin, http.MethodPost, "/api/cuentas-por-cobrar/"+x+"/pagos", map[string]any{"monto": 1}); r.Status != http.StatusNotFound {
 			t.Errorf("pay %s: %d", x, r.Status)
 		}
 	}
@@ -146,11 +146,11 @@ func TestReceivableListFilters(t *testing.T) {
 	p := f.producto(prod{codigo: "P"})
 	ana := f.cliente(1, "101110111", 10)
 	beto := f.cliente(1, "101110112", 60)
-	old := f.venderOK(with(venta(linea(p, 1, 100)), "cliente_id", ana, "fecha_venta", "2020-01-01")) // overdue
-	anaNueva := f.venderOK(with(venta(linea(p, 1, 200)), "cliente_id", ana, "fecha_venta", time.Now().Format(time.DateOnly)))
-	betoVieja := f.venderOK(with(venta(linea(p, 1, 300)), "cliente_id", beto, "fecha_venta", "2020-01-01")) // overdue, then paid
+	old := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", ana, "fecha_venta", "2020-01-01")) // overdue
+	anaNueva := f.venderOK(testenv.With(venta(linea(p, 1, 200)), "cliente_id", ana, "fecha_venta", time.Now().Format(time.DateOnly)))
+	betoVieja := f.venderOK(testenv.With(venta(linea(p, 1, 300)), "cliente_id", beto, "fecha_venta", "2020-01-01")) // overdue, then paid
 	cxc := func(r testenv.Resp) int64 { return int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id")) }
-	if pg := f.call(f.admin, http.MethodPost, path("cuentas-por-cobrar", cxc(betoVieja), "/pagos"), map[string]any{"monto": 300}); pg.Status != http.StatusCreated {
+	if pg := f.e.Call(f.admin, http.MethodPost, path("cuentas-por-cobrar", cxc(betoVieja), "/pagos"), map[string]any{"monto": 300}); pg.Status != http.StatusCreated {
 		t.Fatalf("pay: %d %s", pg.Status, pg.Raw)
 	}
 	list := func(q string) []int64 {

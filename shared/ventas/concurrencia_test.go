@@ -31,7 +31,7 @@ func TestFiftyConcurrentSalesGetFiftyConsecutiveNumbers(t *testing.T) {
 	p := f.producto(prod{codigo: "P"})
 	f.stock(f.almacen, p, "1000", "10", "", "")
 	rs := f.concurrent(50, func(i int) map[string]any {
-		return with(venta(linea(p, 1, 100+i)), "almacen_id", f.almacen)
+		return testenv.With(venta(linea(p, 1, 100+i)), "almacen_id", f.almacen)
 	})
 	var nums []string
 	for _, r := range rs {
@@ -60,7 +60,7 @@ func TestTwoConcurrentSalesOfTheLastUnitOneWins(t *testing.T) {
 	for round := 0; round < 5; round++ {
 		p := f.producto(prod{codigo: fmt.Sprintf("U%d", round)})
 		f.stock(f.almacen, p, "1", "10", "", "")
-		rs := f.concurrent(2, func(int) map[string]any { return with(venta(linea(p, 1, 100)), "almacen_id", f.almacen) })
+		rs := f.concurrent(2, func(int) map[string]any { return testenv.With(venta(linea(p, 1, 100)), "almacen_id", f.almacen) })
 		created := 0
 		for _, r := range rs {
 			switch r.Status {
@@ -99,7 +99,7 @@ func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 		f.stock(f.almacen, p, cantidad, "10", "", "")
 		prods = append(prods, p)
 	}
-	f.venderOK(with(venta(linea(prods[0], 1, 1)), "almacen_id", f.almacen)) // FAC-00000001
+	f.venderOK(testenv.With(venta(linea(prods[0], 1, 1)), "almacen_id", f.almacen)) // FAC-00000001
 	before := f.text(`select string_agg(cantidad_disponible::text, ',' order by id) from inventarios`)
 	counts := func() string {
 		return f.text(`select (select count(*) from ventas) || ' ' || (select count(*) from detalles_venta) || ' ' ||
@@ -116,7 +116,7 @@ func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 		if line37 != nil {
 			ls[36] = line37
 		}
-		return with(venta(ls...), "almacen_id", f.almacen, "cliente_id", cliente)
+		return testenv.With(venta(ls...), "almacen_id", f.almacen, "cliente_id", cliente)
 	}
 	for _, c := range []struct {
 		name  string
@@ -129,7 +129,7 @@ func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := f.vender(body(c.line))
-			expect422(t, r, c.field)
+			testenv.Expect422(t, r, c.field)
 			if len(r.FieldErrors("detalles.35.cantidad"))+len(r.FieldErrors("detalles.37.cantidad")) > 0 {
 				t.Errorf("other lines blamed: %s", r.Raw)
 			}
@@ -142,7 +142,7 @@ func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 		})
 	}
 	// The next sale gets the next consecutive number.
-	if r := f.venderOK(with(venta(linea(prods[1], 1, 1)), "almacen_id", f.almacen)); testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000002" {
+	if r := f.venderOK(testenv.With(venta(linea(prods[1], 1, 1)), "almacen_id", f.almacen)); testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000002" {
 		t.Errorf("next number: %s", testenv.Str(r.JSON, "data.numero_comprobante"))
 	}
 	if n := f.int(`select count(*) from movimientos_inventario where numero like 'SAL-%'`); n != 2 {
@@ -156,7 +156,7 @@ func TestConcurrentPaymentsAndCancellationsStayConsistent(t *testing.T) {
 	p := f.producto(prod{codigo: "P"})
 	cliente := f.cliente(1, "101110111", 30)
 	for round := 0; round < 5; round++ {
-		r := f.venderOK(with(venta(linea(p, 1, 100)), "cliente_id", cliente))
+		r := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", cliente))
 		cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
 		// Two payments of the whole balance and a cancellation at once.
 		reqs := []testenv.Req{

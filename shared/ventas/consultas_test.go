@@ -25,11 +25,11 @@ func TestSalesListFiltersSearchSortAndPages(t *testing.T) {
 	ana := f.cliente(1, "101110111", 0)
 	beto := f.cliente(1, "101110112", 0)
 	norte := f.int(`insert into sucursales (empresa_id, nombre) values (1, 'Norte') returning id`)
-	v1 := id(f.venderOK(with(venta(linea(p, 1, 300)), "cliente_id", ana, "sucursal_id", f.sucursal, "fecha_venta", "2026-01-10")))
-	v2 := id(f.venderOK(with(venta(linea(p, 1, 100)), "cliente_id", beto, "sucursal_id", norte, "fecha_venta", "2026-02-10", "tipo_comprobante", "tiquete")))
-	v3 := id(f.venderOK(with(venta(linea(p, 1, 200)), "cliente_id", ana, "sucursal_id", norte, "fecha_venta", "2026-03-10", "estado", "borrador")))
-	v4 := id(f.venderOK(with(venta(linea(p, 1, 400)), "fecha_venta", "2026-03-20")))
-	f.call(f.admin, http.MethodDelete, path("ventas", v4), nil) // deleted: never listed
+	v1 := id(f.venderOK(testenv.With(venta(linea(p, 1, 300)), "cliente_id", ana, "sucursal_id", f.sucursal, "fecha_venta", "2026-01-10")))
+	v2 := id(f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", beto, "sucursal_id", norte, "fecha_venta", "2026-02-10", "tipo_comprobante", "tiquete")))
+	v3 := id(f.venderOK(testenv.With(venta(linea(p, 1, 200)), "cliente_id", ana, "sucursal_id", norte, "fecha_venta", "2026-03-10", "estado", "borrador")))
+	v4 := id(f.venderOK(testenv.With(venta(linea(p, 1, 400)), "fecha_venta", "2026-03-20")))
+	f.e.Call(f.admin, http.MethodDelete, path("ventas", v4), nil) // deleted: never listed
 	eq := func(q string, want ...int64) {
 		t.Helper()
 		r := f.e.Get("/api/ventas"+q, f.admin)
@@ -121,7 +121,7 @@ func TestRoundTripsDoNotGrowWithLinesOrPageSize(t *testing.T) {
 		if key != "" {
 			h["Idempotency-Key"] = key
 		}
-		q, r := queries(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Body: with(venta(lineas...), "cliente_id", cliente), Headers: h})
+		q, r := queries(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Body: testenv.With(venta(lineas...), "cliente_id", cliente), Headers: h})
 		if r.Status != http.StatusCreated {
 			t.Fatalf("sale of %d lines: %d %s", n, r.Status, r.Raw)
 		}

@@ -14,11 +14,10 @@ func TestCreateReturns201WithNestedClienteDetallesAndUsuario(t *testing.T) {
 	cafe := f.producto(prod{codigo: "CAF", tarifa: "08"})
 	te := f.producto(prod{codigo: "TE"})
 	cliente := f.cliente(1, "101110111", 0)
-	r := f.venderOK(with(venta(
+	r := f.venderOK(testenv.With(venta(
 		linea(cafe, 2, "1500.00", "descuento", 100, "descripcion", "Café tostado"),
 		linea(te, "1.5", 1000, "porcentaje_impuesto", 4),
-	), "empresa_id", 2, "cliente_id", cliente, "sucursal_id", f.sucursal, "forma_pago_id", 1,
-		"observaciones", "  Entrega en tienda  "))
+	), "empresa_id", 2, "cliente_id", cliente, "sucursal_id", f.sucursal, "forma_pago_id", 1, "observaciones", "  Entrega en tienda  "))
 	if testenv.Str(r.JSON, "message") != "Venta creada correctamente." || r.JSON["success"] != true {
 		t.Errorf("envelope: %s", r.Raw)
 	}
@@ -121,10 +120,10 @@ func TestNumbersArePerPrefixAndPerCompany(t *testing.T) {
 	}
 	var primera int64
 	for _, w := range want {
-		body := with(venta(linea(p, 1, 10)), "tipo_comprobante", w.tipo)
+		body := testenv.With(venta(linea(p, 1, 10)), "tipo_comprobante", w.tipo)
 		if w.tipo == "nota_credito" || w.tipo == "nota_debito" {
 			// Notes name the sale they correct.
-			body = with(body, "venta_referencia_id", primera, "codigo_referencia", "01", "razon_referencia", "Anula la factura")
+			body = testenv.With(body, "venta_referencia_id", primera, "codigo_referencia", "01", "razon_referencia", "Anula la factura")
 		}
 		r := f.venderOK(body)
 		if primera == 0 {
@@ -135,7 +134,7 @@ func TestNumbersArePerPrefixAndPerCompany(t *testing.T) {
 		}
 	}
 	// Company 2 has its own series.
-	r := f.call(admin2, http.MethodPost, "/api/ventas", venta(linea(p2, 1, 10)))
+	r := f.e.Call(admin2, http.MethodPost, "/api/ventas", venta(linea(p2, 1, 10)))
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000001" || testenv.Num(r.JSON, "data.empresa_id") != 2 {
 		t.Errorf("company 2: %d %s", r.Status, r.Raw)
 	}
@@ -159,32 +158,32 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 		body  any
 		field string
 	}{
-		{"fecha missing", with(base, "fecha_venta", absent), "fecha_venta"},
-		{"fecha format", with(base, "fecha_venta", "15/03/2026"), "fecha_venta"},
-		{"fecha impossible", with(base, "fecha_venta", "2026-02-30"), "fecha_venta"},
-		{"fecha out of range", with(base, "fecha_venta", "9999-12-31"), "fecha_venta"},
-		{"fecha with time", with(base, "fecha_venta", "2026-03-15T10:00:00Z"), "fecha_venta"},
-		{"tipo missing", with(base, "tipo_comprobante", absent), "tipo_comprobante"},
-		{"tipo unknown", with(base, "tipo_comprobante", "boleta"), "tipo_comprobante"},
-		{"estado unknown", with(base, "estado", "completada"), "estado"},
-		{"estado anulada", with(base, "estado", "anulada"), "estado"},
-		{"condicion unknown", with(base, "condicion_venta", "fiado"), "condicion_venta"},
-		{"observaciones too long", with(base, "observaciones", long), "observaciones"},
-		{"detalles missing", with(base, "detalles", absent), "detalles"},
-		{"detalles empty", with(base, "detalles", []any{}), "detalles"},
-		{"detalles not a list", with(base, "detalles", map[string]any{"producto_id": p}), "detalles"},
-		{"line not an object", with(base, "detalles", []any{5}), "detalles.0"},
-		{"producto missing", venta(linea(p, 1, 100, "producto_id", absent)), "detalles.0.producto_id"},
+		{"fecha missing", testenv.With(base, "fecha_venta", testenv.Absent), "fecha_venta"},
+		{"fecha format", testenv.With(base, "fecha_venta", "15/03/2026"), "fecha_venta"},
+		{"fecha impossible", testenv.With(base, "fecha_venta", "2026-02-30"), "fecha_venta"},
+		{"fecha out of range", testenv.With(base, "fecha_venta", "9999-12-31"), "fecha_venta"},
+		{"fecha with time", testenv.With(base, "fecha_venta", "2026-03-15T10:00:00Z"), "fecha_venta"},
+		{"tipo missing", testenv.With(base, "tipo_comprobante", testenv.Absent), "tipo_comprobante"},
+		{"tipo unknown", testenv.With(base, "tipo_comprobante", "boleta"), "tipo_comprobante"},
+		{"estado unknown", testenv.With(base, "estado", "completada"), "estado"},
+		{"estado anulada", testenv.With(base, "estado", "anulada"), "estado"},
+		{"condicion unknown", testenv.With(base, "condicion_venta", "fiado"), "condicion_venta"},
+		{"observaciones too long", testenv.With(base, "observaciones", long), "observaciones"},
+		{"detalles missing", testenv.With(base, "detalles", testenv.Absent), "detalles"},
+		{"detalles empty", testenv.With(base, "detalles", []any{}), "detalles"},
+		{"detalles not a list", testenv.With(base, "detalles", map[string]any{"producto_id": p}), "detalles"},
+		{"line not an object", testenv.With(base, "detalles", []any{5}), "detalles.0"},
+		{"producto missing", venta(linea(p, 1, 100, "producto_id", testenv.Absent)), "detalles.0.producto_id"},
 		{"producto unknown", venta(linea(p, 1, 100), linea(999999, 1, 100)), "detalles.1.producto_id"},
 		{"producto of another company", venta(linea(p, 1, 100), linea(ajeno, 1, 100)), "detalles.1.producto_id"},
 		{"producto deleted", venta(linea(borrado, 1, 100)), "detalles.0.producto_id"},
 		{"producto inactive", venta(linea(inactivo, 1, 100)), "detalles.0.producto_id"},
-		{"cantidad missing", venta(linea(p, absent, 100)), "detalles.0.cantidad"},
+		{"cantidad missing", venta(linea(p, testenv.Absent, 100)), "detalles.0.cantidad"},
 		{"cantidad below 0.01", venta(linea(p, "0.009", 100)), "detalles.0.cantidad"},
 		{"cantidad zero", venta(linea(p, 0, 100)), "detalles.0.cantidad"},
 		{"cantidad 4 decimals", venta(linea(p, "1.0005", 100)), "detalles.0.cantidad"},
 		{"cantidad text", venta(linea(p, "uno", 100)), "detalles.0.cantidad"},
-		{"precio missing", venta(linea(p, 1, absent)), "detalles.0.precio_unitario"},
+		{"precio missing", venta(linea(p, 1, testenv.Absent)), "detalles.0.precio_unitario"},
 		{"precio negative", venta(linea(p, 1, -1)), "detalles.0.precio_unitario"},
 		{"precio 3 decimals", venta(linea(p, 1, "1.005")), "detalles.0.precio_unitario"},
 		{"precio huge", venta(linea(p, 1, "1e20")), "detalles.0.precio_unitario"},
@@ -194,18 +193,18 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 		{"porcentaje above 100", venta(linea(p, 1, 100, "porcentaje_impuesto", "100.01")), "detalles.0.porcentaje_impuesto"},
 		{"porcentaje negative", venta(linea(p, 1, 100, "porcentaje_impuesto", -1)), "detalles.0.porcentaje_impuesto"},
 		{"descripcion too long", venta(linea(p, 1, 100, "descripcion", strings.Repeat("d", 1001))), "detalles.0.descripcion"},
-		{"cliente of another company", with(base, "cliente_id", clienteAjeno), "cliente_id"},
-		{"cliente unknown", with(base, "cliente_id", 999999), "cliente_id"},
-		{"cliente not an integer", with(base, "cliente_id", "abc"), "cliente_id"},
-		{"sucursal of another company", with(base, "sucursal_id", sucursalAjena), "sucursal_id"},
-		{"almacen of another company", with(base, "almacen_id", almacenAjeno), "almacen_id"},
-		{"forma de pago unknown", with(base, "forma_pago_id", 999999), "forma_pago_id"},
-		{"credit without customer", with(base, "condicion_venta", "credito"), "cliente_id"},
+		{"cliente of another company", testenv.With(base, "cliente_id", clienteAjeno), "cliente_id"},
+		{"cliente unknown", testenv.With(base, "cliente_id", 999999), "cliente_id"},
+		{"cliente not an integer", testenv.With(base, "cliente_id", "abc"), "cliente_id"},
+		{"sucursal of another company", testenv.With(base, "sucursal_id", sucursalAjena), "sucursal_id"},
+		{"almacen of another company", testenv.With(base, "almacen_id", almacenAjeno), "almacen_id"},
+		{"forma de pago unknown", testenv.With(base, "forma_pago_id", 999999), "forma_pago_id"},
+		{"credit without customer", testenv.With(base, "condicion_venta", "credito"), "cliente_id"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := f.call(f.admin, http.MethodPost, "/api/ventas", c.body)
-			expect422(t, r, c.field)
+			r := f.e.Call(f.admin, http.MethodPost, "/api/ventas", c.body)
+			testenv.Expect422(t, r, c.field)
 			if testenv.Str(r.JSON, "message") == "" || r.JSON["success"] != false {
 				t.Errorf("envelope: %s", r.Raw)
 			}
@@ -213,8 +212,8 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 	}
 	// Several lines report each of their errors under their own index.
 	r := f.vender(venta(linea(p, 1, 100), linea(p, 0, -5), linea(ajeno, 1, 100)))
-	expect422(t, r, "detalles.1.cantidad")
-	expect422(t, r, "detalles.1.precio_unitario")
+	testenv.Expect422(t, r, "detalles.1.cantidad")
+	testenv.Expect422(t, r, "detalles.1.precio_unitario")
 	// Spanish messages.
 	if got := r.FieldErrors("detalles.1.cantidad")[0]; got != "El campo cantidad debe ser al menos 0.01." {
 		t.Errorf("message %q", got)
@@ -228,7 +227,7 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 	}
 	// Malformed bodies.
 	for body, status := range map[string]int{`{roto`: 400, `[1]`: 400} {
-		if r := f.call(f.admin, http.MethodPost, "/api/ventas", body); r.Status != status {
+		if r := f.e.Call(f.admin, http.MethodPost, "/api/ventas", body); r.Status != status {
 			t.Errorf("%s: %d", body, r.Status)
 		}
 	}
@@ -238,7 +237,7 @@ func TestEmpresaIDInTheBodyIsIgnored(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
-	r := f.venderOK(with(venta(linea(p, 1, 100)), "empresa_id", 2))
+	r := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "empresa_id", 2))
 	if testenv.Num(r.JSON, "data.empresa_id") != 1 || f.int(`select empresa_id from ventas where id = $1`, id(r)) != 1 {
 		t.Errorf("created outside the tenant: %s", r.Raw)
 	}

@@ -28,15 +28,15 @@ func TestStateTransitions(t *testing.T) {
 				if estado == "anulada" {
 					estado = "pendiente"
 				}
-				r := fs.venderOK(with(venta(linea(p, 1, 10)), "estado", estado))
+				r := fs.venderOK(testenv.With(venta(linea(p, 1, 10)), "estado", estado))
 				if c.from == "anulada" {
-					if u := fs.call(f.admin, method, path("ventas", id(r)), map[string]any{"estado": "anulada"}); u.Status != http.StatusOK {
+					if u := fs.e.Call(f.admin, method, path("ventas", id(r)), map[string]any{"estado": "anulada"}); u.Status != http.StatusOK {
 						t.Fatalf("anular: %d %s", u.Status, u.Raw)
 					}
 				}
-				u := fs.call(f.admin, method, path("ventas", id(r)), map[string]any{"estado": c.to})
+				u := fs.e.Call(f.admin, method, path("ventas", id(r)), map[string]any{"estado": c.to})
 				if !c.ok {
-					expect422(t, u, "estado")
+					testenv.Expect422(t, u, "estado")
 					if got := fs.text(`select estado from ventas where id = $1`, id(r)); got != c.from {
 						t.Errorf("state changed to %s by a refused request", got)
 					}
@@ -55,8 +55,8 @@ func TestUpdateChangesOnlyObservacionesAndEstado(t *testing.T) {
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	otro := f.producto(prod{codigo: "O"})
-	r := f.venderOK(with(venta(linea(p, 1, 10)), "observaciones", "Original"))
-	u := f.call(f.admin, http.MethodPut, path("ventas", id(r)), map[string]any{
+	r := f.venderOK(testenv.With(venta(linea(p, 1, 10)), "observaciones", "Original"))
+	u := f.e.Call(f.admin, http.MethodPut, path("ventas", id(r)), map[string]any{
 		"observaciones": "Cambiada", "fecha_venta": "2020-01-01", "tipo_comprobante": "tiquete", "numero_comprobante": "X-1",
 		"monto_total": 1, "empresa_id": 2, "cliente_id": 999, "detalles": []any{linea(otro, 9, 9)}, "usuario_id": 7,
 	})
@@ -74,7 +74,7 @@ func TestUpdateChangesOnlyObservacionesAndEstado(t *testing.T) {
 		t.Errorf("lines or totals changed: %s", u.Raw)
 	}
 	// PATCH with null clears observaciones; a too long one is refused.
-	u = f.call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"observaciones": nil})
+	u = f.e.Call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"observaciones": nil})
 	if u.Status != http.StatusOK || testenv.Get(u.JSON, "data.observaciones") != nil {
 		t.Errorf("clear: %d %s", u.Status, u.Raw)
 	}
@@ -82,11 +82,11 @@ func TestUpdateChangesOnlyObservacionesAndEstado(t *testing.T) {
 	for i := range long {
 		long[i] = 'x'
 	}
-	expect422(t, f.call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"observaciones": string(long)}), "observaciones")
-	expect422(t, f.call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"estado": "completada"}), "estado")
+	testenv.Expect422(t, f.e.Call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"observaciones": string(long)}), "observaciones")
+	testenv.Expect422(t, f.e.Call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"estado": "completada"}), "estado")
 	// An anulada sale is final, observaciones included.
-	f.call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"estado": "anulada"})
-	expect422(t, f.call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"observaciones": "tarde"}), "estado")
+	f.e.Call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"estado": "anulada"})
+	testenv.Expect422(t, f.e.Call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"observaciones": "tarde"}), "estado")
 }
 
 func TestCancellingReturnsTheStockAndCancelsTheReceivable(t *testing.T) {
@@ -99,20 +99,20 @@ func TestCancellingReturnsTheStockAndCancelsTheReceivable(t *testing.T) {
 	for _, how := range []string{"PUT", "DELETE"} {
 		t.Run(how, func(t *testing.T) {
 			fs := f.sub(t)
-			r := fs.venderOK(with(venta(linea(a, 6, 1000)), "almacen_id", f.almacen, "cliente_id", cliente))
+			r := fs.venderOK(testenv.With(venta(linea(a, 6, 1000)), "almacen_id", f.almacen, "cliente_id", cliente))
 			cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
 			if cxc <= 0 || fs.existencias(f.almacen, a) != "8.000" {
 				t.Fatalf("sale: %s", r.Raw)
 			}
 			var u testenv.Resp
 			if how == "PUT" {
-				u = fs.call(f.admin, http.MethodPut, path("ventas", id(r)), map[string]any{"estado": "anulada"})
+				u = fs.e.Call(f.admin, http.MethodPut, path("ventas", id(r)), map[string]any{"estado": "anulada"})
 				if u.Status != http.StatusOK || testenv.Str(u.JSON, "data.estado") != "anulada" || testenv.Str(u.JSON, "data.anulado_en") == "" ||
 					testenv.Str(u.JSON, "data.cuenta_por_cobrar.estado") != "anulada" || num(u, "data.cuenta_por_cobrar.saldo") != "0.00" {
 					t.Fatalf("anular: %d %s", u.Status, u.Raw)
 				}
 			} else {
-				u = fs.call(f.admin, http.MethodDelete, path("ventas", id(r)), nil)
+				u = fs.e.Call(f.admin, http.MethodDelete, path("ventas", id(r)), nil)
 				if u.Status != http.StatusOK || testenv.Str(u.JSON, "message") != "Venta anulada y eliminada correctamente." {
 					t.Fatalf("delete: %d %s", u.Status, u.Raw)
 				}
@@ -121,7 +121,7 @@ func TestCancellingReturnsTheStockAndCancelsTheReceivable(t *testing.T) {
 					t.Errorf("show after delete: %d", s.Status)
 				}
 				for _, m := range []string{http.MethodPut, http.MethodDelete} {
-					if s := fs.call(f.admin, m, path("ventas", id(r)), map[string]any{"estado": "anulada"}); s.Status != http.StatusNotFound {
+					if s := fs.e.Call(f.admin, m, path("ventas", id(r)), map[string]any{"estado": "anulada"}); s.Status != http.StatusNotFound {
 						t.Errorf("%s after delete: %d", m, s.Status)
 					}
 				}
@@ -145,17 +145,17 @@ func TestCancellingReturnsTheStockAndCancelsTheReceivable(t *testing.T) {
 		})
 	}
 	// Deleting a sale cancelled before returns nothing twice.
-	r := f.venderOK(with(venta(linea(a, 1, 10)), "almacen_id", f.almacen))
-	f.call(f.admin, http.MethodPut, path("ventas", id(r)), map[string]any{"estado": "anulada"})
-	if u := f.call(f.admin, http.MethodDelete, path("ventas", id(r)), nil); u.Status != http.StatusOK {
+	r := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "almacen_id", f.almacen))
+	f.e.Call(f.admin, http.MethodPut, path("ventas", id(r)), map[string]any{"estado": "anulada"})
+	if u := f.e.Call(f.admin, http.MethodDelete, path("ventas", id(r)), nil); u.Status != http.StatusOK {
 		t.Fatalf("delete anulada: %d %s", u.Status, u.Raw)
 	}
 	if got := f.existencias(f.almacen, a); got != "14.000" {
 		t.Errorf("stock after deleting a cancelled sale %s", got)
 	}
 	// A cancelled draft moved nothing and returns nothing.
-	d := f.venderOK(with(venta(linea(a, 1, 10)), "almacen_id", f.almacen, "estado", "borrador"))
-	if u := f.call(f.admin, http.MethodDelete, path("ventas", id(d)), nil); u.Status != http.StatusOK || f.movimientos(id(d)) != "" {
+	d := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "almacen_id", f.almacen, "estado", "borrador"))
+	if u := f.e.Call(f.admin, http.MethodDelete, path("ventas", id(d)), nil); u.Status != http.StatusOK || f.movimientos(id(d)) != "" {
 		t.Errorf("draft delete: %d %s %q", u.Status, u.Raw, f.movimientos(id(d)))
 	}
 }

@@ -59,9 +59,8 @@ func TestGoldenResponsesOfAListAShowAnActionAndAnError(t *testing.T) {
 	f.stock(f.almacen, a, "10", "100", "L1", "2027-01-31")
 	f.stock(f.almacen, b, "10", "50", "", "")
 	cliente := f.cliente(1, "101110111", 30)
-	f.venderOK(with(venta(linea(a, 2, "1500.50", "descuento", "100")), "almacen_id", f.almacen, "fecha_venta", "2026-11-20"))
-	f.venderOK(with(venta(linea(a, 1, 1000), linea(b, "2.5", "99.99")), "almacen_id", f.almacen, "cliente_id", cliente,
-		"fecha_venta", "2026-11-21", "observaciones", "A crédito"))
+	f.venderOK(testenv.With(venta(linea(a, 2, "1500.50", "descuento", "100")), "almacen_id", f.almacen, "fecha_venta", "2026-11-20"))
+	f.venderOK(testenv.With(venta(linea(a, 1, 1000), linea(b, "2.5", "99.99")), "almacen_id", f.almacen, "cliente_id", cliente, "fecha_venta", "2026-11-21", "observaciones", "A crédito"))
 
 	golden(t, "ventas_list", f.e.Get("/api/ventas?per_page=10", f.admin))
 	golden(t, "ventas_show", f.e.Get("/api/ventas/2", f.admin))

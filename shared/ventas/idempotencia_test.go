@@ -18,7 +18,7 @@ func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 	a := f.producto(prod{codigo: "A"})
 	a2 := f.producto(prod{empresa: 2, codigo: "A"})
 	f.stock(f.almacen, a, "10", "100", "", "")
-	body := with(venta(linea(a, 2, 100)), "almacen_id", f.almacen)
+	body := testenv.With(venta(linea(a, 2, 100)), "almacen_id", f.almacen)
 	post := func(tok, key string, b any) testenv.Resp {
 		return f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: tok, Body: b,
 			Headers: map[string]string{"Idempotency-Key": key}})
@@ -42,14 +42,14 @@ func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 		t.Errorf("%d events", n)
 	}
 	// The same key with another body.
-	r := post(f.admin, "venta-123", with(body, "observaciones", "otra"))
-	expect422(t, r, "Idempotency-Key")
+	r := post(f.admin, "venta-123", testenv.With(body, "observaciones", "otra"))
+	testenv.Expect422(t, r, "Idempotency-Key")
 	// Another key creates the next sale.
 	if r := post(f.admin, "venta-124", body); r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000002" {
 		t.Errorf("other key: %d %s", r.Status, r.Raw)
 	}
 	// A refused request does not burn its key.
-	expect422(t, post(f.admin, "venta-125", with(venta(linea(a, 100, 1)), "almacen_id", f.almacen)), "detalles.0.cantidad")
+	testenv.Expect422(t, post(f.admin, "venta-125", testenv.With(venta(linea(a, 100, 1)), "almacen_id", f.almacen)), "detalles.0.cantidad")
 	if r := post(f.admin, "venta-125", body); r.Status != http.StatusCreated {
 		t.Errorf("key of a refused request: %d %s", r.Status, r.Raw)
 	}
@@ -69,7 +69,7 @@ func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 	}
 	// Payments honour the key too.
 	cliente := f.cliente(1, "101110111", 30)
-	s := f.venderOK(with(venta(linea(a, 1, 100)), "cliente_id", cliente))
+	s := f.venderOK(testenv.With(venta(linea(a, 1, 100)), "cliente_id", cliente))
 	pagos := path("cuentas-por-cobrar", int64(testenv.Num(s.JSON, "data.cuenta_por_cobrar.id")), "/pagos")
 	pay := func(key string, monto any) testenv.Resp {
 		return f.e.Do(testenv.Req{Method: http.MethodPost, Path: pagos, Token: f.admin, Body: map[string]any{"monto": monto},
@@ -79,9 +79,9 @@ func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 	if p1.Status != http.StatusCreated || !bytes.Equal(p1.Raw, p2.Raw) || f.int(`select count(*) from pagos`) != 1 {
 		t.Errorf("payment replay: %d %s / %s", p1.Status, p1.Raw, p2.Raw)
 	}
-	expect422(t, pay("pago-1", 41), "Idempotency-Key")
+	testenv.Expect422(t, pay("pago-1", 41), "Idempotency-Key")
 	// A sale's key used on a payment is another request.
-	expect422(t, pay("venta-123", 40), "Idempotency-Key")
+	testenv.Expect422(t, pay("venta-123", 40), "Idempotency-Key")
 }
 
 func TestVentaCreadaEventCarriesTheSaleAsTheAPIShowsIt(t *testing.T) {
@@ -89,7 +89,7 @@ func TestVentaCreadaEventCarriesTheSaleAsTheAPIShowsIt(t *testing.T) {
 	f := setup(t)
 	p := f.producto(prod{codigo: "P", tarifa: "08"})
 	cliente := f.cliente(1, "101110111", 0)
-	r := f.venderOK(with(venta(linea(p, 3, "99.99")), "cliente_id", cliente))
+	r := f.venderOK(testenv.With(venta(linea(p, 3, "99.99")), "cliente_id", cliente))
 	payload := f.text(`select payload::text from eventos where tipo = 'VentaCreadaEvent'`)
 	var got, want map[string]any
 	if err := json.Unmarshal([]byte(payload), &got); err != nil {
@@ -146,7 +146,7 @@ func TestIdempotencyKeyComparesBodiesAsJSONAndIsScopedPerUser(t *testing.T) {
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "10", "100", "", "")
 	var body map[string]any
-	raw, _ := json.Marshal(with(venta(linea(a, 1, 100)), "almacen_id", f.almacen, "observaciones", "orden"))
+	raw, _ := json.Marshal(testenv.With(venta(linea(a, 1, 100)), "almacen_id", f.almacen, "observaciones", "orden"))
 	_ = json.Unmarshal(raw, &body)
 	post := func(tok, key string, b any) testenv.Resp {
 		return f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: tok, Body: b,
@@ -162,7 +162,7 @@ func TestIdempotencyKeyComparesBodiesAsJSONAndIsScopedPerUser(t *testing.T) {
 		t.Fatalf("reordered body: %d replayed=%q %s", again.Status, again.Header.Get("Idempotent-Replayed"), again.Raw)
 	}
 	// A different value is still another request.
-	expect422(t, post(f.admin, "k-1", strings.Replace(string(raw), `"orden"`, `"otra"`, 1)), "Idempotency-Key")
+	testenv.Expect422(t, post(f.admin, "k-1", strings.Replace(string(raw), `"orden"`, `"otra"`, 1)), "Idempotency-Key")
 
 	// Another user of the same company may use the same key value: its own
 	// request, neither a replay of the administrator's nor a conflict.

@@ -2,15 +2,12 @@ package ventas_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -45,32 +42,16 @@ func (f *fx) sub(t *testing.T) *fx {
 // int runs a one-value query as the owner (fixtures and assertions).
 func (f *fx) int(sql string, args ...any) int64 {
 	f.t.Helper()
-	var n int64
-	f.scan(sql, args, &n)
-	return n
+	return testenv.Scalar[int64](f.t, f.e, sql, args...)
 }
 
 // text runs a one-value query as the owner and returns its text form.
 func (f *fx) text(sql string, args ...any) string {
 	f.t.Helper()
-	var s *string
-	f.scan(sql, args, &s)
-	if s == nil {
-		return "<null>"
+	if s := testenv.Scalar[*string](f.t, f.e, sql, args...); s != nil {
+		return *s
 	}
-	return *s
-}
-
-func (f *fx) scan(sql string, args []any, dst ...any) {
-	f.t.Helper()
-	conn, err := pgx.Connect(context.Background(), f.e.AdminURL)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	if err := conn.QueryRow(context.Background(), sql, args...).Scan(dst...); err != nil {
-		f.t.Fatalf("%s: %v", sql, err)
-	}
+	return "<null>"
 }
 
 // prod describes a product fixture.
@@ -145,15 +126,10 @@ func (f *fx) ajuste(empresa int64, clave string, on bool) {
 		on conflict (empresa_id, clave) do update set valor = excluded.valor`, empresa, clave, on)
 }
 
-func (f *fx) call(tok, method, path string, body any) testenv.Resp {
-	f.t.Helper()
-	return f.e.Do(testenv.Req{Method: method, Path: path, Token: tok, Body: body})
-}
-
 // vender POSTs a sale as company 1's administrator.
 func (f *fx) vender(body map[string]any) testenv.Resp {
 	f.t.Helper()
-	return f.call(f.admin, http.MethodPost, "/api/ventas", body)
+	return f.e.Call(f.admin, http.MethodPost, "/api/ventas", body)
 }
 
 // venderOK POSTs a sale that must be created and returns the response.
@@ -177,30 +153,13 @@ func venta(lineas ...map[string]any) map[string]any {
 
 // linea is a valid line.
 func linea(producto int64, cantidad, precio any, kv ...any) map[string]any {
-	return with(map[string]any{}, append([]any{"producto_id", producto, "cantidad", cantidad, "precio_unitario", precio}, kv...)...)
+	return testenv.With(map[string]any{}, append([]any{"producto_id", producto, "cantidad", cantidad, "precio_unitario", precio}, kv...)...)
 }
-
-// absent, as a value given to with, removes the key.
-var absent = testenv.Absent
-
-// with copies body and sets (or, with absent, removes) key/value pairs.
-func with(body map[string]any, kv ...any) map[string]any { return testenv.With(body, kv...) }
 
 func id(r testenv.Resp) int64 { return int64(testenv.Num(r.JSON, "data.id")) }
 
 func path(res string, id int64, rest ...string) string {
 	return fmt.Sprintf("/api/%s/%d", res, id) + strings.Join(rest, "")
-}
-
-// expect422 asserts a validation failure that names field.
-func expect422(t *testing.T, r testenv.Resp, field string) {
-	t.Helper()
-	if r.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("status %d, want 422 on %s: %s", r.Status, field, r.Raw)
-	}
-	if len(r.FieldErrors(field)) == 0 {
-		t.Fatalf("no errors[%q]: %s", field, r.Raw)
-	}
 }
 
 // num returns the JSON text of the number at a dotted path, its scale
@@ -214,24 +173,6 @@ func num(r testenv.Resp, path string) string {
 	}
 	n, _ := testenv.Get(v, path).(json.Number)
 	return string(n)
-}
-
-// userWith creates, in company 1, a role holding exactly perms and a user
-// with it, and returns the user's token.
-func (f *fx) userWith(slugBase string, perms ...string) string {
-	f.t.Helper()
-	r := f.call(f.admin, http.MethodPost, "/api/roles", map[string]any{"nombre": "Rol " + slugBase, "permisos": perms})
-	if r.Status != http.StatusCreated {
-		f.t.Fatalf("create role: %d %s", r.Status, r.Raw)
-	}
-	slug := testenv.Str(r.JSON, "data.slug")
-	email := strings.ToLower(slugBase) + "@demo.cr"
-	r = f.call(f.admin, http.MethodPost, "/api/usuarios", map[string]any{
-		"nombre": "Prueba", "apellidos": "Permisos", "email": email, "password": "Segura123!", "roles": []string{slug}})
-	if r.Status != http.StatusCreated {
-		f.t.Fatalf("create user: %d %s", r.Status, r.Raw)
-	}
-	return f.e.Login(email, "Segura123!")
 }
 
 func ptr[T any](v T) *T { return &v }

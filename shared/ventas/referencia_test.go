@@ -14,10 +14,9 @@ func TestNotesRequireTheSaleTheyCorrect(t *testing.T) {
 	p := f.producto(prod{codigo: "P"})
 	p2 := f.producto(prod{empresa: 2, codigo: "P"})
 	factura := int64(testenv.Num(f.venderOK(venta(linea(p, 1, 100))).JSON, "data.id"))
-	ajena := int64(testenv.Num(f.call(f.e.Admin(2), http.MethodPost, "/api/ventas", venta(linea(p2, 1, 10))).JSON, "data.id"))
+	ajena := int64(testenv.Num(f.e.Call(f.e.Admin(2), http.MethodPost, "/api/ventas", venta(linea(p2, 1, 10))).JSON, "data.id"))
 	nota := func(kv ...any) map[string]any {
-		return with(with(venta(linea(p, 1, 100)), "tipo_comprobante", "nota_credito",
-			"venta_referencia_id", factura, "codigo_referencia", "01", "razon_referencia", "Devolución total"), kv...)
+		return testenv.With(testenv.With(venta(linea(p, 1, 100)), "tipo_comprobante", "nota_credito", "venta_referencia_id", factura, "codigo_referencia", "01", "razon_referencia", "Devolución total"), kv...)
 	}
 	long := strings.Repeat("x", 181)
 	cases := []struct {
@@ -25,25 +24,25 @@ func TestNotesRequireTheSaleTheyCorrect(t *testing.T) {
 		body  map[string]any
 		field string
 	}{
-		{"reference missing", nota("venta_referencia_id", absent), "venta_referencia_id"},
-		{"code missing", nota("codigo_referencia", absent), "codigo_referencia"},
-		{"reason missing", nota("razon_referencia", absent), "razon_referencia"},
+		{"reference missing", nota("venta_referencia_id", testenv.Absent), "venta_referencia_id"},
+		{"code missing", nota("codigo_referencia", testenv.Absent), "codigo_referencia"},
+		{"reason missing", nota("razon_referencia", testenv.Absent), "razon_referencia"},
 		{"code 03 does not exist", nota("codigo_referencia", "03"), "codigo_referencia"},
 		{"code 17 is for receipts", nota("codigo_referencia", "17"), "codigo_referencia"},
 		{"reason over 180", nota("razon_referencia", long), "razon_referencia"},
 		{"another company's sale", nota("venta_referencia_id", ajena), "venta_referencia_id"},
 		{"unknown sale", nota("venta_referencia_id", 999999), "venta_referencia_id"},
-		{"a factura carries no reference", with(venta(linea(p, 1, 100)), "venta_referencia_id", factura), "venta_referencia_id"},
+		{"a factura carries no reference", testenv.With(venta(linea(p, 1, 100)), "venta_referencia_id", factura), "venta_referencia_id"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := f.call(f.admin, http.MethodPost, "/api/ventas", c.body)
+			r := f.e.Call(f.admin, http.MethodPost, "/api/ventas", c.body)
 			if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors(c.field)) == 0 {
 				t.Fatalf("%d %s", r.Status, r.Raw)
 			}
 		})
 	}
-	r := f.venderOK(with(nota(), "tipo_comprobante", "nota_debito", "codigo_referencia", "14"))
+	r := f.venderOK(testenv.With(nota(), "tipo_comprobante", "nota_debito", "codigo_referencia", "14"))
 	if testenv.Num(r.JSON, "data.venta_referencia_id") != float64(factura) || testenv.Str(r.JSON, "data.codigo_referencia") != "14" ||
 		testenv.Str(r.JSON, "data.razon_referencia") != "Devolución total" || testenv.Str(r.JSON, "data.numero_comprobante") != "ND-00000001" {
 		t.Fatalf("note: %s", r.Raw)

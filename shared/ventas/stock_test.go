@@ -21,7 +21,7 @@ func TestASaleWithAWarehouseTakesItsStockFIFOByBatch(t *testing.T) {
 	servicio := f.producto(prod{codigo: "SRV", servicio: true})
 	f.stock(f.almacen, arroz, "4", "450", "A", "2027-01-01")
 	f.stock(f.almacen, arroz, "10", "500", "B", "2027-06-01")
-	r := f.venderOK(with(venta(linea(arroz, 6, 1000), linea(servicio, 1, 5000)), "almacen_id", f.almacen))
+	r := f.venderOK(testenv.With(venta(linea(arroz, 6, 1000), linea(servicio, 1, 5000)), "almacen_id", f.almacen))
 	if testenv.Num(r.JSON, "data.almacen_id") != float64(f.almacen) || testenv.Str(r.JSON, "data.almacen.codigo") != "PRINCIPAL" {
 		t.Errorf("almacen: %s", r.Raw)
 	}
@@ -52,14 +52,14 @@ func TestInsufficientStockIsA422OnTheLineAndWritesNothing(t *testing.T) {
 	b := f.producto(prod{codigo: "B"})
 	f.stock(f.almacen, a, "10", "100", "", "")
 	f.stock(f.almacen, b, "2", "100", "", "")
-	r := f.vender(with(venta(linea(a, 3, 10), linea(b, "2.5", 10)), "almacen_id", f.almacen))
-	expect422(t, r, "detalles.1.cantidad")
+	r := f.vender(testenv.With(venta(linea(a, 3, 10), linea(b, "2.5", 10)), "almacen_id", f.almacen))
+	testenv.Expect422(t, r, "detalles.1.cantidad")
 	if msg := r.FieldErrors("detalles.1.cantidad")[0]; msg != "Stock insuficiente en el almacén: disponible 2, solicitado 2.5." {
 		t.Errorf("message %q", msg)
 	}
 	// The same product twice: the second line finds what the first left.
-	r = f.vender(with(venta(linea(a, 6, 10), linea(a, 5, 10)), "almacen_id", f.almacen))
-	expect422(t, r, "detalles.1.cantidad")
+	r = f.vender(testenv.With(venta(linea(a, 6, 10), linea(a, 5, 10)), "almacen_id", f.almacen))
+	testenv.Expect422(t, r, "detalles.1.cantidad")
 	if f.existencias(f.almacen, a) != "10.000" || f.existencias(f.almacen, b) != "2.000" {
 		t.Errorf("stock changed by refused sales")
 	}
@@ -68,9 +68,9 @@ func TestInsufficientStockIsA422OnTheLineAndWritesNothing(t *testing.T) {
 	}
 	// A product without stock rows at all.
 	c := f.producto(prod{codigo: "C"})
-	expect422(t, f.vender(with(venta(linea(c, 1, 10)), "almacen_id", f.almacen)), "detalles.0.cantidad")
+	testenv.Expect422(t, f.vender(testenv.With(venta(linea(c, 1, 10)), "almacen_id", f.almacen)), "detalles.0.cantidad")
 	// The numbers were given back.
-	if r := f.venderOK(with(venta(linea(a, 10, 10)), "almacen_id", f.almacen)); testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000001" {
+	if r := f.venderOK(testenv.With(venta(linea(a, 10, 10)), "almacen_id", f.almacen)); testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000001" {
 		t.Errorf("number after refusals: %s", r.Raw)
 	}
 	if f.existencias(f.almacen, a) != "0.000" {
@@ -84,12 +84,12 @@ func TestNegativeStockWhenTheCompanyAllowsIt(t *testing.T) {
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "2", "100", "L1", "")
 	f.ajuste(1, "inventario.permitir_stock_negativo", true)
-	r := f.venderOK(with(venta(linea(a, 5, 10)), "almacen_id", f.almacen))
+	r := f.venderOK(testenv.With(venta(linea(a, 5, 10)), "almacen_id", f.almacen))
 	if got := f.existencias(f.almacen, a); got != "-3.000" {
 		t.Errorf("stock %s, want -3", got)
 	}
 	// Cancelling gives back both the batch and the negative remainder.
-	u := f.call(f.admin, http.MethodPut, path("ventas", id(r)), map[string]any{"estado": "anulada"})
+	u := f.e.Call(f.admin, http.MethodPut, path("ventas", id(r)), map[string]any{"estado": "anulada"})
 	if u.Status != http.StatusOK {
 		t.Fatalf("anular: %d %s", u.Status, u.Raw)
 	}
@@ -101,7 +101,7 @@ func TestNegativeStockWhenTheCompanyAllowsIt(t *testing.T) {
 	}
 	// The setting off again: refused.
 	f.ajuste(1, "inventario.permitir_stock_negativo", false)
-	expect422(t, f.vender(with(venta(linea(a, 5, 10)), "almacen_id", f.almacen)), "detalles.0.cantidad")
+	testenv.Expect422(t, f.vender(testenv.With(venta(linea(a, 5, 10)), "almacen_id", f.almacen)), "detalles.0.cantidad")
 }
 
 func TestAutomaticDeductionUsesThePrincipalWarehouse(t *testing.T) {
@@ -110,32 +110,32 @@ func TestAutomaticDeductionUsesThePrincipalWarehouse(t *testing.T) {
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "10", "100", "", "")
 	// Off (the default): a sale without almacen_id moves no stock.
-	r := f.venderOK(with(venta(linea(a, 1, 10)), "sucursal_id", f.sucursal))
+	r := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "sucursal_id", f.sucursal))
 	if f.existencias(f.almacen, a) != "10.000" || f.movimientos(id(r)) != "" || testenv.Get(r.JSON, "data.almacen_id") != nil {
 		t.Errorf("deducted with the setting off: %s", r.Raw)
 	}
 	f.ajuste(1, "inventario.descontar_stock_automatico", true)
 	// The branch's principal warehouse.
-	r = f.venderOK(with(venta(linea(a, 2, 10)), "sucursal_id", f.sucursal))
+	r = f.venderOK(testenv.With(venta(linea(a, 2, 10)), "sucursal_id", f.sucursal))
 	if f.existencias(f.almacen, a) != "8.000" || testenv.Num(r.JSON, "data.almacen_id") != float64(f.almacen) {
 		t.Errorf("branch sale: %s %s", f.existencias(f.almacen, a), r.Raw)
 	}
 	// Without a branch, or from a branch without the principal warehouse: the company's principal one.
 	otra := f.int(`insert into sucursales (empresa_id, nombre) values (1, 'Norte') returning id`)
 	r = f.venderOK(venta(linea(a, 1, 10)))
-	r2 := f.venderOK(with(venta(linea(a, 1, 10)), "sucursal_id", otra))
+	r2 := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "sucursal_id", otra))
 	if f.existencias(f.almacen, a) != "6.000" || testenv.Num(r2.JSON, "data.almacen_id") != float64(f.almacen) {
 		t.Errorf("company principal: %s %s", f.existencias(f.almacen, a), r2.Raw)
 	}
 	// An explicit warehouse wins.
 	bodega := f.int(`insert into almacenes (empresa_id, sucursal_id, nombre) values (1, $1, 'Bodega') returning id`, otra)
 	f.stock(bodega, a, "5", "100", "", "")
-	f.venderOK(with(venta(linea(a, 5, 10)), "almacen_id", bodega))
+	f.venderOK(testenv.With(venta(linea(a, 5, 10)), "almacen_id", bodega))
 	if f.existencias(bodega, a) != "0.000" || f.existencias(f.almacen, a) != "6.000" {
 		t.Errorf("explicit warehouse: %s %s", f.existencias(bodega, a), f.existencias(f.almacen, a))
 	}
 	// Insufficient in the automatic warehouse is the same 422.
-	expect422(t, f.vender(venta(linea(a, 1, 10), linea(a, 7, 10))), "detalles.1.cantidad")
+	testenv.Expect422(t, f.vender(venta(linea(a, 1, 10), linea(a, 7, 10))), "detalles.1.cantidad")
 }
 
 func TestADraftMovesStockWhenConfirmed(t *testing.T) {
@@ -143,19 +143,19 @@ func TestADraftMovesStockWhenConfirmed(t *testing.T) {
 	f := setup(t)
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "3", "100", "", "")
-	r := f.venderOK(with(venta(linea(a, 2, 10)), "almacen_id", f.almacen, "estado", "borrador"))
+	r := f.venderOK(testenv.With(venta(linea(a, 2, 10)), "almacen_id", f.almacen, "estado", "borrador"))
 	if testenv.Str(r.JSON, "data.estado") != "borrador" || f.existencias(f.almacen, a) != "3.000" || f.movimientos(id(r)) != "" {
 		t.Fatalf("a draft moved stock: %s", r.Raw)
 	}
 	// Confirming it when the stock no longer covers it: 422 on the line, still a draft.
 	f.e.Exec(`update inventarios set cantidad_disponible = 1 where producto_id = $1`, a)
-	u := f.call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"estado": "pendiente"})
-	expect422(t, u, "detalles.0.cantidad")
+	u := f.e.Call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"estado": "pendiente"})
+	testenv.Expect422(t, u, "detalles.0.cantidad")
 	if s := f.e.Get(path("ventas", id(r)), f.admin); testenv.Str(s.JSON, "data.estado") != "borrador" {
 		t.Errorf("refused confirmation changed the sale: %s", s.Raw)
 	}
 	f.e.Exec(`update inventarios set cantidad_disponible = 3 where producto_id = $1`, a)
-	u = f.call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"estado": "pendiente"})
+	u = f.e.Call(f.admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"estado": "pendiente"})
 	if u.Status != http.StatusOK || testenv.Str(u.JSON, "data.estado") != "pendiente" || f.existencias(f.almacen, a) != "1.000" {
 		t.Fatalf("confirm: %d %s (stock %s)", u.Status, u.Raw, f.existencias(f.almacen, a))
 	}
