@@ -57,13 +57,13 @@ func TestEveryRouteChecksItsPermission(t *testing.T) {
 
 	none := f.userWith("sinfe", "ventas.leer", "clientes.leer")
 	for _, o := range ops {
-		if r := f.call(none, o.method, o.path, o.body); r.Status != http.StatusForbidden || testenv.Str(r.JSON, "message") == "" {
+		if r := f.e.Call(none, o.method, o.path, o.body); r.Status != http.StatusForbidden || testenv.Str(r.JSON, "message") == "" {
 			t.Errorf("%s without facturacion_electronica: %d %s", o.name, r.Status, r.Raw)
 		}
 	}
 	reader := f.userWith("lectorfe", "facturacion_electronica.leer")
 	for _, o := range ops {
-		r := f.call(reader, o.method, o.path, o.body)
+		r := f.e.Call(reader, o.method, o.path, o.body)
 		if (o.perm == "facturacion_electronica.leer") != (r.Status == http.StatusOK) || (o.perm != "facturacion_electronica.leer" && r.Status != http.StatusForbidden) {
 			t.Errorf("%s as reader: %d %s", o.name, r.Status, r.Raw)
 		}
@@ -73,24 +73,24 @@ func TestEveryRouteChecksItsPermission(t *testing.T) {
 			continue
 		}
 		tok := f.userWith("escritorfe"+itoa(int64(i)), o.perm)
-		if r := f.call(tok, o.method, o.path, o.body); r.Status == http.StatusForbidden || r.Status >= 500 {
+		if r := f.e.Call(tok, o.method, o.path, o.body); r.Status == http.StatusForbidden || r.Status >= 500 {
 			t.Errorf("%s with %s: %d %s", o.name, o.perm, r.Status, r.Raw)
 		}
 	}
 	// Predefined roles: a Vendedor issues documents but cannot change the
 	// settings; a Contador can.
 	vendedor := f.userWithRole("vendedorfe", "vendedor")
-	if r := f.call(vendedor, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"ambiente": "staging"}); r.Status != http.StatusForbidden {
+	if r := f.e.Call(vendedor, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"ambiente": "staging"}); r.Status != http.StatusForbidden {
 		t.Errorf("vendedor PUT configuracion: %d", r.Status)
 	}
-	if r := f.call(vendedor, http.MethodGet, "/api/v1/hacienda", nil); r.Status != http.StatusOK {
+	if r := f.e.Call(vendedor, http.MethodGet, "/api/v1/hacienda", nil); r.Status != http.StatusOK {
 		t.Errorf("vendedor list: %d", r.Status)
 	}
 	contador := f.userWithRole("contadorfe", "contador")
-	if r := f.call(contador, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"ambiente": "staging"}); r.Status != http.StatusOK {
+	if r := f.e.Call(contador, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"ambiente": "staging"}); r.Status != http.StatusOK {
 		t.Errorf("contador PUT configuracion: %d %s", r.Status, r.Raw)
 	}
-	if r := f.call("", http.MethodGet, "/api/v1/hacienda", nil); r.Status != http.StatusUnauthorized {
+	if r := f.e.Call("", http.MethodGet, "/api/v1/hacienda", nil); r.Status != http.StatusUnauthorized {
 		t.Errorf("no token: %d", r.Status)
 	}
 }
@@ -122,11 +122,11 @@ func TestAnotherCompanyCannotSeeOrTouchTheComprobantes(t *testing.T) {
 		if !strings.Contains(o.path, "/"+itoa(id)) {
 			continue
 		}
-		if r := f.call(admin2, o.method, o.path, o.body); r.Status != http.StatusNotFound {
+		if r := f.e.Call(admin2, o.method, o.path, o.body); r.Status != http.StatusNotFound {
 			t.Errorf("company 2 %s: %d %s", o.name, r.Status, r.Raw)
 		}
 	}
-	if r := f.call(admin2, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta}); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("venta_id")) == 0 {
+	if r := f.e.Call(admin2, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta}); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("venta_id")) == 0 {
 		t.Errorf("company 2 generar for company 1's sale: %d %s", r.Status, r.Raw)
 	}
 	// Company 1's comprobante is untouched.
@@ -172,7 +172,7 @@ func TestListFiltersAndStatistics(t *testing.T) {
 		t.Errorf("pagination: %s", r.Raw)
 	}
 	for _, q := range []string{"?estado=aceptado", "?tipo_documento=05", "?fecha_inicio=21-11-2026", "?venta_id=x", "?fecha_inicio=2026-12-01&fecha_fin=2026-11-01"} {
-		if r := f.call(f.admin, http.MethodGet, "/api/v1/hacienda"+q, nil); r.Status != http.StatusUnprocessableEntity {
+		if r := f.e.Call(f.admin, http.MethodGet, "/api/v1/hacienda"+q, nil); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("%s: %d", q, r.Status)
 		}
 	}
@@ -187,7 +187,7 @@ func TestListFiltersAndStatistics(t *testing.T) {
 	if strings.Contains(string(l.Raw), "xml_firmado") || testenv.Get(l.JSON, "data.0.firmado") != true {
 		t.Errorf("list item: %s", l.Raw)
 	}
-	if r := f.call(f.admin, http.MethodGet, "/api/v1/hacienda/999999", nil); r.Status != http.StatusNotFound {
+	if r := f.e.Call(f.admin, http.MethodGet, "/api/v1/hacienda/999999", nil); r.Status != http.StatusNotFound {
 		t.Errorf("unknown id: %d", r.Status)
 	}
 }

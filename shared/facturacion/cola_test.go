@@ -230,7 +230,7 @@ func TestSubmissionsPerHourAreLimited(t *testing.T) {
 	// A repeated call while queued does not count.
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(a, "enviar"), nil)
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(b, "enviar"), nil)
-	r := f.call(f.admin, http.MethodPost, ruta(c, "enviar"), nil)
+	r := f.e.Call(f.admin, http.MethodPost, ruta(c, "enviar"), nil)
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || testenv.Str(r.JSON, "message") == "" {
 		t.Fatalf("third submission: %d %v %s", r.Status, r.Header, r.Raw)
 	}

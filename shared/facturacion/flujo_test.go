@@ -91,7 +91,7 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 
 	// Anything after accepted is a 422 under estado.
 	for _, paso := range []string{"generar-xml", "firmar", "enviar"} {
-		r := f.call(f.admin, http.MethodPost, ruta(id, paso), nil)
+		r := f.e.Call(f.admin, http.MethodPost, ruta(id, paso), nil)
 		if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
 			t.Errorf("%s after accepted: %d %s", paso, r.Status, r.Raw)
 		}
@@ -108,13 +108,13 @@ func TestStepsOutOfOrderAre422UnderEstado(t *testing.T) {
 		{"firmar", "generar-xml"},
 		{"enviar", "generar-xml"},
 	} {
-		r := f.call(f.admin, http.MethodPost, ruta(id, c.paso), nil)
+		r := f.e.Call(f.admin, http.MethodPost, ruta(id, c.paso), nil)
 		if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 || !strings.Contains(r.FieldErrors("estado")[0], c.msg) {
 			t.Errorf("%s before generar-xml: %d %s", c.paso, r.Status, r.Raw)
 		}
 	}
 	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
-	r := f.call(f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	r := f.e.Call(f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(strings.Join(r.FieldErrors("estado"), " "), "firme") {
 		t.Errorf("enviar before firmar: %d %s", r.Status, r.Raw)
 	}
@@ -128,14 +128,14 @@ func TestStepsOutOfOrderAre422UnderEstado(t *testing.T) {
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	// While the submission is queued, the document cannot change.
 	for _, paso := range []string{"generar-xml", "firmar"} {
-		if r := f.call(f.admin, http.MethodPost, ruta(id, paso), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
+		if r := f.e.Call(f.admin, http.MethodPost, ruta(id, paso), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
 			t.Errorf("%s while queued: %d %s", paso, r.Status, r.Raw)
 		}
 	}
 	f.drain()
 	// Once Hacienda has it, neither.
 	for _, paso := range []string{"generar-xml", "firmar", "enviar"} {
-		if r := f.call(f.admin, http.MethodPost, ruta(id, paso), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
+		if r := f.e.Call(f.admin, http.MethodPost, ruta(id, paso), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
 			t.Errorf("%s after sent: %d %s", paso, r.Status, r.Raw)
 		}
 	}
@@ -169,7 +169,7 @@ func TestARejectedDocumentKeepsHaciendasMessage(t *testing.T) {
 	if n := f.int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`); n != 0 {
 		t.Errorf("%d FacturaEmitidaEvent for a rejected document", n)
 	}
-	if r := f.call(f.admin, http.MethodPost, ruta(id, "enviar"), nil); r.Status != http.StatusUnprocessableEntity {
+	if r := f.e.Call(f.admin, http.MethodPost, ruta(id, "enviar"), nil); r.Status != http.StatusUnprocessableEntity {
 		t.Errorf("enviar after rejected: %d", r.Status)
 	}
 }

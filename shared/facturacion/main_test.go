@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/hacienda/firma"
@@ -192,16 +190,10 @@ func setup(t *testing.T, o ...opciones) *fx {
 	return f
 }
 
-// call is an API call with a token.
-func (f *fx) call(tok, method, path string, body any) testenv.Resp {
-	f.t.Helper()
-	return f.e.Do(testenv.Req{Method: method, Path: path, Token: tok, Body: body})
-}
-
 // ok is call that fails the test unless the status is want.
 func (f *fx) ok(want int, tok, method, path string, body any) testenv.Resp {
 	f.t.Helper()
-	r := f.call(tok, method, path, body)
+	r := f.e.Call(tok, method, path, body)
 	if r.Status != want {
 		f.t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, want, r.Raw)
 	}
@@ -218,24 +210,10 @@ func (f *fx) drain() int {
 	return n
 }
 
-// scan runs a one-row query as the owner.
-func (f *fx) scan(sql string, args []any, dst ...any) {
-	f.t.Helper()
-	conn, err := pgx.Connect(context.Background(), f.e.AdminURL)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	if err := conn.QueryRow(context.Background(), sql, args...).Scan(dst...); err != nil {
-		f.t.Fatalf("%s: %v", sql, err)
-	}
-}
-
+// int runs a one-value query as the owner (fixtures and assertions).
 func (f *fx) int(sql string, args ...any) int64 {
 	f.t.Helper()
-	var n int64
-	f.scan(sql, args, &n)
-	return n
+	return testenv.Scalar[int64](f.t, f.e, sql, args...)
 }
 
 // configurar gives company 1 a complete invoicing configuration through

@@ -66,7 +66,7 @@ func TestClaveAndConsecutivoStructure(t *testing.T) {
 		// A factura needs a receiver.
 		{map[string]any{"venta_id": f.vender(venta(0, linea(p, 1, 1000)))}, "tipo_documento"},
 	} {
-		r := f.call(f.admin, http.MethodPost, "/api/v1/hacienda/generar", c.body)
+		r := f.e.Call(f.admin, http.MethodPost, "/api/v1/hacienda/generar", c.body)
 		if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors(c.field)) == 0 {
 			t.Errorf("generar %v: %d %s", c.body, r.Status, r.Raw)
 		}
@@ -121,7 +121,7 @@ func TestConsecutivosArePerBranchTerminalAndType(t *testing.T) {
 		{"sucursales": []map[string]any{{"sucursal_id": principal, "establecimiento": 1, "terminal": 100000}}},
 		{"sucursales": []map[string]any{{"sucursal_id": f.int(`select id from sucursales where empresa_id = 2`), "establecimiento": 1, "terminal": 1}}},
 	} {
-		if r := f.call(f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", body); r.Status != http.StatusUnprocessableEntity {
+		if r := f.e.Call(f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", body); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("%v: %d %s", body, r.Status, r.Raw)
 		}
 	}

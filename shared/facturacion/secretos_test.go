@@ -63,7 +63,7 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 		{"e-mail", map[string]any{"emisor": map[string]any{"correo_electronico": "no-es-correo"}}, "emisor.correo_electronico"},
 	}
 	for _, c := range cases {
-		r := keep(f.call(f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", c.body))
+		r := keep(f.e.Call(f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", c.body))
 		if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors(c.field)) == 0 {
 			t.Errorf("%s: %d %s", c.name, r.Status, r.Raw)
 		}
@@ -87,7 +87,7 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 		t.Fatalf("settings: %s", g.Raw)
 	}
 	// A PIN alone is checked against the stored certificate.
-	if r := keep(f.call(f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"pin": "9999"})); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("pin")) == 0 {
+	if r := keep(f.e.Call(f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"pin": "9999"})); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("pin")) == 0 {
 		t.Errorf("wrong PIN alone: %d %s", r.Status, r.Raw)
 	}
 	// The legacy .p12 encoding (3DES / RC2-40, HMAC-SHA-1) is read too.

@@ -129,7 +129,7 @@ func TestGenerarXMLRefusesWhatHaciendaWouldReject(t *testing.T) {
 
 	// Without settings: the missing pieces are named.
 	id := f.generar(f.admin, f.vender(venta(cl, linea(p, 1, 1000))))
-	r := f.call(f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	r := f.e.Call(f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
 	if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("configuracion.codigo_actividad")) == 0 || len(r.FieldErrors("configuracion.emisor")) == 0 {
 		t.Fatalf("no settings: %d %s", r.Status, r.Raw)
 	}
@@ -137,7 +137,7 @@ func TestGenerarXMLRefusesWhatHaciendaWouldReject(t *testing.T) {
 
 	// A product without CABYS: 422 naming the line.
 	id = f.generar(f.admin, f.vender(venta(cl, linea(p, 1, 1000), linea(sin, 1, 500))))
-	r = f.call(f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	r = f.e.Call(f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
 	if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("detalles.1.codigo_cabys")) == 0 ||
 		!strings.Contains(r.FieldErrors("detalles.1.codigo_cabys")[0], "línea 2") {
 		t.Fatalf("missing CABYS: %d %s", r.Status, r.Raw)
@@ -150,14 +150,14 @@ func TestGenerarXMLRefusesWhatHaciendaWouldReject(t *testing.T) {
 	v := f.vender(venta(cl, linea(p, 1, 1000)))
 	id = f.generar(f.admin, v)
 	f.e.Exec(`update ventas set monto_total = monto_total + 1 where id = $1`, v)
-	r = f.call(f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	r = f.e.Call(f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
 	if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("monto_total")) == 0 {
 		t.Fatalf("total mismatch: %d %s", r.Status, r.Raw)
 	}
 
 	// A rate that is not one of Hacienda's.
 	id = f.generar(f.admin, f.vender(venta(cl, linea(p, 1, 1000, "porcentaje_impuesto", 7))))
-	r = f.call(f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	r = f.e.Call(f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
 	if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("detalles.0.porcentaje_impuesto")) == 0 {
 		t.Fatalf("7 %% IVA: %d %s", r.Status, r.Raw)
 	}
@@ -167,7 +167,7 @@ func TestGenerarXMLRefusesWhatHaciendaWouldReject(t *testing.T) {
 	nb := venta(cl, linea(p, 1, 100))
 	nb["tipo_comprobante"], nb["venta_referencia_id"], nb["codigo_referencia"], nb["razon_referencia"] = "nota_credito", orig, "02", "Corrige monto"
 	id = f.generar(f.admin, f.vender(nb))
-	r = f.call(f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	r = f.e.Call(f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
 	if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("venta_referencia_id")) == 0 {
 		t.Fatalf("note without original comprobante: %d %s", r.Status, r.Raw)
 	}
@@ -183,14 +183,14 @@ func TestSigningAndSendingNeedTheCompanysCertificateAndCredentials(t *testing.T)
 	})
 	id := f.generar(f.admin, f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000))))
 	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
-	if r := f.call(f.admin, http.MethodPost, ruta(id, "firmar"), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("certificado")) == 0 {
+	if r := f.e.Call(f.admin, http.MethodPost, ruta(id, "firmar"), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("certificado")) == 0 {
 		t.Fatalf("firmar without a certificate: %d %s", r.Status, r.Raw)
 	}
 	id2 := certificado(t)
 	f.ok(http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion",
 		map[string]any{"certificado": base64.StdEncoding.EncodeToString(id2.p12), "pin": pinCertificado})
 	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
-	if r := f.call(f.admin, http.MethodPost, ruta(id, "enviar"), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("configuracion")) == 0 {
+	if r := f.e.Call(f.admin, http.MethodPost, ruta(id, "enviar"), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("configuracion")) == 0 {
 		t.Fatalf("enviar without credentials: %d %s", r.Status, r.Raw)
 	}
 	// Five years later the certificate has expired.
@@ -198,7 +198,7 @@ func TestSigningAndSendingNeedTheCompanysCertificateAndCredentials(t *testing.T)
 	if g := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/configuracion", nil); testenv.Get(g.JSON, "data.certificado.vencido") != true {
 		t.Errorf("expired certificate not flagged: %s", g.Raw)
 	}
-	if r := f.call(f.admin, http.MethodPost, ruta(id, "firmar"), nil); r.Status != http.StatusUnprocessableEntity ||
+	if r := f.e.Call(f.admin, http.MethodPost, ruta(id, "firmar"), nil); r.Status != http.StatusUnprocessableEntity ||
 		!strings.Contains(strings.Join(r.FieldErrors("certificado"), " "), "vigente") {
 		t.Fatalf("firmar with an expired certificate: %d %s", r.Status, r.Raw)
 	}
