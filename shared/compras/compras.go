@@ -20,32 +20,11 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/handler"
-	"github.com/erpcr/erp/shared/lambdahttp"
 )
 
 // Service serves the compras group: purchase orders and payables.
 type Service struct {
 	DB *db.DB
-}
-
-// Handlers returns the group's handlers keyed by route name.
-func (s *Service) Handlers() lambdahttp.Handlers {
-	update := handler.Action(s.DB, "Orden de compra actualizada correctamente.", decodeOrden(false), actualizarOrden)
-	return lambdahttp.Handlers{
-		"ordenes-compra.index":    handler.List(s.DB, listaOrdenes),
-		"ordenes-compra.store":    handler.Create(s.DB, "Orden de compra creada correctamente.", decodeOrden(true), crearOrden),
-		"ordenes-compra.show":     handler.Show(s.DB, buscarOrden),
-		"ordenes-compra.update":   update,
-		"ordenes-compra.patch":    update,
-		"ordenes-compra.destroy":  handler.Action(s.DB, "Orden de compra eliminada correctamente.", handler.NoBody, eliminarOrden),
-		"ordenes-compra.aprobar":  handler.Action(s.DB, "Orden de compra aprobada correctamente.", handler.NoBody, transicion(rechazoAprobar, sqlAprobar)),
-		"ordenes-compra.recibir":  handler.Action(s.DB, "", decodeRecepcion, recibir),
-		"ordenes-compra.cancelar": handler.Action(s.DB, "Orden de compra cancelada correctamente.", handler.NoBody, transicion(rechazoCancelar, sqlCancelar)),
-		"cuentas-por-pagar.index": handler.List(s.DB, listaCuentas),
-		"cuentas-por-pagar.show":  handler.Show(s.DB, buscarCuenta),
-		"cuentas-por-pagar.pagos": handler.CreateUnder(s.DB, "Pago registrado correctamente.", decodePago, pagar),
-	}
 }
 
 // States of a purchase order (SPEC.md "States and transitions").

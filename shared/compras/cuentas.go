@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -16,8 +14,6 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/handler"
-	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -26,49 +22,6 @@ const msgCuentaNoEncontrada = "Cuenta por pagar no encontrada."
 var cuentaSorts = map[string]string{
 	"id": "c.id", "fecha_emision": "c.fecha_emision", "fecha_vencimiento": "c.fecha_vencimiento", "monto": "c.monto",
 	"saldo": "c.saldo", "estado": "c.estado", "creado_en": "c.creado_en", "actualizado_en": "c.actualizado_en",
-}
-
-// cuentasIndex lists the tenant's payables: filters proveedor_id,
-// orden_compra_id, estado, vencidas (pendiente and past due; 0 = the
-// others), search on the order's numero_orden.
-func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[json.RawMessage], error) {
-	order, err := httpx.SortQuery(r, cuentaSorts, "c.id")
-	if err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	a := args{nil} // $1 is the company (handler.Query); a[1:] are the filters
-	conds := []string{"c.empresa_id = $1", "not c.eliminado"}
-	q := httpx.NewFilters(r)
-	if n := q.ID("proveedor_id"); n != nil {
-		conds = append(conds, "c.proveedor_id = "+a.add(*n))
-	}
-	if n := q.ID("orden_compra_id"); n != nil {
-		conds = append(conds, "c.orden_compra_id = "+a.add(*n))
-	}
-	if v := strings.TrimSpace(r.URL.Query().Get("estado")); v != "" {
-		if !contains(estadosCuenta, v) {
-			q.Fail("estado", "El campo estado debe ser uno de: "+strings.Join(estadosCuenta, ", ")+".")
-		} else {
-			conds = append(conds, "c.estado = "+a.add(v))
-		}
-	}
-	vencida := "(c.estado = 'pendiente' and c.fecha_vencimiento < " + hoy + ")"
-	if v, err := httpx.BoolQuery(r, "vencidas"); err != nil {
-		q.Fail("vencidas", "El campo vencidas debe ser verdadero o falso.")
-	} else if v != nil && *v {
-		conds = append(conds, vencida)
-	} else if v != nil {
-		conds = append(conds, "not "+vencida)
-	}
-	if s := httpx.SearchQuery(r); s != nil {
-		conds = append(conds, `exists (select 1 from ordenes_compra o where o.empresa_id = c.empresa_id and o.id = c.orden_compra_id
-			and o.numero_orden ilike `+a.add(*s)+`)`)
-	}
-	if err := q.Err(); err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	return handler.Query[json.RawMessage]{Cols: cuentaLista, From: `from cuentas_por_pagar c where ` + strings.Join(conds, " and "),
-		Order: order + ", c.id", Args: a[1:], Scan: scanJSON}, nil
 }
 
 func buscarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (json.RawMessage, error) {
@@ -91,17 +44,6 @@ type pagoIn struct {
 	forma      int64
 	okForma    bool
 	referencia *string
-}
-
-func decodePago(in *valid.Input) (pagoIn, error) {
-	x := pagoIn{in: in}
-	x.monto, x.okMonto = in.Decimal("monto", valid.Dec{Required: true, Positive: true, Scale: 2, Limit: limiteMonto})
-	x.fecha, _ = in.Date("fecha", true)
-	x.forma, x.okForma = in.Int("forma_pago_id", valid.Int{Required: true, Min: valid.Min(1)})
-	if v, ok := in.String("referencia", valid.Str{Max: 100}); ok {
-		x.referencia = &v
-	}
-	return x, nil
 }
 
 func pagar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x pagoIn) (json.RawMessage, error) {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -13,8 +11,6 @@ import (
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/documentos"
-	"github.com/erpcr/erp/shared/handler"
-	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -26,61 +22,6 @@ var ordenSorts = map[string]string{
 	"id": "o.id", "numero_orden": "o.numero_orden", "fecha_orden": "o.fecha_orden",
 	"fecha_entrega_estimada": "o.fecha_entrega_estimada", "estado": "o.estado", "monto_total": "o.monto_total",
 	"creado_en": "o.creado_en", "actualizado_en": "o.actualizado_en", "proveedor": "p.nombre",
-}
-
-// index lists the tenant's orders: filters proveedor_id, estado,
-// pendientes (not recibida nor cancelada), activas (not cancelada), activos,
-// fecha_inicio/fecha_fin (fecha_orden), search on numero_orden; empresa_id
-// is ignored (the tenant decides).
-func listaOrdenes(r *http.Request, p auth.Principal) (handler.Query[json.RawMessage], error) {
-	order, err := httpx.SortQuery(r, ordenSorts, "o.id")
-	if err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	a := args{nil} // $1 is the company (handler.Query); a[1:] are the filters
-	conds := []string{"o.empresa_id = $1", "not o.eliminado"}
-	q := httpx.NewFilters(r)
-	if n := q.ID("proveedor_id"); n != nil {
-		conds = append(conds, "o.proveedor_id = "+a.add(*n))
-	}
-	if v := strings.TrimSpace(r.URL.Query().Get("estado")); v != "" {
-		if !contains(Estados, v) {
-			q.Fail("estado", "El campo estado debe ser uno de: "+strings.Join(Estados, ", ")+".")
-		} else {
-			conds = append(conds, "o.estado = "+a.add(v))
-		}
-	}
-	if d := q.Date("fecha_inicio"); d != nil {
-		conds = append(conds, "o.fecha_orden >= "+a.add(*d))
-	}
-	if d := q.Date("fecha_fin"); d != nil {
-		conds = append(conds, "o.fecha_orden <= "+a.add(*d))
-	}
-	flags := []struct{ name, yes, no string }{
-		{"pendientes", "o.estado not in ('recibida', 'cancelada')", "o.estado in ('recibida', 'cancelada')"},
-		{"activas", "o.estado <> 'cancelada'", "o.estado = 'cancelada'"},
-		{"activos", "o.activo", "not o.activo"},
-	}
-	for _, f := range flags {
-		v, err := httpx.BoolQuery(r, f.name)
-		if err != nil {
-			q.Fail(f.name, "El campo "+f.name+" debe ser verdadero o falso.")
-			continue
-		}
-		if v != nil && *v {
-			conds = append(conds, f.yes)
-		} else if v != nil {
-			conds = append(conds, f.no)
-		}
-	}
-	if s := httpx.SearchQuery(r); s != nil {
-		conds = append(conds, "o.numero_orden ilike "+a.add(*s))
-	}
-	if err := q.Err(); err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	from := `from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id where ` + strings.Join(conds, " and ")
-	return handler.Query[json.RawMessage]{Cols: ordenLista, From: from, Order: order + ", o.id", Args: a[1:], Scan: scanJSON}, nil
 }
 
 // buscarOrden is the detail view of an order of the tenant, or a 404.
@@ -114,10 +55,6 @@ func puedeMover(p auth.Principal, estado *string) error {
 type ordenBody struct {
 	in *valid.Input
 	x  ordenInput
-}
-
-func decodeOrden(creating bool) handler.DecodeFunc[ordenBody] {
-	return func(in *valid.Input) (ordenBody, error) { return ordenBody{in: in, x: readOrden(in, creating)}, nil }
 }
 
 func crearOrden(ctx context.Context, tx *db.Tx, p auth.Principal, b ordenBody) (json.RawMessage, error) {

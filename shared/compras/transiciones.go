@@ -15,7 +15,6 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/inventario"
 	"github.com/erpcr/erp/shared/valid"
 )
@@ -84,28 +83,6 @@ func moverA(ctx context.Context, tx *db.Tx, p auth.Principal, cur *ordenActual, 
 		return fmt.Errorf("compras: estado %s de %d: %w", estado, cur.id, err)
 	}
 	return nil
-}
-
-// transicion is an action that locks the order, lets check refuse the
-// change, applies sql ($1 tenant, $2 id) and answers the order's detail.
-func transicion(check func(*ordenActual) string, sql string) handler.ActionFunc[struct{}, json.RawMessage] {
-	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (json.RawMessage, error) {
-		cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, tx.EmpresaID(), id))
-		if err != nil {
-			return nil, err
-		}
-		if cur == nil {
-			return nil, apperr.NewNotFound(msgNoEncontrada)
-		}
-		if refusal := check(cur); refusal != "" {
-			return nil, apperr.InvalidField("estado", refusal)
-		}
-		if _, err := tx.Exec(ctx, sql, tx.EmpresaID(), id); err != nil {
-			return nil, fmt.Errorf("compras: transición de %d: %w", id, err)
-		}
-		data, _, err := findOrden(ctx, tx, id)
-		return data, err
-	}
 }
 
 func rechazoAprobar(o *ordenActual) string {
@@ -197,25 +174,6 @@ var costaRica = time.FixedZone("America/Costa_Rica", -6*60*60)
 type recepcionBody struct {
 	in *valid.Input
 	x  recepcionInput
-}
-
-func decodeRecepcion(in *valid.Input) (recepcionBody, error) {
-	return recepcionBody{in: in, x: readRecepcion(in)}, nil
-}
-
-// recibir records a receipt of an approved order (recibirOrden) and
-// answers the order's detail view.
-func recibir(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, b recepcionBody) (handler.Respuesta[json.RawMessage], error) {
-	completa, err := recibirOrden(ctx, tx, p, id, b.in, recepcion{x: b.x})
-	if err != nil {
-		return handler.Respuesta[json.RawMessage]{}, err
-	}
-	data, _, err := findOrden(ctx, tx, id)
-	msg := "Recepción parcial registrada correctamente."
-	if completa {
-		msg = "Orden de compra recibida por completo."
-	}
-	return handler.Respuesta[json.RawMessage]{Mensaje: msg, Datos: data}, err
 }
 
 // recepcion is a receipt to record.

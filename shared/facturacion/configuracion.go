@@ -3,10 +3,7 @@ package facturacion
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,10 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/apperr"
-	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/hacienda/firma"
-	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -247,20 +241,6 @@ func (s *Service) leerVista(ctx context.Context, tx *db.Tx) (Configuracion, erro
 	return c.vista(s.now(), ts), nil
 }
 
-func (s *Service) configuracionShow(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	var v Configuracion
-	err := s.DB.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error {
-		var err error
-		v, err = s.leerVista(r.Context(), tx)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, "", v)
-}
-
 var (
 	actividadRe = regexp.MustCompile(`^[0-9][0-9.]{5}$`)
 	proveedorRe = regexp.MustCompile(`^[A-Za-z0-9]{1,20}$`)
@@ -278,190 +258,6 @@ type cambio struct {
 type terminalIn struct {
 	sucursalID                int64
 	establecimiento, terminal int64
-}
-
-// configuracionUpdate is PUT /api/v1/hacienda/configuracion: a partial
-// update (only the fields sent change; null clears an optional one). The
-// certificate is checked with its PIN before anything is stored.
-func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	ctx := r.Context()
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
-	}
-	var cambios []cambio
-	set := func(col string, val any) { cambios = append(cambios, cambio{col, val}) }
-	if v, ok := in.String("ambiente", valid.Str{}); ok {
-		if !slices.Contains(Ambientes, v) {
-			in.Fail("ambiente", "El campo ambiente debe ser uno de: staging, production.")
-		} else {
-			set("ambiente", v)
-		}
-	}
-	texto := func(key, col string, rule valid.Str, re *regexp.Regexp, msg string) {
-		if !in.Has(key) {
-			return
-		}
-		v, ok := in.String(key, rule)
-		switch {
-		case ok && re != nil && !re.MatchString(v):
-			in.Fail(key, msg)
-		case ok:
-			set(col, v)
-		case !in.Failed(key):
-			set(col, nil)
-		}
-	}
-	texto("codigo_actividad", "codigo_actividad", valid.Str{Max: 6}, actividadRe,
-		"El campo codigo actividad debe tener 6 caracteres (dígitos y punto, por ejemplo 4711.1).")
-	texto("proveedor_sistemas", "proveedor_sistemas", valid.Str{Max: 20}, proveedorRe,
-		"El campo proveedor sistemas debe ser la identificación del proveedor del sistema (hasta 20 letras o dígitos, sin guiones).")
-
-	// Secrets: read, never echoed. A certificate is verified with the PIN
-	// sent with it or, failing that, the stored one.
-	usuario, usuarioOK := in.String("usuario", valid.Str{Max: 255})
-	claveH, claveOK := in.String("clave", valid.Str{Max: 255, NoTrim: true})
-	certB64, certOK := in.String("certificado", valid.Str{Max: MaxCertificado})
-	pin, pinOK := in.String("pin", valid.Str{Max: 128, NoTrim: true})
-	var p12 []byte
-	if certOK {
-		if p12, err = decodificarBase64(certB64); err != nil {
-			in.Fail("certificado", "El campo certificado debe ser el archivo .p12 codificado en base64.")
-			certOK = false
-		}
-	}
-
-	var emisorRaw map[string]json.RawMessage
-	if in.Has("emisor") && !in.IsNull("emisor") {
-		if err := json.Unmarshal(in.Raw()["emisor"], &emisorRaw); err != nil || emisorRaw == nil {
-			in.Fail("emisor", "El campo emisor debe ser un objeto.")
-		} else {
-			ei := valid.NewInput(emisorRaw)
-			readEmisor(ei, set)
-			in.Merge("emisor.", ei)
-		}
-	}
-	var terminales []terminalIn
-	if items, ok := in.List("sucursales", false); ok {
-		for i, raw := range items {
-			var obj map[string]json.RawMessage
-			prefix := "sucursales." + strconv.Itoa(i)
-			if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-				in.Fail(prefix, "Cada sucursal debe ser un objeto con sucursal_id, establecimiento y terminal.")
-				continue
-			}
-			ti := valid.NewInput(obj)
-			var t terminalIn
-			t.sucursalID, _ = ti.Int("sucursal_id", valid.Int{Required: true, Min: valid.Min(1)})
-			t.establecimiento, _ = ti.Int("establecimiento", valid.Int{Required: true, Min: valid.Min(1), Max: max64(999)})
-			t.terminal, _ = ti.Int("terminal", valid.Int{Required: true, Min: valid.Min(1), Max: max64(99999)})
-			in.Merge(prefix+".", ti)
-			terminales = append(terminales, t)
-		}
-	}
-	if err := in.Err(); err != nil {
-		return err
-	}
-
-	cif, err := s.cifra(ctx)
-	if err != nil {
-		return err
-	}
-	var v Configuracion
-	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
-		// Create the row if needed and lock it: concurrent PUTs apply one after the other.
-		b := &pgx.Batch{}
-		b.Queue(`insert into hacienda_configuraciones (empresa_id) values ($1) on conflict (empresa_id) do nothing`, tx.EmpresaID())
-		b.Queue(`select 1 from hacienda_configuraciones where empresa_id = $1 for update`, tx.EmpresaID())
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return fmt.Errorf("facturacion: configuración: %w", err)
-		}
-		cur, err := cargarConfig(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if certOK || pinOK {
-			if !pinOK && len(cur.pin) > 0 {
-				b, err := cif.Descifrar(p.EmpresaID, campoPIN, cur.pin)
-				if err != nil {
-					return err
-				}
-				pin, pinOK = string(b), true
-			}
-			if !certOK && len(cur.certificado) > 0 {
-				b, err := cif.Descifrar(p.EmpresaID, campoCertificado, cur.certificado)
-				if err != nil {
-					return err
-				}
-				p12 = b
-			}
-			switch {
-			case certOK && !pinOK:
-				return apperr.InvalidField("pin", "El campo pin es obligatorio para verificar el certificado.")
-			case len(p12) > 0:
-				crt, err := firma.CargarP12(p12, pin)
-				switch {
-				case errors.Is(err, firma.ErrPIN):
-					return apperr.InvalidField("pin", "El PIN no corresponde al certificado.")
-				case err != nil:
-					return apperr.InvalidField("certificado", "El certificado no se pudo leer: debe ser un archivo .p12 con llave RSA y certificado.")
-				}
-				info := firma.Describir(crt)
-				desde, hasta := info.ValidoDesde, info.ValidoHasta
-				set("certificado_sujeto", recortar(info.Sujeto, 500))
-				set("certificado_emisor", recortar(info.Emisor, 500))
-				set("certificado_serie", recortar(info.Serie, 100))
-				set("certificado_valido_desde", desde)
-				set("certificado_valido_hasta", hasta)
-			}
-		}
-		secretos := []struct {
-			campo, col string
-			ok         bool
-			val        []byte
-		}{
-			{campoUsuario, "usuario_cifrado", usuarioOK, []byte(usuario)},
-			{campoClave, "clave_cifrada", claveOK, []byte(claveH)},
-			{campoCertificado, "certificado_cifrado", certOK, p12},
-			{campoPIN, "pin_cifrado", pinOK && in.Has("pin"), []byte(pin)},
-		}
-		for _, sec := range secretos {
-			if !sec.ok {
-				continue
-			}
-			c, err := cif.Cifrar(p.EmpresaID, sec.campo, sec.val)
-			if err != nil {
-				return err
-			}
-			set(sec.col, c)
-		}
-		if len(cambios) > 0 {
-			sql := "update hacienda_configuraciones set "
-			args := []any{tx.EmpresaID()}
-			for i, c := range cambios {
-				if i > 0 {
-					sql += ", "
-				}
-				args = append(args, c.val)
-				sql += c.col + " = $" + strconv.Itoa(len(args))
-			}
-			if _, err := tx.Exec(ctx, sql+" where empresa_id = $1", args...); err != nil {
-				return fmt.Errorf("facturacion: guardar configuración: %w", err)
-			}
-		}
-		if len(terminales) > 0 {
-			if err := guardarTerminales(ctx, tx, terminales); err != nil {
-				return err
-			}
-		}
-		v, err = s.leerVista(ctx, tx)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, "Configuración de facturación electrónica guardada correctamente.", v)
 }
 
 func max64(n int64) *int64 { return &n }

@@ -38,8 +38,6 @@ import (
 
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/handler"
-	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/queue"
 )
 
@@ -113,22 +111,6 @@ type Service struct {
 	mu       sync.Mutex
 	cifrador *Cifrador
 	clientes map[config.Endpoints]clienteHacienda
-}
-
-// Handlers returns the group's handlers keyed by route name.
-func (s *Service) Handlers() lambdahttp.Handlers {
-	return lambdahttp.Handlers{
-		"hacienda.configuracion.show":   s.configuracionShow,
-		"hacienda.configuracion.update": s.configuracionUpdate,
-		"hacienda.generar":              s.generar,
-		"hacienda.index":                handler.List(s.DB, lista),
-		"hacienda.estadisticas":         s.estadisticas,
-		"hacienda.show":                 handler.Show(s.DB, mostrar),
-		"hacienda.estado":               handler.Show(s.DB, estado),
-		"hacienda.generar-xml":          handler.Action(s.DB, "XML del comprobante generado correctamente.", handler.NoBody, generarXML),
-		"hacienda.firmar":               handler.Action(s.DB, "Comprobante firmado correctamente.", handler.NoBody, s.firmar),
-		"hacienda.enviar":               s.enviar,
-	}
 }
 
 func (s *Service) now() time.Time {

@@ -2,19 +2,11 @@ package facturacion
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/erpcr/erp/shared/apperr"
-	"github.com/erpcr/erp/shared/auth"
-	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/documentos"
-	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -69,133 +61,6 @@ type ventaGenerar struct {
 }
 
 const msgGenerado = "Comprobante generado correctamente."
-
-// generar is POST /api/v1/hacienda/generar {venta_id, tipo_documento?,
-// situacion?}: it creates the comprobante of a sale with its consecutivo
-// (per company, establishment, terminal and type, gapless: the counter row
-// is updated in this transaction) and its clave, in state pending (201). A
-// sale has at most one comprobante per type: asking again returns the
-// existing one with 200.
-func (s *Service) generar(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	ctx := r.Context()
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
-	}
-	x := readGenerar(in)
-	if err := in.Err(); err != nil {
-		return err
-	}
-	var c Comprobante
-	creado := false
-	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
-		// The sale is locked first, so that concurrent generar calls for
-		// one sale run one after the other and see each other's result.
-		b := &pgx.Batch{}
-		b.Queue(`select v.tipo_comprobante, v.estado, v.sucursal_id, v.cliente_id, e.nit_ruc, hc.emisor_numero_identificacion,
-				coalesce(t.establecimiento, 1), coalesce(t.terminal, 1)
-			from ventas v join empresas e on e.id = v.empresa_id
-			left join hacienda_configuraciones hc on hc.empresa_id = v.empresa_id
-			left join hacienda_terminales t on t.empresa_id = v.empresa_id and t.sucursal_id = v.sucursal_id
-			where v.empresa_id = $1 and v.id = $2 and not v.eliminado for update of v`, tx.EmpresaID(), x.ventaID)
-		b.Queue(`select c.id, c.tipo_documento from comprobantes_electronicos c
-			where c.empresa_id = $1 and c.venta_id = $2 and not c.eliminado order by c.id`, tx.EmpresaID(), x.ventaID)
-		br := tx.SendBatch(ctx, b)
-		var v ventaGenerar
-		err := br.QueryRow().Scan(&v.tipoComprobante, &v.estado, &v.sucursalID, &v.clienteID, &v.nit, &v.emisorNumero, &v.establecimiento, &v.terminal)
-		if errors.Is(err, pgx.ErrNoRows) {
-			br.Close()
-			return apperr.InvalidField("venta_id", "La venta seleccionada no existe en esta empresa.")
-		}
-		if err != nil {
-			br.Close()
-			return fmt.Errorf("facturacion: venta: %w", err)
-		}
-		type existente struct {
-			id   int64
-			tipo string
-		}
-		rows, _ := br.Query()
-		ex, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (existente, error) {
-			var e existente
-			return e, r.Scan(&e.id, &e.tipo)
-		})
-		if cerr := br.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("facturacion: comprobantes de la venta: %w", err)
-		}
-
-		tipo := TipoPorComprobante[v.tipoComprobante]
-		if x.tipo != "" {
-			if err := tipoPermitido(v.tipoComprobante, x.tipo); err != nil {
-				return err
-			}
-			tipo = x.tipo
-		}
-		for _, e := range ex {
-			if e.tipo == tipo {
-				c, err = buscar(ctx, tx, e.id)
-				return err
-			}
-		}
-		switch {
-		case v.estado == "anulada":
-			return apperr.InvalidField("venta_id", "La venta está anulada; no se puede emitir su comprobante.")
-		case v.estado == "borrador":
-			return apperr.InvalidField("venta_id", "La venta es un borrador; confírmela antes de emitir su comprobante.")
-		case tipo == TipoFactura && v.clienteID == nil:
-			return apperr.InvalidField("tipo_documento", "Una factura electrónica requiere un cliente (receptor); emita un tiquete (04) o asigne un cliente a la venta.")
-		}
-
-		emisor := soloAlfanumerico(v.nit)
-		if v.emisorNumero != nil {
-			emisor = *v.emisorNumero
-		}
-		now := s.now()
-		serie := fmt.Sprintf("hacienda:%03d:%05d:%s", v.establecimiento, v.terminal, tipo)
-		n, err := documentos.Siguiente(ctx, tx, serie)
-		if err != nil {
-			return err
-		}
-		consecutivo, err := Consecutivo(v.establecimiento, v.terminal, tipo, n)
-		if err != nil {
-			return apperr.InvalidField("venta_id", "La serie de comprobantes de esta terminal se agotó.")
-		}
-		seguridad, err := CodigoSeguridad()
-		if err != nil {
-			return err
-		}
-		clave, err := Clave(now, emisor, consecutivo, x.situacion, seguridad)
-		if err != nil {
-			return apperr.InvalidField("configuracion.emisor.numero_identificacion",
-				"La identificación del emisor no sirve para la clave (de 1 a 12 letras o dígitos); revise la configuración.")
-		}
-		var id int64
-		err = tx.QueryRow(ctx, `insert into comprobantes_electronicos (empresa_id, venta_id, sucursal_id, usuario_id, tipo_documento,
-				clave, numero_consecutivo, situacion, fecha_emision)
-			values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
-			tx.EmpresaID(), x.ventaID, v.sucursalID, p.UsuarioID, tipo, clave, consecutivo, x.situacion, now).Scan(&id)
-		if err != nil {
-			if _, ok := db.IsUniqueViolation(err); ok {
-				return apperr.NewConflict("La clave o el consecutivo generados ya existen; intente de nuevo.")
-			}
-			return fmt.Errorf("facturacion: insertar comprobante: %w", err)
-		}
-		creado = true
-		c, err = buscar(ctx, tx, id)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if creado {
-		return httpx.Created(w, msgGenerado, c)
-	}
-	return httpx.OK(w, "La venta ya tiene este comprobante; se devuelve el existente.", c)
-}
 
 // tipoPermitido checks an explicit tipo_documento against the sale: a
 // factura or tiquete sale may be issued as 01 or 04; a note only as itself.

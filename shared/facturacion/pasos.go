@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/erpcr/erp/shared/apperr"
@@ -13,9 +11,6 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/hacienda/comprobante"
 	"github.com/erpcr/erp/shared/hacienda/firma"
-	"github.com/erpcr/erp/shared/httpx"
-	"github.com/erpcr/erp/shared/queue"
-	"github.com/erpcr/erp/shared/ratelimit"
 )
 
 // Messages of the steps taken out of order (422 under estado).
@@ -207,132 +202,6 @@ func (c bloqueado) enviable() error {
 }
 
 const msgEnCola = "El envío a Hacienda quedó en cola; consulte el estado del comprobante."
-
-// enviar is POST /{id}/enviar: it queues the submission and answers 202
-// (SQS in AWS, the in-process queue locally; the state is in PostgreSQL).
-// Asking again while the submission is queued answers 202 again without
-// queueing twice. At most Cfg.Hacienda.MaxEnviosHora submissions per
-// company and hour (429 with Retry-After).
-func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	ctx := r.Context()
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
-	}
-	// First a read: out-of-order calls and repeated ones do not count
-	// against the submission limit.
-	var c Comprobante
-	var repetido, reanudar bool
-	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
-		b, err := bloquear(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		c = b.Comprobante
-		if b.EnvioEnCurso && b.EnviadoEn == nil {
-			repetido = true
-			return nil
-		}
-		reanudar = b.reanudable()
-		return b.enviable()
-	})
-	if err != nil {
-		return err
-	}
-	if repetido {
-		return enCola(w, c)
-	}
-	if reanudar {
-		// Received by Hacienda, polling gave up: poll again (not a new
-		// submission, so the hourly limit does not apply).
-		return s.reanudar(w, r, id)
-	}
-	cfg, err := cargarConfigPool(ctx, s.DB, p.Scope())
-	if err != nil {
-		return err
-	}
-	if len(cfg.usuario) == 0 || len(cfg.clave) == 0 {
-		return apperr.InvalidField("configuracion", msgSinCredencia)
-	}
-	lim := &ratelimit.Limiter{DB: s.DB, Name: "hacienda_envios", Max: s.Cfg.Hacienda.MaxEnviosHora, Window: time.Hour, Now: s.now}
-	ok, retry, err := lim.Hit(ctx, strconv.FormatInt(p.EmpresaID, 10))
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return apperr.NewTooManyRequests(fmt.Sprintf("Se alcanzó el límite de %d envíos a Hacienda por hora para esta empresa.", s.Cfg.Hacienda.MaxEnviosHora), retry)
-	}
-	now := s.now()
-	return s.encolar(w, r, id, "hacienda: no se pudo encolar el envío; el barrido lo retomará",
-		func(ctx context.Context, tx *db.Tx, b bloqueado) error {
-			if b.EnvioEnCurso && b.EnviadoEn == nil {
-				return nil
-			}
-			if err := b.enviable(); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
-					en_proceso_hasta = null, envio_solicitado_en = $5, intentos_envio = 0, ultimo_error = null
-				where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, Firmado, trabajoEnviar, now)
-			if err != nil {
-				return fmt.Errorf("facturacion: encolar envío: %w", err)
-			}
-			return nil
-		})
-}
-
-// reanudar puts a received comprobante whose polling gave up back to
-// polling (estado sent), answering 202 like enviar.
-func (s *Service) reanudar(w http.ResponseWriter, r *http.Request, id int64) error {
-	now := s.now()
-	return s.encolar(w, r, id, "hacienda: no se pudo encolar la consulta; el barrido la retomará",
-		func(ctx context.Context, tx *db.Tx, b bloqueado) error {
-			if !b.reanudable() {
-				return b.enviable()
-			}
-			_, err := tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
-					en_proceso_hasta = null, consultas = 0, ultimo_error = null
-				where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, Enviado, trabajoConsultar, now)
-			if err != nil {
-				return fmt.Errorf("facturacion: reanudar consultas: %w", err)
-			}
-			return nil
-		})
-}
-
-// encolar changes a comprobante's pending work under its row lock (mover
-// decides whether and how), wakes the worker after the commit (a lost
-// wake-up is the sweep's) and answers 202 with the comprobante.
-func (s *Service) encolar(w http.ResponseWriter, r *http.Request, id int64, perdido string,
-	mover func(ctx context.Context, tx *db.Tx, b bloqueado) error) error {
-	p := auth.FromRequest(r)
-	ctx := r.Context()
-	var c Comprobante
-	err := s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
-		b, err := bloquear(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if err := mover(ctx, tx, b); err != nil {
-			return err
-		}
-		c, err = buscar(ctx, tx, id)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if err := s.Queue.Wake(ctx, queue.Job{Tipo: TrabajoHacienda, EmpresaID: p.EmpresaID, ID: id}, 0); err != nil {
-		httpx.Logger(ctx).Error(perdido, "comprobante_id", id, "error", err.Error())
-	}
-	return enCola(w, c)
-}
-
-func enCola(w http.ResponseWriter, c Comprobante) error {
-	httpx.WriteJSON(w, http.StatusAccepted, httpx.Envelope{Success: true, Message: msgEnCola, Data: c})
-	return nil
-}
 
 // cargarConfigPool reads the settings in a short transaction of its own.
 func cargarConfigPool(ctx context.Context, d *db.DB, sc db.Scope) (empresaConfig, error) {

@@ -4,14 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/handler"
-	"github.com/erpcr/erp/shared/httpx"
 )
 
 // Existencia is the stock of one product in one warehouse, summed over its
@@ -77,40 +73,6 @@ func scanExistencia(row pgx.CollectableRow) (Existencia, error) {
 		&x.StockMinimo, &x.StockMaximo, &x.BajoMinimo, &x.LotesCount)
 	x.CantidadDisponible, x.CostoPromedio, x.Valor = number(cantidad), number(costo), number(valor)
 	return x, err
-}
-
-// existencias lists stock per warehouse and product (pairs that ever had a
-// batch row), filtered by almacen_id, producto_id, bajo_minimo and search
-// (product name, code, barcode), paginated; lotes=1 adds the batches.
-func listaExistencias(r *http.Request, p auth.Principal) (handler.Query[Existencia], error) {
-	f := httpx.NewFilters(r)
-	almacen, producto := f.ID("almacen_id"), f.ID("producto_id")
-	if err := f.Err(); err != nil {
-		return handler.Query[Existencia]{}, err
-	}
-	bajo, err := httpx.BoolQuery(r, "bajo_minimo")
-	if err != nil {
-		return handler.Query[Existencia]{}, err
-	}
-	conLotes, err := httpx.BoolQuery(r, "lotes")
-	if err != nil {
-		return handler.Query[Existencia]{}, err
-	}
-	order, err := httpx.SortQuery(r, existenciaSorts, "p.nombre")
-	if err != nil {
-		return handler.Query[Existencia]{}, err
-	}
-	q := handler.Query[Existencia]{Cols: existenciaCols, From: existenciaFrom, Order: order + ", s.almacen_id, s.producto_id",
-		Args: []any{almacen, producto, bajo, httpx.SearchQuery(r)}, Scan: scanExistencia}
-	if conLotes != nil && *conLotes {
-		q.Load = func(ctx context.Context, tx *db.Tx, rows []Existencia) error {
-			if len(rows) == 0 {
-				return nil
-			}
-			return cargarLotes(ctx, tx, rows)
-		}
-	}
-	return q, nil
 }
 
 // cargarLotes fills the batches of a page of existencias in one query.

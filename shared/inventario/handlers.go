@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -12,32 +11,11 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/handler"
-	"github.com/erpcr/erp/shared/httpx"
-	"github.com/erpcr/erp/shared/lambdahttp"
 )
 
 // Service serves the inventario group: entries, exits, transfers and stock.
 type Service struct {
 	DB *db.DB
-}
-
-// Handlers returns the group's handlers keyed by route name.
-func (s *Service) Handlers() lambdahttp.Handlers {
-	hs := lambdahttp.Handlers{
-		"inventario.transferencias.store": s.transferir,
-		"inventario.existencias.index":    handler.List(s.DB, listaExistencias),
-	}
-	for _, c := range []clase{entradas, salidas} {
-		hs["inventario."+c.recurso+".index"] = handler.List(s.DB, lista(c))
-		hs["inventario."+c.recurso+".store"] = s.store(c)
-		hs["inventario."+c.recurso+".show"] = handler.Show(s.DB, func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (Vista, error) {
-			return uno(ctx, tx, p, c, id)
-		})
-		hs["inventario."+c.recurso+".procesar"] = handler.Action(s.DB, c.titulo+" procesada correctamente.", handler.NoBody, procesar(c))
-		hs["inventario."+c.recurso+".cancelar"] = handler.Action(s.DB, c.titulo+" cancelada correctamente.", handler.NoBody, cancelar(c))
-	}
-	return hs
 }
 
 // clase holds what differs between the entries and exits endpoints: the
@@ -89,41 +67,6 @@ var movimientoSorts = map[string]string{
 	"creado_en": "m.creado_en", "almacen": "a.nombre",
 }
 
-// filtrosMovimiento reads the list filters; each bad value is a 422 on its
-// parameter.
-func filtrosMovimiento(r *http.Request, c clase) ([]any, error) {
-	f := httpx.NewFilters(r)
-	almacen, producto := f.ID("almacen_id"), f.ID("producto_id")
-	desde, hasta := f.Date("fecha_inicio"), f.Date("fecha_fin")
-	if desde != nil && hasta != nil && hasta.Before(*desde) {
-		f.Fail("fecha_fin", "El campo fecha fin debe ser una fecha posterior o igual a fecha inicio.")
-	}
-	var tipo, estado *string
-	if v := f.Value("tipo"); v != "" {
-		t, ok := tipoCanonico(c.clase, v)
-		if !ok {
-			f.Fail("tipo", msgTipo(c.clase))
-		}
-		tipo = &t
-	}
-	if v := f.Value("estado"); v != "" {
-		var e string
-		for _, s := range []string{Pendiente, Procesada, Cancelada} {
-			if fold(s) == fold(v) {
-				e = s
-			}
-		}
-		if e == "" {
-			f.Fail("estado", "El estado seleccionado no es válido. Valores permitidos: Pendiente, Procesada, Cancelada.")
-		}
-		estado = &e
-	}
-	if err := f.Err(); err != nil {
-		return nil, err
-	}
-	return []any{almacen, tipo, estado, desde, hasta, producto, httpx.SearchQuery(r)}, nil
-}
-
 // movimientoWhere uses $1 tenant, $2 clase and the filters $3..$9.
 const movimientoWhere = ` where m.empresa_id = $1 and m.clase = $2 and not m.eliminado
 	and ($3::bigint is null or m.almacen_id = $3)
@@ -135,94 +78,9 @@ const movimientoWhere = ` where m.empresa_id = $1 and m.clase = $2 and not m.eli
 	     where d.empresa_id = m.empresa_id and d.movimiento_id = m.id and d.producto_id = $8))
 	and ($9::text is null or m.numero ilike $9 or m.observaciones ilike $9)`
 
-// lista lists the movements of a class, newest first unless a sort is
-// asked for.
-func lista(c clase) handler.QueryFunc[Vista] {
-	return func(r *http.Request, p auth.Principal) (handler.Query[Vista], error) {
-		filtros, err := filtrosMovimiento(r, c)
-		if err != nil {
-			return handler.Query[Vista]{}, err
-		}
-		order := "m.fecha desc, m.id desc"
-		if r.URL.Query().Get("sort") != "" || r.URL.Query().Get("order") != "" {
-			if order, err = httpx.SortQuery(r, movimientoSorts, "m.id"); err != nil {
-				return handler.Query[Vista]{}, err
-			}
-			order += ", m.id"
-		}
-		return handler.Query[Vista]{Cols: vistaCols, From: vistaFrom + movimientoWhere, Order: order,
-			Args: append([]any{c.clase}, filtros...), Scan: scanVista}, nil
-	}
-}
-
 // ---- show ----
 
 // ---- create ----
-
-func (s *Service) store(c clase) httpx.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		p := auth.FromRequest(r)
-		in, err := httpx.ReadInput(r)
-		if err != nil {
-			return err
-		}
-		x := readMovimiento(in, c.clase)
-		if err := in.Err(); err != nil {
-			return err
-		}
-		if x.procesar {
-			if err := puedeProcesar(p); err != nil {
-				return err
-			}
-		}
-		var v []Vista
-		err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
-			ctx := r.Context()
-			ref, err := cargarReferencias(ctx, tx, []int64{x.almacenID}, x.proveedorID, x.clienteID, x.lineas)
-			if err != nil {
-				return err
-			}
-			if !ref.almacenes[x.almacenID] {
-				in.Fail("almacen_id", "El almacén seleccionado no existe en esta empresa.")
-			}
-			if x.proveedorID != nil && !ref.proveedor {
-				in.Fail("proveedor_id", "El proveedor seleccionado no existe en esta empresa.")
-			}
-			if x.clienteID != nil && !ref.cliente {
-				in.Fail("cliente_id", "El cliente seleccionado no existe en esta empresa.")
-			}
-			lineas := validarLineas(in, ref, x.lineas)
-			if err := in.Err(); err != nil {
-				return err
-			}
-			id, err := Crear(ctx, tx, Movimiento{
-				Clase: c.clase, Tipo: x.tipo, AlmacenID: x.almacenID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
-				ProveedorID: x.proveedorID, ClienteID: x.clienteID, Observaciones: x.observaciones, Lineas: lineas,
-				Procesar: x.procesar, PermitirNegativo: ref.permiteNegativo,
-			})
-			var falta *FaltaStock
-			if errors.As(err, &falta) {
-				return faltaStock(falta)
-			}
-			if err != nil {
-				return err
-			}
-			v, err = buscar(ctx, tx, c.clase, []int64{id})
-			if err == nil && len(v) == 0 {
-				err = fmt.Errorf("inventario: movimiento %d creado no visible", id)
-			}
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		msg := c.titulo + " registrada correctamente."
-		if x.procesar {
-			msg = c.titulo + " registrada y procesada correctamente."
-		}
-		return httpx.Created(w, msg, v[0])
-	}
-}
 
 // ---- state changes ----
 
@@ -239,51 +97,6 @@ func bloquear(ctx context.Context, tx *db.Tx, c clase, id int64) (estado string,
 		return "", false, fmt.Errorf("inventario: bloquear %d: %w", id, err)
 	}
 	return estado, permiteNegativo, nil
-}
-
-// procesar applies a pending movement's stock.
-func procesar(c clase) handler.ActionFunc[struct{}, Vista] {
-	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Vista, error) {
-		estado, negativo, err := bloquear(ctx, tx, c, id)
-		if err != nil {
-			return Vista{}, err
-		}
-		switch estado {
-		case Procesada:
-			return Vista{}, apperr.InvalidField("estado", "La "+c.nombre+" ya fue procesada.")
-		case Cancelada:
-			return Vista{}, apperr.InvalidField("estado", "La "+c.nombre+" está cancelada y no puede procesarse.")
-		}
-		err = Procesar(ctx, tx, id, negativo)
-		var falta *FaltaStock
-		if errors.As(err, &falta) {
-			return Vista{}, faltaStock(falta)
-		}
-		if err != nil {
-			return Vista{}, err
-		}
-		return uno(ctx, tx, p, c, id)
-	}
-}
-
-// cancelar cancels a pending movement.
-func cancelar(c clase) handler.ActionFunc[struct{}, Vista] {
-	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Vista, error) {
-		estado, _, err := bloquear(ctx, tx, c, id)
-		if err != nil {
-			return Vista{}, err
-		}
-		switch estado {
-		case Procesada:
-			return Vista{}, apperr.InvalidField("estado", "No se puede cancelar una "+c.nombre+" procesada.")
-		case Cancelada:
-			return Vista{}, apperr.InvalidField("estado", "La "+c.nombre+" ya está cancelada.")
-		}
-		if err := Cancelar(ctx, tx, id); err != nil {
-			return Vista{}, err
-		}
-		return uno(ctx, tx, p, c, id)
-	}
 }
 
 // uno is the detail view of one movement of the class.
@@ -304,93 +117,4 @@ func uno(ctx context.Context, tx *db.Tx, p auth.Principal, c clase, id int64) (V
 type Transferencia struct {
 	Salida  Vista `json:"salida"`
 	Entrada Vista `json:"entrada"`
-}
-
-// transferir moves stock between two warehouses of the tenant: an exit of
-// type Transferencia from the origin (FIFO, never below zero whatever the
-// negative-stock setting, since the entry must carry real batches) and an
-// entry of type Transferencia to the destination with exactly the batches
-// and costs the exit consumed, linked to each other, both Procesada, in one
-// transaction.
-func (s *Service) transferir(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
-	}
-	x := readTransferencia(in)
-	if err := in.Err(); err != nil {
-		return err
-	}
-	if err := puedeProcesar(p); err != nil {
-		return err
-	}
-	var t Transferencia
-	err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
-		ctx := r.Context()
-		ref, err := cargarReferencias(ctx, tx, []int64{x.origenID, x.destinoID}, nil, nil, x.lineas)
-		if err != nil {
-			return err
-		}
-		if !ref.almacenes[x.origenID] {
-			in.Fail("almacen_origen_id", "El almacén de origen no existe en esta empresa.")
-		}
-		if !ref.almacenes[x.destinoID] {
-			in.Fail("almacen_destino_id", "El almacén de destino no existe en esta empresa.")
-		}
-		lineas := validarLineas(in, ref, x.lineas)
-		if err := in.Err(); err != nil {
-			return err
-		}
-		// Lock the stock rows of both warehouses in one global order, so
-		// that transfers in opposite directions cannot deadlock.
-		productos := make([]int64, len(lineas))
-		for i, l := range lineas {
-			productos[i] = l.ProductoID
-		}
-		if _, err := tx.Exec(ctx, `select 1 from inventarios where empresa_id = $1 and almacen_id = any($2) and producto_id = any($3)
-			and not eliminado order by almacen_id, producto_id, fecha_vencimiento nulls last, creado_en, id for update`,
-			tx.EmpresaID(), []int64{x.origenID, x.destinoID}, productos); err != nil {
-			return fmt.Errorf("inventario: bloquear existencias: %w", err)
-		}
-		salida, err := Crear(ctx, tx, Movimiento{
-			Clase: Salida, Tipo: "Transferencia", AlmacenID: x.origenID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
-			Observaciones: x.observaciones, Lineas: lineas, Procesar: true,
-		})
-		var falta *FaltaStock
-		if errors.As(err, &falta) {
-			return faltaStock(falta)
-		}
-		if err != nil {
-			return err
-		}
-		consumido, err := Consumido(ctx, tx, salida)
-		if err != nil {
-			return err
-		}
-		entrada, err := Crear(ctx, tx, Movimiento{
-			Clase: Entrada, Tipo: "Transferencia", AlmacenID: x.destinoID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
-			Observaciones: x.observaciones, MovimientoParID: &salida, Lineas: consumido, Procesar: true,
-		})
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `update movimientos_inventario set movimiento_par_id = $3 where empresa_id = $1 and id = $2`,
-			tx.EmpresaID(), salida, entrada); err != nil {
-			return fmt.Errorf("inventario: enlazar transferencia: %w", err)
-		}
-		vs, err := buscar(ctx, tx, "", []int64{salida, entrada})
-		if err != nil {
-			return err
-		}
-		if len(vs) != 2 {
-			return fmt.Errorf("inventario: transferencia %d/%d no visible", salida, entrada)
-		}
-		t = Transferencia{Salida: vs[0], Entrada: vs[1]}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.Created(w, "Transferencia registrada y procesada correctamente.", t)
 }

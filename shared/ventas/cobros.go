@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,8 +13,6 @@ import (
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
-	"github.com/erpcr/erp/shared/handler"
-	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -196,31 +193,6 @@ var cuentaSorts = map[string]string{
 // EstadosCuenta are the states of a receivable.
 var EstadosCuenta = []string{"pendiente", "pagada", "anulada"}
 
-// listaCuentas lists receivables: filters cliente_id, venta_id, estado and
-// vencidas=1 (pending and due before today).
-func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[CuentaPorCobrar], error) {
-	f := httpx.NewFilters(r)
-	cliente, venta := f.ID("cliente_id"), f.ID("venta_id")
-	estado := f.OneOf("estado", EstadosCuenta)
-	vencidas := f.Bool("vencidas")
-	if err := f.Err(); err != nil {
-		return handler.Query[CuentaPorCobrar]{}, err
-	}
-	order, err := orden(r, cuentaSorts, "c.id desc")
-	if err != nil {
-		return handler.Query[CuentaPorCobrar]{}, err
-	}
-	return handler.Query[CuentaPorCobrar]{Cols: cuentaCols, From: `from cuentas_por_cobrar c where c.empresa_id = $1 and not c.eliminado
-		and ($2::bigint is null or c.cliente_id = $2)
-		and ($3::bigint is null or c.venta_id = $3)
-		and ($4::text is null or c.estado = $4)
-		and ($5::boolean is not true or (c.estado = 'pendiente' and c.fecha_vencimiento < current_date))`, Order: order + ", c.id desc",
-		Args: []any{cliente, venta, estado, vencidas},
-		Scan: scanCuenta, Load: func(ctx context.Context, tx *db.Tx, cs []CuentaPorCobrar) error {
-			return loadCuentas(ctx, tx, cs, false)
-		}}, nil
-}
-
 // BuscarCuenta loads a receivable of the transaction's tenant with its
 // payments, or an apperr NotFound.
 func BuscarCuenta(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (CuentaPorCobrar, error) {
@@ -241,18 +213,6 @@ type pagoIn struct {
 	fechaOK   bool
 	formaPago *int64
 	ref       *string
-}
-
-func decodePago(in *valid.Input) (pagoIn, error) {
-	x := pagoIn{in: in}
-	x.monto, x.montoOK = in.Decimal("monto", valid.Dec{Required: true, Scale: 2, Min: valid.D("0.01"),
-		MinMsg: "El campo monto debe ser mayor que 0."})
-	x.fecha, x.fechaOK = in.Date("fecha", false)
-	x.formaPago = optionalID(in, "forma_pago_id")
-	if v, ok := in.String("referencia", valid.Str{Max: 100}); ok {
-		x.ref = &v
-	}
-	return x, in.Err()
 }
 
 // registrarPago records a payment: it reduces the receivable's balance; the

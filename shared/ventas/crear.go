@@ -371,11 +371,6 @@ type ventaBody struct {
 	x  ventaIn
 }
 
-func decodeVenta(in *valid.Input) (ventaBody, error) {
-	x := readVenta(in)
-	return ventaBody{in: in, x: x}, in.Err()
-}
-
 // crearVenta records the sale and its VentaCreadaEvent.
 func crearVenta(ctx context.Context, tx *db.Tx, p auth.Principal, b ventaBody) (Venta, error) {
 	v, err := crear(ctx, tx, p, b.in, b.x)

@@ -12,7 +12,6 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/valid"
 )
 
 // actual is the locked state of a sale being changed.
@@ -56,16 +55,6 @@ type cambio struct {
 	obs                 *string
 	obsSent, estadoSent bool
 	estado              string
-}
-
-func decodeCambio(in *valid.Input) (cambio, error) {
-	var c cambio
-	c.obsSent = in.Has("observaciones")
-	if v, ok := in.String("observaciones", valid.Str{Max: 2000}); ok {
-		c.obs = &v
-	}
-	c.estado, c.estadoSent = oneOf(in, "estado", false, Estados)
-	return c, in.Err()
 }
 
 // cambiarEstado applies a change of observaciones and estado.

@@ -14,29 +14,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/handler"
-	"github.com/erpcr/erp/shared/lambdahttp"
 )
 
 // Service serves the ventas group: sales and receivables.
 type Service struct {
 	DB *db.DB
-}
-
-// Handlers returns the group's handlers keyed by route name.
-func (s *Service) Handlers() lambdahttp.Handlers {
-	update := handler.Action(s.DB, "Venta actualizada correctamente.", decodeCambio, cambiarEstado)
-	return lambdahttp.Handlers{
-		"ventas.index":             handler.List(s.DB, listaVentas),
-		"ventas.store":             handler.Create(s.DB, msgVentaCreada, decodeVenta, crearVenta),
-		"ventas.show":              handler.Show(s.DB, Buscar),
-		"ventas.update":            update,
-		"ventas.patch":             update,
-		"ventas.destroy":           handler.Action(s.DB, "Venta anulada y eliminada correctamente.", handler.NoBody, eliminar),
-		"cuentas-por-cobrar.index": handler.List(s.DB, listaCuentas),
-		"cuentas-por-cobrar.show":  handler.Show(s.DB, BuscarCuenta),
-		"cuentas-por-cobrar.pagos": handler.CreateUnder(s.DB, "Pago registrado correctamente.", decodePago, registrarPago),
-	}
 }
 
 // States of a sale (SPEC.md "States and transitions > Sale").
