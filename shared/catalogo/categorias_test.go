@@ -13,8 +13,7 @@ import (
 const categorias = "/api/categorias-productos"
 
 func TestCategoryCreateShowUpdateAndSoftDelete(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 
 	r := e.Call(admin, "POST", categorias, obj{"nombre": "  Bebidas  ", "descripcion": "Frías y calientes"})
@@ -92,8 +91,7 @@ func TestCategoryCreateShowUpdateAndSoftDelete(t *testing.T) {
 }
 
 func TestCategoryValidation(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	existing := e.Create(t, admin, categorias, obj{"nombre": "Lácteos"})
 	cases := []struct {
@@ -137,8 +135,7 @@ func TestCategoryValidation(t *testing.T) {
 }
 
 func TestCategoryNameIsUniquePerCompany(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	// Both demo companies have their own "General".
 	if generalCategory(t, e, admin1) == generalCategory(t, e, admin2) {
@@ -162,8 +159,7 @@ func TestCategoryNameIsUniquePerCompany(t *testing.T) {
 }
 
 func TestCategoryProductCountAndDeleteRefusedWhileInUse(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	cat := e.Create(t, admin, categorias, obj{"nombre": "Granos"})
 	otra := e.Create(t, admin, categorias, obj{"nombre": "Vacía"})
@@ -220,8 +216,7 @@ func TestCategoryProductCountAndDeleteRefusedWhileInUse(t *testing.T) {
 }
 
 func TestCategoryPermissions(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	id := e.Create(t, admin, categorias, obj{"nombre": "Permisos"})
 	path := item(categorias, id)
@@ -263,8 +258,7 @@ func TestCategoryPermissions(t *testing.T) {
 }
 
 func TestAnotherCompanyCannotSeeChangeOrDeleteCategories(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	id := e.Create(t, admin1, categorias, obj{"nombre": "Privada", "descripcion": "de la empresa 1"})
 	path := item(categorias, id)
@@ -286,8 +280,7 @@ func TestAnotherCompanyCannotSeeChangeOrDeleteCategories(t *testing.T) {
 }
 
 func TestCategoryListSearchFiltersSortAndPages(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for _, c := range []obj{
 		{"nombre": "Café y Té", "descripcion": "Bebidas calientes"},

@@ -19,8 +19,7 @@ const (
 )
 
 func TestBrandCreateShowUpdateAndSoftDelete(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.PlatformAdmin(1)
 	r := e.Call(admin, "POST", marcas, obj{"nombre": "Dos Pinos", "descripcion": "Lácteos"})
 	if r.Status != 201 || testenv.Str(r.JSON, "message") == "" || testenv.Str(r.JSON, "data.nombre") != "Dos Pinos" ||
@@ -58,8 +57,7 @@ func TestBrandCreateShowUpdateAndSoftDelete(t *testing.T) {
 }
 
 func TestBrandValidationAndGlobalUniqueness(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.PlatformAdmin(1), e.Admin(2)
 	id := e.Create(t, admin1, marcas, obj{"nombre": "Café Britt"})
 	otra := e.Create(t, admin1, marcas, obj{"nombre": "Pozuelo"})
@@ -94,8 +92,7 @@ func TestBrandValidationAndGlobalUniqueness(t *testing.T) {
 }
 
 func TestBrandsAndUnitsAreGlobal(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	marca := e.Create(t, admin1, marcas, obj{"nombre": "Numar"})
 	unidad := e.Create(t, admin1, unidades, obj{"codigo": "Hz", "nombre": "Hercio", "abreviatura": "Hz"})
@@ -136,8 +133,7 @@ func TestBrandsAndUnitsAreGlobal(t *testing.T) {
 }
 
 func TestGlobalCatalogsAreChangedOnlyByPlatformAdministrators(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	marca := e.Create(t, admin, marcas, obj{"nombre": "Tío Pelón"})
 	unidad := e.Create(t, admin, unidades, obj{"codigo": "Lx", "nombre": "Lux", "abreviatura": "lx"})
@@ -206,8 +202,7 @@ func TestGlobalCatalogsAreChangedOnlyByPlatformAdministrators(t *testing.T) {
 }
 
 func TestBrandListSearchSortAndPages(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for _, b := range []obj{
 		{"nombre": "Café Rey", "descripcion": "Café molido"},
@@ -247,8 +242,7 @@ func TestBrandListSearchSortAndPages(t *testing.T) {
 }
 
 func TestSeededUnitsCarryOfficialCodesAndSimbolo(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(2)
 	r := e.Get(unidades+"?per_page=100&sort=codigo", admin)
 	if r.Status != 200 || int(testenv.Num(r.JSON, "total")) != len(seed.Unidades) {
@@ -295,8 +289,7 @@ func TestSeededUnitsCarryOfficialCodesAndSimbolo(t *testing.T) {
 }
 
 func TestUnitValidation(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.PlatformAdmin(1)
 	unit := func(codigo, abrev string) obj {
 		return obj{"codigo": codigo, "nombre": "Prueba " + codigo, "abreviatura": abrev}
@@ -355,8 +348,7 @@ func TestUnitValidation(t *testing.T) {
 }
 
 func TestUnitUpdateAndDelete(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.PlatformAdmin(1), e.PlatformAdmin(2)
 	id := e.Create(t, admin1, unidades, obj{"codigo": "Pa", "nombre": "Pascal", "abreviatura": "Pa", "tipo": "presion", "descripcion": "Presión"})
 	path := item(unidades, id)
@@ -428,8 +420,7 @@ func TestUnitUpdateAndDelete(t *testing.T) {
 }
 
 func TestReseedingKeepsDeletedUnitsDeleted(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.PlatformAdmin(1)
 	if r := e.Call(admin, "DELETE", item(unidades, unitID(t, e, admin, "Oz")), nil); r.Status != 200 {
 		t.Fatalf("delete Oz: %d %s", r.Status, r.Raw)

@@ -34,7 +34,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := &fixture{e: e, admin: e.Admin(1), admin2: e.Admin(2)}
 	f.cat, f.cat2 = generalCategory(t, e, f.admin), generalCategory(t, e, f.admin2)
 	f.unid, f.kg = unitID(t, e, f.admin, "Unid"), unitID(t, e, f.admin, "Kg")
@@ -57,7 +57,6 @@ func insertID(t testing.TB, e *testenv.Env, sql string, args ...any) int {
 }
 
 func TestProductCreateWithEveryField(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	r := e.Call(f.admin, "POST", productos, obj{
@@ -105,7 +104,6 @@ func TestProductCreateWithEveryField(t *testing.T) {
 }
 
 func TestProductDefaults(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	r := e.Call(f.admin, "POST", productos, producto(f.cat, f.unid, "Mínimo"))
@@ -151,7 +149,6 @@ func TestProductDefaults(t *testing.T) {
 }
 
 func TestProductValidation(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	e.Create(t, f.admin, productos, func() obj { b := producto(f.cat, f.unid, "Existente"); b["codigo"] = "DUP-1"; return b }())
@@ -255,7 +252,6 @@ func TestProductValidation(t *testing.T) {
 }
 
 func TestProductDecimals(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	for _, c := range []struct {
@@ -288,7 +284,6 @@ func TestProductDecimals(t *testing.T) {
 }
 
 func TestProductUpdatesArePartialAndNullClears(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	full := obj{
@@ -356,7 +351,6 @@ func TestProductUpdatesArePartialAndNullClears(t *testing.T) {
 }
 
 func TestProductStockLimits(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	body := producto(f.cat, f.unid, "Stock")
@@ -398,7 +392,6 @@ func TestProductStockLimits(t *testing.T) {
 }
 
 func TestProductCodeIsUniquePerCompanyAndFreedBySoftDelete(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	with := func(cat int, codigo string) obj {
@@ -434,7 +427,6 @@ func TestProductCodeIsUniquePerCompanyAndFreedBySoftDelete(t *testing.T) {
 }
 
 func TestProductSoftDelete(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	id := e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Efímero"))
@@ -465,7 +457,6 @@ func TestProductSoftDelete(t *testing.T) {
 }
 
 func TestProductStockTotalSumsInventories(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	id := e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Con existencias"))
@@ -516,7 +507,6 @@ func TestProductStockTotalSumsInventories(t *testing.T) {
 }
 
 func TestProductListFiltersSearchSortAndPages(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	bebidas := e.Create(t, f.admin, categorias, obj{"nombre": "Bebidas"})
@@ -616,7 +606,6 @@ func TestProductListFiltersSearchSortAndPages(t *testing.T) {
 }
 
 func TestProductPermissions(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	id := e.Create(t, f.admin, productos, producto(f.cat, f.unid, "Protegido"))
@@ -672,7 +661,6 @@ func TestProductPermissions(t *testing.T) {
 }
 
 func TestAnotherCompanyCannotSeeChangeOrDeleteProducts(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	e := f.e
 	body := producto(f.cat, f.unid, "Secreto de la casa")

@@ -8,8 +8,7 @@ import (
 )
 
 func TestSeededCatalogsAreReadOnlyListsForEveryUser(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	nadie := e.UserWith(t, e.Admin(1), "Lector") // no permission at all
 	cases := []struct {

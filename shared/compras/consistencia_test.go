@@ -32,8 +32,7 @@ func receiptOf(t *testing.T, f *fixture, id int64) []any {
 }
 
 func TestRoundTripsDoNotGrowWithLinesOrRows(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	prods := newProductos(t, e, 1, 50, 25)
 	count := func(method, path string, body any, status int) (int64, testenv.Resp) {
@@ -148,8 +147,7 @@ func TestRoundTripsDoNotGrowWithLinesOrRows(t *testing.T) {
 // A failure anywhere in an order (line 37 of 50) leaves no order, no line
 // and no consumed number; the same for an edit and a receipt.
 func TestAFailureInLine37LeavesNothingHalfWritten(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	f2 := setup(t, e, 2)
 	prods := newProductos(t, e, 1, 50, 10)
@@ -229,8 +227,7 @@ func TestAFailureInLine37LeavesNothingHalfWritten(t *testing.T) {
 }
 
 func TestConcurrentRequestsKeepNumbersAndBalancesRight(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	parallel := func(n int, fn func(i int) testenv.Resp) []testenv.Resp {
 		out := make([]testenv.Resp, n)
@@ -304,8 +301,7 @@ func TestConcurrentRequestsKeepNumbersAndBalancesRight(t *testing.T) {
 }
 
 func TestIdempotencyKeyCreatesAnOrderOnce(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	post := func(body any, key string) testenv.Resp {
 		return e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ordenes-compra", Token: f.tok, Body: body,

@@ -20,8 +20,7 @@ func (f *fixture) recibida(proveedor int64, total any) (orden, cuenta int64) {
 }
 
 func TestPayablesListFiltersAndShow(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	otro := newProveedor(t, e, 1, 0)
 	_, c1 := f.recibida(f.proveedor, 1000)
@@ -90,8 +89,7 @@ func TestPayablesListFiltersAndShow(t *testing.T) {
 }
 
 func TestPaymentRules(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	orden, cuenta := f.recibida(f.proveedor, "1000.50")
 	pay := func(body any, headers ...string) testenv.Resp {

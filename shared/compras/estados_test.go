@@ -98,8 +98,7 @@ func otroAlmacen(t *testing.T, f *fixture) int64 {
 }
 
 func TestCreateInEachStateDoesWhatTheActionsDo(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	bodega := otroAlmacen(t, f)
 	for _, estado := range []string{"borrador", "pendiente", "aprobada", "recibida", "cancelada"} {
@@ -142,8 +141,7 @@ func TestCreateInEachStateDoesWhatTheActionsDo(t *testing.T) {
 }
 
 func TestEditFromDraftOrPendingToEachStateDoesWhatTheActionsDo(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	for _, from := range []string{"borrador", "pendiente"} {
 		for _, to := range []string{"aprobada", "recibida", "cancelada"} {
@@ -192,8 +190,7 @@ func TestEditFromDraftOrPendingToEachStateDoesWhatTheActionsDo(t *testing.T) {
 }
 
 func TestStateIsRequiredAndCheckedOnCreateAndEdit(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 
 	t.Run("an empty body names fecha_orden, estado and detalles", func(t *testing.T) {
@@ -256,8 +253,7 @@ func TestStateIsRequiredAndCheckedOnCreateAndEdit(t *testing.T) {
 // Whatever fails on the way to recibida, nothing of it stays: no order (and
 // no number used), no approval, no entry, no stock, no payable.
 func TestAFailedMoveToRecibidaLeavesNothing(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 2)
 	p := f.productos[2]
 	state := func() string {
@@ -351,8 +347,7 @@ func TestAFailedMoveToRecibidaLeavesNothing(t *testing.T) {
 // cancelar do, so it needs their permission (compras.actualizar) too; an
 // edit needs only the route's compras.actualizar.
 func TestCreatingBeyondPendingNeedsComprasActualizar(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	crear := e.UserWith(t, f.tok, "crear", "compras.crear")
 	actualizar := e.UserWith(t, f.tok, "actualizar", "compras.actualizar")

@@ -10,8 +10,7 @@ import (
 // The whole life of an order: draft, pending, approved, received in two
 // deliveries (batches with expiry), its payable paid in two payments.
 func TestPurchaseOrderLifeFromDraftToPaid(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	r := f.do(http.MethodPost, "/api/ordenes-compra", map[string]any{
 		"proveedor_id": f.proveedor, "fecha_orden": "2026-03-10", "fecha_entrega_estimada": "2026-03-20",

@@ -11,8 +11,7 @@ import (
 )
 
 func TestCreateComputesEachLineAndSumsTheRoundedLines(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	taxed, untaxed := f.productos[0], f.productos[2]
 	cases := []struct {
@@ -75,8 +74,7 @@ func TestCreateComputesEachLineAndSumsTheRoundedLines(t *testing.T) {
 }
 
 func TestCreateAssignsConsecutiveNumbersPerCompanyAndKeepsTheGivenState(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f1, f2 := setup(t, e, 1), setup(t, e, 2)
 	for i, want := range []string{"OC-000001", "OC-000002", "OC-000003"} {
 		body := f1.orden()
@@ -108,8 +106,7 @@ func TestCreateAssignsConsecutiveNumbersPerCompanyAndKeepsTheGivenState(t *testi
 }
 
 func TestCreateValidationRules(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	f2 := setup(t, e, 2)
 	borrado := newProveedor(t, e, 1, 0)
@@ -225,8 +222,7 @@ func TestCreateValidationRules(t *testing.T) {
 }
 
 func TestUpdateInDraftOrPendingRecomputesTotals(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	otro := newProveedor(t, e, 1, 0)
 	id := f.create(testenv.With(f.orden(linea(f.productos[0], 2, 100)), "fecha_entrega_estimada", "2026-03-15", "observaciones", "Primera"))
@@ -291,8 +287,7 @@ func TestUpdateInDraftOrPendingRecomputesTotals(t *testing.T) {
 }
 
 func TestEditIsRefusedOnceApprovedReceivedOrCancelled(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	for _, estado := range []string{"aprobada", "recibida", "cancelada"} {
 		id := f.create(f.orden())
@@ -314,8 +309,7 @@ func TestEditIsRefusedOnceApprovedReceivedOrCancelled(t *testing.T) {
 }
 
 func TestDeleteOnlyInDraftAndSoft(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	keep := f.create(f.orden())
 	gone := f.create(f.orden())
@@ -355,8 +349,7 @@ func TestDeleteOnlyInDraftAndSoft(t *testing.T) {
 }
 
 func TestListFiltersSearchPaginationAndSort(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	otro := newProveedor(t, e, 1, 0)
 	byEstado := map[string]int64{}
@@ -425,8 +418,7 @@ func TestListFiltersSearchPaginationAndSort(t *testing.T) {
 }
 
 func TestUnknownOrderIsNotFound(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	for _, id := range []string{"999999", "0", "-1", "abc"} {
 		for _, c := range []struct{ method, suffix string }{

@@ -9,8 +9,7 @@ import (
 )
 
 func TestAnotherCompanyCannotReachOrdersOrPayables(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f1, f2 := setup(t, e, 1), setup(t, e, 2)
 	orders := map[string]int64{}
 	for _, estado := range []string{"borrador", "pendiente", "aprobada", "recibida"} {
@@ -92,8 +91,7 @@ func TestAnotherCompanyCannotReachOrdersOrPayables(t *testing.T) {
 }
 
 func TestPermissionsOfTheComprasModule(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	tokens := map[string]string{
 		"ninguno":    e.UserWith(t, f.tok, "ninguno", "productos.leer", "inventario.crear", "proveedores.actualizar"),

@@ -11,8 +11,7 @@ import (
 // Every action from every state: allowed ones move the order, the others
 // are a 422 under estado in Spanish and change nothing.
 func TestEveryTransitionFromEveryState(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	estados := []string{"borrador", "pendiente", "aprobada", "recibida", "cancelada"}
 	type action struct {
@@ -98,8 +97,7 @@ func TestEveryTransitionFromEveryState(t *testing.T) {
 }
 
 func TestReceiptRules(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
 	f2 := setup(t, e, 2)
 	a, b := f.productos[2], f.productos[3]

@@ -12,8 +12,7 @@ func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 // The outbox is listed to the tenant's Administrador only, newest first,
 // filtered by type, and never shows another company's events.
 func TestEventListIsAdministratorOnlyPerTenantAndFiltered(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	crear := func(tok, ident string) {
 		r := e.Do(testenv.Req{Method: "POST", Path: "/api/clientes", Token: tok, Body: map[string]any{

@@ -47,7 +47,6 @@ func (f *fx) operaciones(id, venta int64) []op {
 }
 
 func TestEveryRouteChecksItsPermission(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	p := f.producto("P", ptr(CABYS), false)
@@ -96,7 +95,6 @@ func TestEveryRouteChecksItsPermission(t *testing.T) {
 }
 
 func TestAnotherCompanyCannotSeeOrTouchTheComprobantes(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	p := f.producto("P", ptr(CABYS), false)
@@ -136,7 +134,6 @@ func TestAnotherCompanyCannotSeeOrTouchTheComprobantes(t *testing.T) {
 }
 
 func TestListFiltersAndStatistics(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	p := f.producto("P", ptr(CABYS), false)

@@ -36,7 +36,6 @@ func (f *fx) barrer() int {
 // Lost messages (the submission's and a poll's) are recovered by the
 // scheduler's sweep, no earlier than Gracia after they were due.
 func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	id := f.firmado()
@@ -80,7 +79,6 @@ func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
 // Duplicated and early messages change nothing: one submission, one poll
 // per due time, one event.
 func TestDuplicateMessagesChangeNothingButTiming(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	id := f.firmado()
@@ -126,7 +124,6 @@ func TestDuplicateMessagesChangeNothingButTiming(t *testing.T) {
 // (30 s, 60 s, ...) without sleeping; a 4xx refusal ends in error with
 // Hacienda's X-Error-Cause.
 func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	id := f.firmado()
@@ -177,7 +174,6 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 }
 
 func TestWrongHaciendaCredentialsEndInError(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	f.ok(http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"clave": "otra-clave"})
@@ -195,7 +191,6 @@ func TestWrongHaciendaCredentialsEndInError(t *testing.T) {
 
 // Polling stops after MaxConsultas (2 hours at 30 s) in error.
 func TestPollingIsCappedAt240Polls(t *testing.T) {
-	t.Parallel()
 	f := setup(t, opciones{sim: func(o *simulador.Opciones) { o.Demora = 24 * time.Hour }})
 	f.configurar(f.admin)
 	id := f.firmado()
@@ -222,7 +217,6 @@ func TestPollingIsCappedAt240Polls(t *testing.T) {
 }
 
 func TestSubmissionsPerHourAreLimited(t *testing.T) {
-	t.Parallel()
 	f := setup(t, opciones{cfg: func(c *config.Config) { c.Hacienda.MaxEnviosHora = 2 }})
 	f.configurar(f.admin)
 	a, b, c := f.firmado(), f.firmado(), f.firmado()
@@ -247,7 +241,6 @@ func TestSubmissionsPerHourAreLimited(t *testing.T) {
 // does not wait inside its Lambda, it re-queues the job for the next window
 // without counting an attempt.
 func TestTheOutboundBudgetOf60PerMinuteIsRespected(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	id := f.firmado()

@@ -17,7 +17,6 @@ import (
 // records the acceptance with the decoded MensajeHacienda; the outbox gets
 // FacturaEmitidaEvent and the sale shows its factura_electronica.
 func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	p := f.producto("CAF", ptr(CABYS), false)
@@ -99,7 +98,6 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 }
 
 func TestStepsOutOfOrderAre422UnderEstado(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	p := f.producto("P", ptr(CABYS), false)
@@ -144,7 +142,6 @@ func TestStepsOutOfOrderAre422UnderEstado(t *testing.T) {
 // The simulator rejects a document whose signature it does not accept:
 // rejected, with Hacienda's message stored, and no FacturaEmitidaEvent.
 func TestARejectedDocumentKeepsHaciendasMessage(t *testing.T) {
-	t.Parallel()
 	f := setup(t, opciones{sim: func(o *simulador.Opciones) {
 		o.VerificarFirma = func([]byte) error { return errors.New("La firma del documento no tiene el Policy Id") }
 	}})

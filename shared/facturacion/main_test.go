@@ -163,7 +163,7 @@ func setup(t *testing.T, o ...opciones) *fx {
 		sim.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	f.e = testenv.New(t, func(c *config.Config) {
+	f.e = testenv.NewParallel(t, func(c *config.Config) {
 		c.Hacienda.SimuladorURL = srv.URL
 		c.Hacienda.MaxEnviosHora = 10
 		for _, x := range o {

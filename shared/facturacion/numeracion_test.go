@@ -14,7 +14,6 @@ import (
 var claveRe = regexp.MustCompile(`^506(\d{2})(\d{2})(\d{2})(\w{12})(\d{20})([123])(\d{8})$`)
 
 func TestClaveAndConsecutivoStructure(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto("P", ptr(CABYS), false)
 	g := f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar",
@@ -74,7 +73,6 @@ func TestClaveAndConsecutivoStructure(t *testing.T) {
 }
 
 func TestConsecutivosArePerBranchTerminalAndType(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	principal := f.int(`select id from sucursales where empresa_id = 1 and es_principal`)
 	norte := int64(testenv.Num(f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/sucursales",
@@ -131,7 +129,6 @@ func TestConsecutivosArePerBranchTerminalAndType(t *testing.T) {
 // 1..50 of the series: no gap, no duplicate. Ten calls at once for one sale
 // create exactly one comprobante.
 func TestFiftyConcurrentGenerarCallsAreGapless(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto("P", ptr(CABYS), false)
 	cl := f.cliente("112340567")

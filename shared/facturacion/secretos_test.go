@@ -34,7 +34,6 @@ func sinSecretos(t *testing.T, donde string, raw []byte) {
 }
 
 func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	id := certificado(t)
 	var bodies [][]byte

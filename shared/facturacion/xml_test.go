@@ -63,7 +63,6 @@ func xmlsec1(t *testing.T, xml string, certPEM []byte) {
 // signatures verify with xmlsec1; the note
 // carries InformacionReferencia to the original document.
 func TestSignedDocumentsValidateWithXmllintAndVerifyWithXmlsec1(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.configurar(f.admin)
 	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: certificado(t).cert.Raw})
@@ -121,7 +120,6 @@ func TestSignedDocumentsValidateWithXmllintAndVerifyWithXmlsec1(t *testing.T) {
 }
 
 func TestGenerarXMLRefusesWhatHaciendaWouldReject(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto("P", ptr(CABYS), false)
 	sin := f.producto("SIN", nil, false)
@@ -174,7 +172,6 @@ func TestGenerarXMLRefusesWhatHaciendaWouldReject(t *testing.T) {
 }
 
 func TestSigningAndSendingNeedTheCompanysCertificateAndCredentials(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto("P", ptr(CABYS), false)
 	f.ok(http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{

@@ -11,8 +11,7 @@ import (
 // Concurrent requests of two companies must never see each other's
 // authorizer context or response bytes.
 func TestConcurrentRequestsKeepTheirOwnPrincipalAndBody(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	tokens := map[int]string{1: e.Admin(1), 2: e.Admin(2)}
 	want := map[int]string{1: "admin@demo.cr", 2: "admin@demo2.cr"}
 	var wg sync.WaitGroup

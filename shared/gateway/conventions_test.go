@@ -16,8 +16,7 @@ func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 // check the conventions every route shares.
 
 func TestEveryResponseCarriesTimingAndTraceHeaders(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	tok := e.Admin(1)
 	cases := []testenv.Req{
 		{Method: "GET", Path: "/api/health"},
@@ -42,8 +41,7 @@ func TestEveryResponseCarriesTimingAndTraceHeaders(t *testing.T) {
 }
 
 func TestIncomingTraceIdsArePropagated(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	r := e.Do(testenv.Req{Method: "GET", Path: "/api/health", Headers: map[string]string{"X-Trace-Id": "abc-123", "X-Span-Id": "padre01"}})
 	if r.Header.Get("X-Trace-Id") != "abc-123" || r.Header.Get("X-Parent-Span-Id") != "padre01" || r.Header.Get("X-Span-Id") == "padre01" {
 		t.Fatalf("headers: %v", r.Header)
@@ -56,8 +54,7 @@ func TestIncomingTraceIdsArePropagated(t *testing.T) {
 }
 
 func TestGetResponsesHaveETagsAndAnswer304(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	tok := e.Admin(1)
 	r := e.Get("/api/usuarios", tok)
 	tag := r.Header.Get("ETag")
@@ -80,8 +77,7 @@ func TestGetResponsesHaveETagsAndAnswer304(t *testing.T) {
 }
 
 func TestBadBodiesGetClear4xxNever500(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	tok := e.Admin(1)
 	big := `{"nombre":"` + strings.Repeat("a", 1<<20) + `"}`
 	cases := []struct {
@@ -117,8 +113,7 @@ func TestBadBodiesGetClear4xxNever500(t *testing.T) {
 }
 
 func TestUnknownPathsGetTheSpanish404(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	for _, c := range []testenv.Req{{Method: "GET", Path: "/api/nada"}, {Method: "DELETE", Path: "/api/usuarios/1/extra"}, {Method: "GET", Path: "/"}} {
 		r := e.Do(c)
 		if r.Status != 404 || !strings.Contains(testenv.Str(r.JSON, "message"), "no existe") || r.Header.Get("Allow") != "" {
@@ -128,8 +123,7 @@ func TestUnknownPathsGetTheSpanish404(t *testing.T) {
 }
 
 func TestNonNumericIdsAreNotFound(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	tok := e.Admin(1)
 	for _, p := range []string{"/api/usuarios/abc", "/api/usuarios/-1", "/api/roles/99999999999999999999"} {
 		if r := e.Get(p, tok); r.Status != 404 {
@@ -139,8 +133,7 @@ func TestNonNumericIdsAreNotFound(t *testing.T) {
 }
 
 func TestEmpresaIDInABodyNeverOverridesTheTenant(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	tok := e.Admin(1)
 	r := e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: tok, Body: map[string]any{
 		"nombre": "Colado", "email": "colado@demo.cr", "password": "Segura123!", "empresa_id": 2}})

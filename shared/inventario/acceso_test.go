@@ -10,7 +10,6 @@ import (
 )
 
 func TestAnotherCompanyCannotSeeUseOrChangeMovements(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	pB := f.producto(t, f.admin2, "PB", 0)
@@ -65,7 +64,6 @@ func TestAnotherCompanyCannotSeeUseOrChangeMovements(t *testing.T) {
 }
 
 func TestPermissions(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	f.entrar(t, f.alm, linea(p, 10, "costo_unitario", 5))

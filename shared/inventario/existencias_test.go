@@ -10,7 +10,6 @@ import (
 )
 
 func TestStockIsListedPerWarehouseAndProduct(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	arroz := f.producto(t, f.admin, "ARZ", 10)
 	frijol := f.producto(t, f.admin, "FRJ", 2)
@@ -76,7 +75,6 @@ func TestStockIsListedPerWarehouseAndProduct(t *testing.T) {
 // The declarative resources compute stock_total and valor_total_inventario
 // from the same stock rows: movements show up there.
 func TestProductAndWarehouseTotalsReflectProcessedMovements(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	q := f.producto(t, f.admin, "P2", 0)
@@ -120,7 +118,6 @@ func TestProductAndWarehouseTotalsReflectProcessedMovements(t *testing.T) {
 }
 
 func TestAnExitThatLeavesAProductBelowItsMinimumWritesInventarioBajoEvent(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "MIN5", 5)
 	sinMinimo := f.producto(t, f.admin, "SINMIN", 0)
@@ -166,7 +163,6 @@ func TestAnExitThatLeavesAProductBelowItsMinimumWritesInventarioBajoEvent(t *tes
 
 // Concurrent exits never sell the same unit twice and take consecutive numbers.
 func TestConcurrentExitsNeverOversell(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	f.entrar(t, f.alm, linea(p, 5, "costo_unitario", 10))

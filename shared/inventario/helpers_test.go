@@ -33,7 +33,7 @@ type fx struct {
 
 func newFx(t *testing.T) *fx {
 	t.Helper()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := &fx{e: e, admin: e.Admin(1), admin2: e.Admin(2)}
 	f.alm = testenv.Scalar[int](t, e, `select id from almacenes where empresa_id = 1 and es_principal`)
 	f.almB = testenv.Scalar[int](t, e, `select id from almacenes where empresa_id = 2 and es_principal`)

@@ -10,7 +10,6 @@ import (
 )
 
 func TestAnEntryIsPendingUntilProcessedAndThenAddsItsBatches(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	arroz := f.producto(t, f.admin, "ARZ", 0)
 	f.entrar(t, f.alm, linea(arroz, 10, "costo_unitario", 400)) // ENT-00000001, processed
@@ -80,7 +79,6 @@ func TestAnEntryIsPendingUntilProcessedAndThenAddsItsBatches(t *testing.T) {
 }
 
 func TestAnEntryWithoutCostTakesThePurchasePriceAndTypesIgnoreCaseAndAccents(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0) // precio_compra 400
 	r := f.e.Call(f.admin, "POST", entradasPath, obj{"tipo": "devolución  CLIENTE", "almacen_id": f.alm, "procesar": true,
@@ -96,7 +94,6 @@ func TestAnEntryWithoutCostTakesThePurchasePriceAndTypesIgnoreCaseAndAccents(t *
 }
 
 func TestAnExitConsumesFirstExpiringBatchesAndShowsTheCostOfEach(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	leche := f.producto(t, f.admin, "LECHE", 0)
 	f.entrar(t, f.alm,
@@ -135,7 +132,6 @@ func TestAnExitConsumesFirstExpiringBatchesAndShowsTheCostOfEach(t *testing.T) {
 }
 
 func TestCancellingAPendingMovementAndTheRefusedTransitions(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	f.entrar(t, f.alm, linea(p, 5, "costo_unitario", 10))
@@ -171,7 +167,6 @@ func TestCancellingAPendingMovementAndTheRefusedTransitions(t *testing.T) {
 }
 
 func TestAnExitBeyondStockIsRefusedOnItsLineUnlessNegativeStockIsAllowed(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	a, b := f.producto(t, f.admin, "A", 0), f.producto(t, f.admin, "B", 0)
 	f.entrar(t, f.alm, linea(a, 5, "costo_unitario", 100), linea(b, 1, "costo_unitario", 100))
@@ -209,7 +204,6 @@ func TestAnExitBeyondStockIsRefusedOnItsLineUnlessNegativeStockIsAllowed(t *test
 }
 
 func TestCreateValidation(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	ajeno := f.producto(t, f.admin2, "AJENO", 0)
@@ -302,7 +296,6 @@ func TestCreateValidation(t *testing.T) {
 // A failure on line 37 of 50 leaves nothing behind: no movement, no stock
 // change, no consumed number.
 func TestAFailureOnLine37Of50WritesNothing(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	ajeno := f.producto(t, f.admin2, "AJENO", 0)
@@ -363,7 +356,6 @@ func TestAFailureOnLine37Of50WritesNothing(t *testing.T) {
 // A movement costs the same number of database round trips whatever its
 // number of lines: create+process, process alone and show.
 func TestRoundTripsDoNotGrowWithLines(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 5)
 	q := f.producto(t, f.admin, "P2", 5)
@@ -414,7 +406,6 @@ func TestRoundTripsDoNotGrowWithLines(t *testing.T) {
 }
 
 func TestListsFilterSortAndPaginate(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p, q := f.producto(t, f.admin, "P1", 0), f.producto(t, f.admin, "P2", 0)
 	mk := func(tipo string, almacen int, fecha string, prod int, procesar bool) int {
@@ -482,7 +473,6 @@ func TestListsFilterSortAndPaginate(t *testing.T) {
 
 // Lists of 10 and of 100 movements cost the same round trips.
 func TestListRoundTripsDoNotGrowWithPageSize(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	f.entrar(t, f.alm, linea(p, 1000, "costo_unitario", 3))

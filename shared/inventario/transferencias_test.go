@@ -10,7 +10,6 @@ import (
 )
 
 func TestATransferMovesTheExactBatchesAndCostsTheExitConsumed(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	leche := f.producto(t, f.admin, "LECHE", 0)
 	queso := f.producto(t, f.admin, "QUESO", 0)
@@ -74,7 +73,6 @@ func TestATransferMovesTheExactBatchesAndCostsTheExitConsumed(t *testing.T) {
 }
 
 func TestATransferThatCannotBeCoveredWritesNothing(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p, q := f.producto(t, f.admin, "P1", 0), f.producto(t, f.admin, "P2", 0)
 	f.entrar(t, f.alm, linea(p, 5, "costo_unitario", 10), linea(q, 1, "costo_unitario", 10))
@@ -99,7 +97,6 @@ func TestATransferThatCannotBeCoveredWritesNothing(t *testing.T) {
 }
 
 func TestTransferValidation(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	p := f.producto(t, f.admin, "P1", 0)
 	ajeno := f.producto(t, f.admin2, "AJENO", 0)

@@ -12,7 +12,6 @@ import (
 )
 
 func TestAlmacenCRUD(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	central := s.principalID(t, "/api/sucursales", s.admin1)
 	norte := s.create(t, "/api/sucursales", s.admin1, map[string]any{"nombre": "Sucursal Norte", "codigo": "NORTE"})
@@ -100,7 +99,6 @@ func TestAlmacenCRUD(t *testing.T) {
 }
 
 func TestAlmacenValidation(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	central := s.principalID(t, "/api/sucursales", s.admin1)
 	ajena := s.principalID(t, "/api/sucursales", s.admin2)
@@ -158,7 +156,6 @@ func TestAlmacenValidation(t *testing.T) {
 }
 
 func TestAlmacenPrincipalIsUniqueAndCannotBeDeleted(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	suc := s.create(t, "/api/sucursales", s.admin1, map[string]any{"nombre": "Sucursal Oeste"})
 	principalRules(t, s, "/api/almacenes", map[string]any{"nombre": "Bodega Oeste", "sucursal_id": suc},
@@ -166,7 +163,6 @@ func TestAlmacenPrincipalIsUniqueAndCannotBeDeleted(t *testing.T) {
 }
 
 func TestAlmacenInventoryCounts(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	central := s.principalID(t, "/api/sucursales", s.admin1)
 	principal := s.principalID(t, "/api/almacenes", s.admin1)
@@ -214,7 +210,6 @@ func TestAlmacenInventoryCounts(t *testing.T) {
 }
 
 func TestAlmacenListFiltersSearchSortAndPages(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	central := s.principalID(t, "/api/sucursales", s.admin1)
 	norte := s.create(t, "/api/sucursales", s.admin1, map[string]any{"nombre": "Sucursal Norte"})

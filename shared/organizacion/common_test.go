@@ -39,7 +39,6 @@ var resources = []resource{
 // A role without the module gets 403 on every operation; a read-only role
 // reads but cannot write.
 func TestPermissionsPerModule(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	ninguno := s.UserWith(t, s.admin1, "sinmodulo@demo.cr", "productos.leer", "clientes.leer")
 	lector := s.UserWith(t, s.admin1, "lector@demo.cr", "empresas.leer", "sucursales.leer", "almacenes.leer")
@@ -105,7 +104,6 @@ func TestPermissionsPerModule(t *testing.T) {
 // Company 2 cannot list, show, update or delete company 1's branches and
 // warehouses (404), and naming company 1 does not help (403).
 func TestTenantIsolation(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	msgs := map[string]string{"sucursales": "Sucursal no encontrada.", "almacenes": "Almacén no encontrado.", "empresas": "Empresa no encontrada."}
 	for _, res := range resources {
@@ -148,7 +146,6 @@ func TestTenantIsolation(t *testing.T) {
 // Every list and show loads relations and counts in a constant number of
 // round trips whatever the page size or the number of related rows.
 func TestRoundTripsDoNotGrowWithPageSize(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	// 14 more companies of admin1, 14 more branches with a warehouse each,
 	// and stock in every warehouse.
@@ -207,7 +204,6 @@ func TestRoundTripsDoNotGrowWithPageSize(t *testing.T) {
 // company ends with exactly one principal (no 500 from the partial unique
 // index when two transactions switch at the same time).
 func TestConcurrentPrincipalSwitch(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	suc := s.principalID(t, "/api/sucursales", s.admin1)
 	for _, c := range []struct {
@@ -250,7 +246,6 @@ func TestConcurrentPrincipalSwitch(t *testing.T) {
 // Input PostgreSQL cannot store or compare is refused or matches nothing,
 // never a 500; malformed ids are 404; unknown and read-only keys are ignored.
 func TestHostileInput(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	for _, res := range resources {
 		res := res
@@ -295,7 +290,6 @@ func TestHostileInput(t *testing.T) {
 // exactly one wins, the others get the 422 of the field (the unique index
 // decides, since the caller cannot see the winner before it commits).
 func TestConcurrentEmpresaUniqueness(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	reg := s.regimen(t)
 	for _, c := range []struct{ field, value string }{{"nit_ruc", "3101424242"}, {"subdominio", "carrera"}} {

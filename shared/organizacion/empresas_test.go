@@ -28,7 +28,6 @@ func empresaBody(regimen int, nit string) map[string]any {
 }
 
 func TestEmpresaCreateMakesTheCreatorItsAdministrador(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	reg := s.regimen(t)
 	body := map[string]any{
@@ -116,7 +115,6 @@ func TestEmpresaCreateMakesTheCreatorItsAdministrador(t *testing.T) {
 }
 
 func TestEmpresaCreateValidation(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	reg := s.regimen(t)
 	with := func(k string, v any) map[string]any {
@@ -195,7 +193,6 @@ func TestEmpresaCreateValidation(t *testing.T) {
 }
 
 func TestEmpresaUpdateIsPartial(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	path := "/api/empresas/1"
 	regs := s.Get("/api/regimenes-tributarios?sort=id&order=desc", s.admin1)
@@ -270,7 +267,6 @@ func TestEmpresaUpdateIsPartial(t *testing.T) {
 // anywhere; a member without the permission there gets 403; a company the
 // caller does not belong to does not exist for it (404).
 func TestEmpresaChangesAreCheckedInTheTargetCompany(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	reg := s.regimen(t)
 	otra := s.create(t, "/api/empresas", s.admin1, empresaBody(reg, "3101777001"))
@@ -389,7 +385,6 @@ func TestEmpresaChangesAreCheckedInTheTargetCompany(t *testing.T) {
 // A user who belongs to two companies lists both with their counts and sees
 // the detail of each, while acting in one.
 func TestEmpresaMemberOfTwoCompanies(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	// admin@demo.cr joins Demo Dos as Administrador.
 	s.Exec(`insert into membresias (empresa_id, usuario_id) select 2, id from usuarios where email = $1`, testenv.Admin1)
@@ -443,7 +438,6 @@ func TestEmpresaMemberOfTwoCompanies(t *testing.T) {
 }
 
 func TestEmpresaListSearchFiltersSortAndPages(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	reg := s.regimen(t)
 	mk := func(nombre, razon, nit, email string) int {

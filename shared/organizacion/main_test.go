@@ -27,7 +27,7 @@ type stack struct {
 
 func newStack(t *testing.T) *stack {
 	t.Helper()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	return &stack{Env: e, admin1: e.Admin(1), admin2: e.Admin(2)}
 }
 

@@ -12,7 +12,6 @@ import (
 )
 
 func TestSucursalCRUD(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	r := s.req(http.MethodPost, "/api/sucursales", s.admin1, map[string]any{
 		"nombre": "Sucursal Liberia", "codigo": "LIB-01", "telefono": "2666-1234", "email": "Liberia@Demo.CR",
@@ -93,7 +92,6 @@ func TestSucursalCRUD(t *testing.T) {
 }
 
 func TestSucursalValidation(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	central := fmt.Sprintf("/api/sucursales/%d", s.principalID(t, "/api/sucursales", s.admin1))
 	with := func(k string, v any) map[string]any {
@@ -145,7 +143,6 @@ func TestSucursalValidation(t *testing.T) {
 }
 
 func TestSucursalPrincipalIsUniqueAndCannotBeDeleted(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	principalRules(t, s, "/api/sucursales", map[string]any{"nombre": "Sucursal Escazú"},
 		"No se puede eliminar la sucursal principal. Marque otra sucursal como principal primero.")
@@ -226,7 +223,6 @@ func principalRules(t *testing.T, s *stack, base string, body map[string]any, de
 }
 
 func TestSucursalListFiltersSearchSortAndPages(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	jose := s.create(t, "/api/sucursales", s.admin1, map[string]any{"nombre": "Sucursal San José", "codigo": "SJ-02", "email": "sanjose@demo.cr"})
 	s.create(t, "/api/sucursales", s.admin1, map[string]any{"nombre": "Sucursal Alajuela", "codigo": "AL-01", "activo": false})
@@ -284,7 +280,6 @@ func TestSucursalListFiltersSearchSortAndPages(t *testing.T) {
 }
 
 func TestSucursalAlmacenesCount(t *testing.T) {
-	t.Parallel()
 	s := newStack(t)
 	suc := s.create(t, "/api/sucursales", s.admin1, map[string]any{"nombre": "Sucursal Con Bodegas"})
 	var alms []int

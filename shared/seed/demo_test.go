@@ -108,8 +108,7 @@ func snapshot(t *testing.T, adminURL string) map[string]string {
 // supplier; seeding again changes nothing, and what the Administrador
 // deleted stays deleted.
 func TestDemoDataGivesProductsWithStockCustomersAndASupplierOnce(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	// Tests leave the demo data off: the demo companies start empty.
 	if r := e.Get("/api/productos", e.Admin(1)); testenv.Num(r.JSON, "total") != 0 {
 		t.Fatalf("products before the demo data: %s", r.Raw)

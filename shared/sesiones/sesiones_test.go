@@ -16,8 +16,7 @@ import (
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 func TestLoginReturnsUserTokenAndPermissions(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	r := e.Do(testenv.Req{Method: "POST", Path: "/api/login", Body: map[string]string{"email": "ADMIN@demo.cr", "password": testenv.DemoPassword}})
 	if r.Status != http.StatusOK {
 		t.Fatalf("status %d: %s", r.Status, r.Raw)
@@ -46,8 +45,7 @@ func TestLoginReturnsUserTokenAndPermissions(t *testing.T) {
 }
 
 func TestLoginRefusals(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	e.Exec(`insert into usuarios (empresa_id, nombre, email, password_hash, activo)
 		select 1, 'Inactivo', 'inactivo@demo.cr', password_hash, false from usuarios where email = 'admin@demo.cr'`)
 	cases := []struct {
@@ -180,8 +178,7 @@ func TestLoginLimiterCountsFailuresNotLogins(t *testing.T) {
 }
 
 func TestLogoutRevokesOnlyThePresentedToken(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	a := e.Admin(1)
 	b := e.Admin(1)
 	if r := e.Do(testenv.Req{Method: "POST", Path: "/api/logout", Token: a}); r.Status != 200 || r.JSON["success"] != true {
@@ -196,8 +193,7 @@ func TestLogoutRevokesOnlyThePresentedToken(t *testing.T) {
 }
 
 func TestMeAndUserDescribeTheAuthenticatedUser(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	tok := e.Admin(1)
 	for _, path := range []string{"/api/me", "/api/user"} {
 		r := e.Get(path, tok)
@@ -216,8 +212,7 @@ func TestMeAndUserDescribeTheAuthenticatedUser(t *testing.T) {
 }
 
 func TestRegisterDoesNotExist(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	r := e.Do(testenv.Req{Method: "POST", Path: "/api/register", Body: map[string]string{"email": "x@y.cr", "password": "Secreto1!"}})
 	if r.Status != 404 || !strings.Contains(testenv.Str(r.JSON, "message"), "registro") {
 		t.Fatalf("%d %s", r.Status, r.Raw)
@@ -225,8 +220,7 @@ func TestRegisterDoesNotExist(t *testing.T) {
 }
 
 func TestProtectedRoutesRefuseBadTokensWith401(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	good := e.Admin(1)
 	expired := e.Admin(1)
 	e.Exec(`update tokens_acceso set expira_en = now() - interval '1 second' where id = $1`, strings.Split(expired, "|")[0])
@@ -256,8 +250,7 @@ func TestProtectedRoutesRefuseBadTokensWith401(t *testing.T) {
 }
 
 func TestTenantResolution(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t, func(c *config.Config) { c.TenantBaseDomain = "erp.test" })
+	e := testenv.NewParallel(t, func(c *config.Config) { c.TenantBaseDomain = "erp.test" })
 	tok := e.Admin(1)
 	cases := []struct {
 		name    string
@@ -294,8 +287,7 @@ func TestTenantResolution(t *testing.T) {
 }
 
 func TestMemberOfTwoCompaniesActsWithThatCompanysRoles(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	e.Exec(`insert into membresias (empresa_id, usuario_id) select 2, id from usuarios where email = 'admin@demo.cr'`)
 	e.Exec(`insert into usuario_roles (empresa_id, usuario_id, rol_id)
 		select 2, u.id, r.id from usuarios u, roles r where u.email = 'admin@demo.cr' and r.empresa_id = 2 and r.slug = 'vendedor'`)

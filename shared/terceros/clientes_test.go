@@ -16,8 +16,7 @@ func persona(ident string) map[string]any {
 }
 
 func TestCreateClienteReturnsNormalizedDataAndComputedFields(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	r := e.Call(admin, http.MethodPost, "/api/clientes", map[string]any{
 		"tipo_identificacion": "fisica", "identificacion": "1-0234-0567",
@@ -61,8 +60,7 @@ func TestCreateClienteReturnsNormalizedDataAndComputedFields(t *testing.T) {
 }
 
 func TestClienteIdentificacionFormats(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	cases := []struct {
 		name, tipo, ident string
@@ -115,8 +113,7 @@ func TestClienteIdentificacionFormats(t *testing.T) {
 }
 
 func TestClienteTipoIdentificacionDescripcionAndNombreCompleto(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	cases := []struct {
 		name        string
@@ -181,8 +178,7 @@ func TestClienteTipoIdentificacionDescripcionAndNombreCompleto(t *testing.T) {
 }
 
 func TestClienteValidationRules(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	base := persona("109990000")
 	cases := []struct {
@@ -298,8 +294,7 @@ func TestClienteValidationRules(t *testing.T) {
 }
 
 func TestClienteRefusedCreateStoresNothing(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	r := e.Call(admin, http.MethodPost, "/api/clientes", testenv.With(persona("109990000"), "email", "malo"))
 	testenv.Expect422(t, r, "email")
@@ -309,8 +304,7 @@ func TestClienteRefusedCreateStoresNothing(t *testing.T) {
 }
 
 func TestClienteIdentificacionIsUniquePerCompany(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	first := e.Create(t, admin1, "/api/clientes", persona("102340567"))
 
@@ -352,8 +346,7 @@ func TestClienteIdentificacionIsUniquePerCompany(t *testing.T) {
 }
 
 func TestClienteChangingTipoRevalidatesIdentificacion(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	id := e.Create(t, admin, "/api/clientes", persona("102340567"))
 	path := itemPath("clientes", id)
@@ -404,8 +397,7 @@ func TestClienteChangingTipoRevalidatesIdentificacion(t *testing.T) {
 }
 
 func TestClienteUpdateIsPartialAndNullClears(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	full := map[string]any{
 		"tipo_identificacion": "fisica", "identificacion": "102340567", "nombre": "José", "apellidos": "Mora",
@@ -499,8 +491,7 @@ func TestClienteUpdateIsPartialAndNullClears(t *testing.T) {
 }
 
 func TestClienteListFilters(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	mk := func(body map[string]any) int { return e.Create(t, admin, "/api/clientes", body) }
 	jose := mk(map[string]any{"tipo_identificacion": "fisica", "identificacion": "102340567", "nombre": "José", "apellidos": "Núñez Solís", "email": "pepe@correo.cr"})

@@ -53,8 +53,7 @@ var resources = []resource{
 }
 
 func TestEveryOperationWorksEndToEnd(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
@@ -107,8 +106,7 @@ func TestEveryOperationWorksEndToEnd(t *testing.T) {
 }
 
 func TestUnknownRecordIsNotFound(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for _, res := range resources {
 		for _, id := range []string{"999999", "0", "-1", "abc"} {
@@ -132,8 +130,7 @@ func TestUnknownRecordIsNotFound(t *testing.T) {
 }
 
 func TestDeleteIsSoft(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
@@ -166,8 +163,7 @@ func TestDeleteIsSoft(t *testing.T) {
 }
 
 func TestRoleWithoutTheModuleIsForbidden(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	recs := map[string]int{}
 	for _, res := range resources {
@@ -244,8 +240,7 @@ func TestRoleWithoutTheModuleIsForbidden(t *testing.T) {
 }
 
 func TestAnotherCompanyCannotSeeChangeOrDelete(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
@@ -292,8 +287,7 @@ func TestAnotherCompanyCannotSeeChangeOrDelete(t *testing.T) {
 }
 
 func TestPaginationAndSorting(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
@@ -386,8 +380,7 @@ func TestPaginationAndSorting(t *testing.T) {
 }
 
 func TestListAndShowUseAConstantNumberOfQueries(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for _, res := range resources {
 		e.Exec(res.bulk, 120)
@@ -417,8 +410,7 @@ func TestListAndShowUseAConstantNumberOfQueries(t *testing.T) {
 }
 
 func TestMalformedBodies(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for _, res := range resources {
 		id := e.Create(t, admin, "/api/"+res.name, res.body(1))

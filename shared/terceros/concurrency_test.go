@@ -16,8 +16,7 @@ import (
 )
 
 func TestConcurrentDuplicatesGiveOne201AndThe422(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {

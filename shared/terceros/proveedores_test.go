@@ -14,8 +14,7 @@ func proveedor(nombre, nit string) map[string]any {
 }
 
 func TestCreateProveedorNormalizesOnSave(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	r := e.Call(admin, http.MethodPost, "/api/proveedores", map[string]any{
 		"nombre": "  Distribuidora \t del   Sur\u00a0 ", "razon_social": " Distribuidora   del Sur  S.A. ",
@@ -55,8 +54,7 @@ func TestCreateProveedorNormalizesOnSave(t *testing.T) {
 }
 
 func TestProveedorNormalizationRules(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	cases := []struct {
 		name, field string
@@ -109,8 +107,7 @@ func TestProveedorNormalizationRules(t *testing.T) {
 }
 
 func TestProveedorValidationRules(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	base := proveedor("Proveedor", "3101999999")
 	cases := []struct {
@@ -164,8 +161,7 @@ func TestProveedorValidationRules(t *testing.T) {
 }
 
 func TestProveedorNitRucIsUniquePerCompanyAfterNormalization(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	first := e.Create(t, admin1, "/api/proveedores", proveedor("Uno", "3-101-123456"))
 	for _, nit := range []string{"3101123456", "3 101 123456", "3.101.123.456", " 3-101-123456 "} {
@@ -200,8 +196,7 @@ func TestProveedorNitRucIsUniquePerCompanyAfterNormalization(t *testing.T) {
 }
 
 func TestProveedorUpdateIsPartialAndNullClears(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	full := map[string]any{
 		"nombre": "Lácteos del Valle", "razon_social": "Lácteos del Valle S.A.", "nit_ruc": "3101222333",
@@ -256,8 +251,7 @@ func TestProveedorUpdateIsPartialAndNullClears(t *testing.T) {
 }
 
 func TestProveedorListFilters(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	mk := func(body map[string]any) int { return e.Create(t, admin, "/api/proveedores", body) }
 	jose := mk(map[string]any{"nombre": "Distribuidora José", "nit_ruc": "3101000001", "email": "jose@dist.cr"})

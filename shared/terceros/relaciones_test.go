@@ -36,8 +36,7 @@ func cuentaDe(t *testing.T, e *testenv.Env, cliente, i int, estado, saldo string
 }
 
 func TestClienteDetailCarriesItsLatestSalesAndPendingReceivables(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	ana := e.Create(t, admin, "/api/clientes", persona("102340567"))
 	beto := e.Create(t, admin, "/api/clientes", persona("102340568"))
@@ -103,8 +102,7 @@ func TestClienteDetailCarriesItsLatestSalesAndPendingReceivables(t *testing.T) {
 }
 
 func TestClienteDetailRoundTripsDoNotGrowWithItsDocuments(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	vacio := e.Create(t, admin, "/api/clientes", persona("102340567"))
 	lleno := e.Create(t, admin, "/api/clientes", persona("102340568"))
@@ -120,8 +118,7 @@ func TestClienteDetailRoundTripsDoNotGrowWithItsDocuments(t *testing.T) {
 }
 
 func TestProveedorDetailCarriesItsLatestOrdersAndPendingPayables(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	sur := e.Create(t, admin, "/api/proveedores", map[string]any{"nombre": "Distribuidora del Sur"})
 	norte := e.Create(t, admin, "/api/proveedores", map[string]any{"nombre": "Distribuidora del Norte"})
@@ -165,8 +162,7 @@ func TestProveedorDetailCarriesItsLatestOrdersAndPendingPayables(t *testing.T) {
 }
 
 func TestDetailListsStayInsideTheTenant(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	c1 := e.Create(t, admin1, "/api/clientes", persona("102340567"))
 	c2 := e.Create(t, admin2, "/api/clientes", persona("102340567"))
@@ -182,8 +178,7 @@ func TestDetailListsStayInsideTheTenant(t *testing.T) {
 }
 
 func TestCreatingAClienteWritesClienteCreadoEvent(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	r := e.Call(admin, http.MethodPost, "/api/clientes", persona("102340567"))
 	if r.Status != http.StatusCreated {

@@ -100,6 +100,15 @@ func New(t testing.TB, opts ...Option) *Env {
 	return e
 }
 
+// NewParallel marks t parallel and starts its stack: every end-to-end test
+// has its own database, so all of them can run at once, and tests start
+// with this one line instead of repeating the pair.
+func NewParallel(t *testing.T, opts ...Option) *Env {
+	t.Helper()
+	t.Parallel()
+	return New(t, opts...)
+}
+
 type counter struct{ n *atomic.Int64 }
 
 func (c counter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {

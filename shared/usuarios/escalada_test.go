@@ -24,7 +24,7 @@ var gestorPermisos = []any{"roles.crear", "roles.leer", "roles.actualizar", "usu
 
 func newGestorEnv(t *testing.T) gestorEnv {
 	t.Helper()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	g := gestorEnv{e: e, admin: e.Admin(1)}
 	r := e.Do(testenv.Req{Method: "POST", Path: "/api/roles", Token: g.admin, Body: map[string]any{"nombre": "Gestor", "permisos": gestorPermisos}})
 	if r.Status != http.StatusCreated {
@@ -46,7 +46,6 @@ func (g gestorEnv) permisos(t *testing.T, token string) string {
 }
 
 func TestGrantsBeyondOwnPermissionsAreRefused(t *testing.T) {
-	t.Parallel()
 	g := newGestorEnv(t)
 	e := g.e
 	all := e.Get("/api/permisos?per_page=100", g.admin)
@@ -102,8 +101,7 @@ func TestGrantsBeyondOwnPermissionsAreRefused(t *testing.T) {
 }
 
 func TestUserWithOnlyUsuariosActualizarCannotChangeOwnRoles(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	r := e.Do(testenv.Req{Method: "POST", Path: "/api/roles", Token: admin, Body: map[string]any{"nombre": "Editor", "permisos": []any{"usuarios.actualizar", "usuarios.leer"}}})
 	if r.Status != http.StatusCreated {
@@ -129,7 +127,6 @@ func TestUserWithOnlyUsuariosActualizarCannotChangeOwnRoles(t *testing.T) {
 }
 
 func TestGrantsWithinOwnPermissionsAreAllowed(t *testing.T) {
-	t.Parallel()
 	g := newGestorEnv(t)
 	e := g.e
 	// A role with a subset of the gestor's own permissions (alias names too).
@@ -165,7 +162,6 @@ func TestGrantsWithinOwnPermissionsAreAllowed(t *testing.T) {
 }
 
 func TestReactivatingARoleIsAGrant(t *testing.T) {
-	t.Parallel()
 	g := newGestorEnv(t)
 	e := g.e
 	r := e.Do(testenv.Req{Method: "POST", Path: "/api/roles", Token: g.admin, Body: map[string]any{"nombre": "Poderoso", "permisos": []any{"empresas.eliminar"}, "activo": false}})
@@ -185,8 +181,7 @@ func TestReactivatingARoleIsAGrant(t *testing.T) {
 // A user of company 1 who is also a member of company 2: company 2 may
 // remove it from company 2 only.
 func TestGuestCompanyRemovesOnlyItsMembership(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	r := e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin1, Body: newUser("viajera@demo.cr", "usuario")})
 	if r.Status != http.StatusCreated {

@@ -18,8 +18,7 @@ func newUser(email string, roles ...any) map[string]any {
 }
 
 func TestCreateUserWithRolesAndLogin(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	r := e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin, Body: newUser("ana@demo.cr", "vendedor")})
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "message") == "" {
@@ -48,8 +47,7 @@ func TestCreateUserWithRolesAndLogin(t *testing.T) {
 }
 
 func TestCreateUserValidation(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	with := func(k string, v any) map[string]any {
 		u := newUser("nuevo@demo.cr", "usuario")
@@ -97,8 +95,7 @@ func TestCreateUserValidation(t *testing.T) {
 }
 
 func TestUpdateUser(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	id := testenv.Num(e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin, Body: newUser("luis@demo.cr", "usuario")}).JSON, "data.id")
 	userTok := e.Login("luis@demo.cr", "Segura123!")
@@ -141,8 +138,7 @@ func TestUpdateUser(t *testing.T) {
 }
 
 func TestDeleteUserIsSoft(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	id := int(testenv.Num(e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin, Body: newUser("borrar@demo.cr")}).JSON, "data.id"))
 	path := fmt.Sprintf("/api/usuarios/%d", id)
@@ -169,8 +165,7 @@ func TestDeleteUserIsSoft(t *testing.T) {
 }
 
 func TestAnotherCompanyCannotSeeChangeOrDeleteUsers(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	id := int(testenv.Num(e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin1, Body: newUser("privado@demo.cr")}).JSON, "data.id"))
 	path := fmt.Sprintf("/api/usuarios/%d", id)
@@ -201,8 +196,7 @@ func TestAnotherCompanyCannotSeeChangeOrDeleteUsers(t *testing.T) {
 }
 
 func TestUserListPaginationSearchAndFilters(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for i := 0; i < 3; i++ {
 		u := newUser(fmt.Sprintf("lista%d@demo.cr", i))
@@ -239,8 +233,7 @@ func TestUserListPaginationSearchAndFilters(t *testing.T) {
 }
 
 func TestUserListRoundTripsDoNotGrowWithPageSize(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	for i := 0; i < 12; i++ {
 		e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin, Body: newUser(fmt.Sprintf("rt%d@demo.cr", i), "vendedor", "bodeguero")})
@@ -260,8 +253,7 @@ func TestUserListRoundTripsDoNotGrowWithPageSize(t *testing.T) {
 }
 
 func TestRolesCRUD(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	r := e.Get("/api/roles", admin)
 	if testenv.Num(r.JSON, "total") != 7 {
@@ -316,8 +308,7 @@ func TestRolesCRUD(t *testing.T) {
 }
 
 func TestPredefinedRolesAreProtected(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	roles := e.Get("/api/roles?per_page=100", admin)
 	ids := map[string]int{}
@@ -337,8 +328,7 @@ func TestPredefinedRolesAreProtected(t *testing.T) {
 }
 
 func TestAnotherCompanyCannotSeeChangeOrDeleteRoles(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	id := int(testenv.Num(e.Do(testenv.Req{Method: "POST", Path: "/api/roles", Token: admin1, Body: map[string]any{"nombre": "Auditor"}}).JSON, "data.id"))
 	path := fmt.Sprintf("/api/roles/%d", id)

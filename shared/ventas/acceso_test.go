@@ -9,7 +9,6 @@ import (
 )
 
 func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "5", "100", "", "")
@@ -62,7 +61,6 @@ func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 }
 
 func TestPermissionsOfTheVentasModule(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	cliente := f.cliente(1, "101110111", 30)

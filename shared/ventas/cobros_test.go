@@ -10,7 +10,6 @@ import (
 )
 
 func TestCreditSalesOpenAReceivable(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	quince := f.cliente(1, "101110111", 15)
@@ -67,7 +66,6 @@ func TestCreditSalesOpenAReceivable(t *testing.T) {
 }
 
 func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	cliente := f.cliente(1, "101110111", 30)
@@ -141,7 +139,6 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 }
 
 func TestReceivableListFilters(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	ana := f.cliente(1, "101110111", 10)

@@ -26,7 +26,6 @@ func (f *fx) concurrent(n int, body func(i int) map[string]any) []testenv.Resp {
 }
 
 func TestFiftyConcurrentSalesGetFiftyConsecutiveNumbers(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	f.stock(f.almacen, p, "1000", "10", "", "")
@@ -55,7 +54,6 @@ func TestFiftyConcurrentSalesGetFiftyConsecutiveNumbers(t *testing.T) {
 }
 
 func TestTwoConcurrentSalesOfTheLastUnitOneWins(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	for round := 0; round < 5; round++ {
 		p := f.producto(prod{codigo: fmt.Sprintf("U%d", round)})
@@ -86,7 +84,6 @@ func TestTwoConcurrentSalesOfTheLastUnitOneWins(t *testing.T) {
 }
 
 func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	ajeno := f.producto(prod{empresa: 2, codigo: "AJ"})
 	var prods []int64
@@ -151,7 +148,6 @@ func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 }
 
 func TestConcurrentPaymentsAndCancellationsStayConsistent(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	cliente := f.cliente(1, "101110111", 30)

@@ -19,7 +19,6 @@ func ids(r testenv.Resp) []int64 {
 }
 
 func TestSalesListFiltersSearchSortAndPages(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	ana := f.cliente(1, "101110111", 0)
@@ -94,7 +93,6 @@ func TestSalesListFiltersSearchSortAndPages(t *testing.T) {
 }
 
 func TestRoundTripsDoNotGrowWithLinesOrPageSize(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	f.ajuste(1, "inventario.descontar_stock_automatico", true)
 	cliente := f.cliente(1, "101110111", 30)

@@ -9,7 +9,6 @@ import (
 )
 
 func TestCreateReturns201WithNestedClienteDetallesAndUsuario(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	cafe := f.producto(prod{codigo: "CAF", tarifa: "08"})
 	te := f.producto(prod{codigo: "TE"})
@@ -67,7 +66,6 @@ func TestCreateReturns201WithNestedClienteDetallesAndUsuario(t *testing.T) {
 }
 
 func TestTotalsRoundEachLineHalfUpAndSumTheRoundedLines(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	exento := f.producto(prod{codigo: "EX", tarifa: "10"})
@@ -109,7 +107,6 @@ func TestTotalsRoundEachLineHalfUpAndSumTheRoundedLines(t *testing.T) {
 }
 
 func TestNumbersArePerPrefixAndPerCompany(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	p2 := f.producto(prod{empresa: 2, codigo: "P"})
@@ -141,7 +138,6 @@ func TestNumbersArePerPrefixAndPerCompany(t *testing.T) {
 }
 
 func TestCreateValidationNamesEachField(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	inactivo := f.producto(prod{codigo: "INA", activo: ptr(false)})
@@ -234,7 +230,6 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 }
 
 func TestEmpresaIDInTheBodyIsIgnored(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	r := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "empresa_id", 2))

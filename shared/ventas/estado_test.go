@@ -8,7 +8,6 @@ import (
 )
 
 func TestStateTransitions(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	cases := []struct {
@@ -51,7 +50,6 @@ func TestStateTransitions(t *testing.T) {
 }
 
 func TestUpdateChangesOnlyObservacionesAndEstado(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	otro := f.producto(prod{codigo: "O"})
@@ -90,7 +88,6 @@ func TestUpdateChangesOnlyObservacionesAndEstado(t *testing.T) {
 }
 
 func TestCancellingReturnsTheStockAndCancelsTheReceivable(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "4", "450", "A", "2027-01-01")

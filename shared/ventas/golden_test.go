@@ -52,7 +52,6 @@ func golden(t *testing.T, name string, r testenv.Resp) {
 }
 
 func TestGoldenResponsesOfAListAShowAnActionAndAnError(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	a := f.producto(prod{codigo: "A"})
 	b := f.producto(prod{codigo: "B", tarifa: "08"})

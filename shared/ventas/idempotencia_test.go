@@ -13,7 +13,6 @@ import (
 )
 
 func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	a := f.producto(prod{codigo: "A"})
 	a2 := f.producto(prod{empresa: 2, codigo: "A"})
@@ -85,7 +84,6 @@ func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 }
 
 func TestVentaCreadaEventCarriesTheSaleAsTheAPIShowsIt(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P", tarifa: "08"})
 	cliente := f.cliente(1, "101110111", 0)
@@ -141,7 +139,6 @@ func reordered(v any) string {
 }
 
 func TestIdempotencyKeyComparesBodiesAsJSONAndIsScopedPerUser(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "10", "100", "", "")

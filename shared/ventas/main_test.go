@@ -25,7 +25,7 @@ type fx struct {
 
 func setup(t *testing.T) *fx {
 	t.Helper()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	f := &fx{t: t, e: e, admin: e.Admin(1)}
 	f.sucursal = f.int(`select id from sucursales where empresa_id = 1 and es_principal`)
 	f.almacen = f.int(`select id from almacenes where empresa_id = 1 and es_principal`)

@@ -7,8 +7,7 @@ import (
 )
 
 func TestSalesInDollarsCarryTheirExchangeRate(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
+	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	prod := testenv.Num(e.Do(testenv.Req{Method: "POST", Path: "/api/productos", Token: admin, Body: map[string]any{
 		"categoria_id": 1, "unidad_medida_id": 1, "nombre": "Servicio USD", "tipo": "servicio", "precio_venta": 100}}).JSON, "data.id")

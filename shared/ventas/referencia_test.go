@@ -9,7 +9,6 @@ import (
 )
 
 func TestNotesRequireTheSaleTheyCorrect(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	p := f.producto(prod{codigo: "P"})
 	p2 := f.producto(prod{empresa: 2, codigo: "P"})

@@ -15,7 +15,6 @@ func (f *fx) movimientos(venta int64) string {
 }
 
 func TestASaleWithAWarehouseTakesItsStockFIFOByBatch(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	arroz := f.producto(prod{codigo: "ARZ"})
 	servicio := f.producto(prod{codigo: "SRV", servicio: true})
@@ -46,7 +45,6 @@ func TestASaleWithAWarehouseTakesItsStockFIFOByBatch(t *testing.T) {
 }
 
 func TestInsufficientStockIsA422OnTheLineAndWritesNothing(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	a := f.producto(prod{codigo: "A"})
 	b := f.producto(prod{codigo: "B"})
@@ -79,7 +77,6 @@ func TestInsufficientStockIsA422OnTheLineAndWritesNothing(t *testing.T) {
 }
 
 func TestNegativeStockWhenTheCompanyAllowsIt(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "2", "100", "L1", "")
@@ -105,7 +102,6 @@ func TestNegativeStockWhenTheCompanyAllowsIt(t *testing.T) {
 }
 
 func TestAutomaticDeductionUsesThePrincipalWarehouse(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "10", "100", "", "")
@@ -139,7 +135,6 @@ func TestAutomaticDeductionUsesThePrincipalWarehouse(t *testing.T) {
 }
 
 func TestADraftMovesStockWhenConfirmed(t *testing.T) {
-	t.Parallel()
 	f := setup(t)
 	a := f.producto(prod{codigo: "A"})
 	f.stock(f.almacen, a, "3", "100", "", "")
