@@ -192,7 +192,11 @@ func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID, i
 			if err != nil {
 				return err
 			}
-			if out, err = httpx.EncodeJSON(httpx.Envelope{Success: true, Message: msg, Data: data}); err != nil {
+			env := httpx.Envelope{Success: true, Message: msg, Data: data}
+			if m, ok := any(data).(conMensaje); ok {
+				env.Message, env.Data = m.mensaje()
+			}
+			if out, err = httpx.EncodeJSON(env); err != nil {
 				return fmt.Errorf("handler: encode: %w", err)
 			}
 			if key == "" {
@@ -281,8 +285,8 @@ func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
 }
 
 // Respuesta is a result whose message depends on what happened (a partial
-// or a complete receipt): Action answers with its Mensaje instead of the
-// fixed one.
+// or a complete receipt, a movement created and processed): Action and
+// Create answer with its Mensaje instead of the fixed one.
 type Respuesta[T any] struct {
 	Mensaje string
 	Datos   T

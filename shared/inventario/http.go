@@ -12,17 +12,18 @@ import (
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // Handlers returns the group's handlers keyed by route name.
 func (s *Service) Handlers() lambdahttp.Handlers {
 	hs := lambdahttp.Handlers{
-		"inventario.transferencias.store": s.transferir,
+		"inventario.transferencias.store": handler.Create(s.DB, "Transferencia registrada y procesada correctamente.", decodeTransferencia, transferir),
 		"inventario.existencias.index":    handler.List(s.DB, listaExistencias),
 	}
 	for _, c := range []clase{entradas, salidas} {
 		hs["inventario."+c.recurso+".index"] = handler.List(s.DB, lista(c))
-		hs["inventario."+c.recurso+".store"] = s.store(c)
+		hs["inventario."+c.recurso+".store"] = handler.Create(s.DB, "", decodeMovimiento(c), registrar(c))
 		hs["inventario."+c.recurso+".show"] = handler.Show(s.DB, func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (Vista, error) {
 			return uno(ctx, tx, p, c, id)
 		})
@@ -87,68 +88,59 @@ func lista(c clase) handler.QueryFunc[Vista] {
 	}
 }
 
-func (s *Service) store(c clase) httpx.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		p := auth.FromRequest(r)
-		in, err := httpx.ReadInput(r)
-		if err != nil {
-			return err
-		}
-		x := readMovimiento(in, c.clase)
-		if err := in.Err(); err != nil {
-			return err
-		}
+// registrar creates a movement of class c (and processes it when asked,
+// which needs inventario.actualizar): warehouse, supplier, customer and
+// products must be the tenant's, checked in the transaction.
+func registrar(c clase) handler.CreateFunc[movimientoInput, handler.Respuesta[Vista]] {
+	return func(ctx context.Context, tx *db.Tx, p auth.Principal, x movimientoInput) (handler.Respuesta[Vista], error) {
+		var out handler.Respuesta[Vista]
 		if x.procesar {
 			if err := puedeProcesar(p); err != nil {
-				return err
+				return out, err
 			}
 		}
-		var v []Vista
-		err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
-			ctx := r.Context()
-			ref, err := cargarReferencias(ctx, tx, []int64{x.almacenID}, x.proveedorID, x.clienteID, x.lineas)
-			if err != nil {
-				return err
-			}
-			if !ref.almacenes[x.almacenID] {
-				in.Fail("almacen_id", "El almacén seleccionado no existe en esta empresa.")
-			}
-			if x.proveedorID != nil && !ref.proveedor {
-				in.Fail("proveedor_id", "El proveedor seleccionado no existe en esta empresa.")
-			}
-			if x.clienteID != nil && !ref.cliente {
-				in.Fail("cliente_id", "El cliente seleccionado no existe en esta empresa.")
-			}
-			lineas := validarLineas(in, ref, x.lineas)
-			if err := in.Err(); err != nil {
-				return err
-			}
-			id, err := Crear(ctx, tx, Movimiento{
-				Clase: c.clase, Tipo: x.tipo, AlmacenID: x.almacenID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
-				ProveedorID: x.proveedorID, ClienteID: x.clienteID, Observaciones: x.observaciones, Lineas: lineas,
-				Procesar: x.procesar, PermitirNegativo: ref.permiteNegativo,
-			})
-			var falta *FaltaStock
-			if errors.As(err, &falta) {
-				return faltaStock(falta)
-			}
-			if err != nil {
-				return err
-			}
-			v, err = buscar(ctx, tx, c.clase, []int64{id})
-			if err == nil && len(v) == 0 {
-				err = fmt.Errorf("inventario: movimiento %d creado no visible", id)
-			}
-			return err
-		})
+		ref, err := cargarReferencias(ctx, tx, []int64{x.almacenID}, x.proveedorID, x.clienteID, x.lineas)
 		if err != nil {
-			return err
+			return out, err
 		}
-		msg := c.titulo + " registrada correctamente."
+		chk := valid.NewInput(nil)
+		if !ref.almacenes[x.almacenID] {
+			chk.Fail("almacen_id", "El almacén seleccionado no existe en esta empresa.")
+		}
+		if x.proveedorID != nil && !ref.proveedor {
+			chk.Fail("proveedor_id", "El proveedor seleccionado no existe en esta empresa.")
+		}
+		if x.clienteID != nil && !ref.cliente {
+			chk.Fail("cliente_id", "El cliente seleccionado no existe en esta empresa.")
+		}
+		lineas := validarLineas(chk, ref, x.lineas)
+		if err := chk.Err(); err != nil {
+			return out, err
+		}
+		id, err := Crear(ctx, tx, Movimiento{
+			Clase: c.clase, Tipo: x.tipo, AlmacenID: x.almacenID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
+			ProveedorID: x.proveedorID, ClienteID: x.clienteID, Observaciones: x.observaciones, Lineas: lineas,
+			Procesar: x.procesar, PermitirNegativo: ref.permiteNegativo,
+		})
+		var falta *FaltaStock
+		if errors.As(err, &falta) {
+			return out, faltaStock(falta)
+		}
+		if err != nil {
+			return out, err
+		}
+		v, err := buscar(ctx, tx, c.clase, []int64{id})
+		if err == nil && len(v) == 0 {
+			err = fmt.Errorf("inventario: movimiento %d creado no visible", id)
+		}
+		if err != nil {
+			return out, err
+		}
+		out = handler.Respuesta[Vista]{Mensaje: c.titulo + " registrada correctamente.", Datos: v[0]}
 		if x.procesar {
-			msg = c.titulo + " registrada y procesada correctamente."
+			out.Mensaje = c.titulo + " registrada y procesada correctamente."
 		}
-		return httpx.Created(w, msg, v[0])
+		return out, nil
 	}
 }
 
@@ -203,87 +195,70 @@ func cancelar(c clase) handler.ActionFunc[struct{}, Vista] {
 // entry of type Transferencia to the destination with exactly the batches
 // and costs the exit consumed, linked to each other, both Procesada, in one
 // transaction.
-func (s *Service) transferir(w http.ResponseWriter, r *http.Request) error {
-	p := auth.FromRequest(r)
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return err
-	}
-	x := readTransferencia(in)
-	if err := in.Err(); err != nil {
-		return err
-	}
+func transferir(ctx context.Context, tx *db.Tx, p auth.Principal, x transferenciaInput) (Transferencia, error) {
 	if err := puedeProcesar(p); err != nil {
-		return err
+		return Transferencia{}, err
 	}
-	var t Transferencia
-	err = s.inTx(r.Context(), p, func(tx *db.Tx) error {
-		ctx := r.Context()
-		ref, err := cargarReferencias(ctx, tx, []int64{x.origenID, x.destinoID}, nil, nil, x.lineas)
-		if err != nil {
-			return err
-		}
-		if !ref.almacenes[x.origenID] {
-			in.Fail("almacen_origen_id", "El almacén de origen no existe en esta empresa.")
-		}
-		if !ref.almacenes[x.destinoID] {
-			in.Fail("almacen_destino_id", "El almacén de destino no existe en esta empresa.")
-		}
-		lineas := validarLineas(in, ref, x.lineas)
-		if err := in.Err(); err != nil {
-			return err
-		}
-		// Lock the stock rows of both warehouses in one global order, so
-		// that transfers in opposite directions cannot deadlock.
-		productos := make([]int64, len(lineas))
-		for i, l := range lineas {
-			productos[i] = l.ProductoID
-		}
-		if _, err := tx.Exec(ctx, `select 1 from inventarios where empresa_id = $1 and almacen_id = any($2) and producto_id = any($3)
+	in := valid.NewInput(nil)
+	ref, err := cargarReferencias(ctx, tx, []int64{x.origenID, x.destinoID}, nil, nil, x.lineas)
+	if err != nil {
+		return Transferencia{}, err
+	}
+	if !ref.almacenes[x.origenID] {
+		in.Fail("almacen_origen_id", "El almacén de origen no existe en esta empresa.")
+	}
+	if !ref.almacenes[x.destinoID] {
+		in.Fail("almacen_destino_id", "El almacén de destino no existe en esta empresa.")
+	}
+	lineas := validarLineas(in, ref, x.lineas)
+	if err := in.Err(); err != nil {
+		return Transferencia{}, err
+	}
+	// Lock the stock rows of both warehouses in one global order, so
+	// that transfers in opposite directions cannot deadlock.
+	productos := make([]int64, len(lineas))
+	for i, l := range lineas {
+		productos[i] = l.ProductoID
+	}
+	if _, err := tx.Exec(ctx, `select 1 from inventarios where empresa_id = $1 and almacen_id = any($2) and producto_id = any($3)
 			and not eliminado order by almacen_id, producto_id, fecha_vencimiento nulls last, creado_en, id for update`,
-			tx.EmpresaID(), []int64{x.origenID, x.destinoID}, productos); err != nil {
-			return fmt.Errorf("inventario: bloquear existencias: %w", err)
-		}
-		salida, err := Crear(ctx, tx, Movimiento{
-			Clase: Salida, Tipo: "Transferencia", AlmacenID: x.origenID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
-			Observaciones: x.observaciones, Lineas: lineas, Procesar: true,
-		})
-		var falta *FaltaStock
-		if errors.As(err, &falta) {
-			return faltaStock(falta)
-		}
-		if err != nil {
-			return err
-		}
-		consumido, err := Consumido(ctx, tx, salida)
-		if err != nil {
-			return err
-		}
-		entrada, err := Crear(ctx, tx, Movimiento{
-			Clase: Entrada, Tipo: "Transferencia", AlmacenID: x.destinoID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
-			Observaciones: x.observaciones, MovimientoParID: &salida, Lineas: consumido, Procesar: true,
-		})
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `update movimientos_inventario set movimiento_par_id = $3 where empresa_id = $1 and id = $2`,
-			tx.EmpresaID(), salida, entrada); err != nil {
-			return fmt.Errorf("inventario: enlazar transferencia: %w", err)
-		}
-		vs, err := buscar(ctx, tx, "", []int64{salida, entrada})
-		if err != nil {
-			return err
-		}
-		if len(vs) != 2 {
-			return fmt.Errorf("inventario: transferencia %d/%d no visible", salida, entrada)
-		}
-		t = Transferencia{Salida: vs[0], Entrada: vs[1]}
-		return nil
+		tx.EmpresaID(), []int64{x.origenID, x.destinoID}, productos); err != nil {
+		return Transferencia{}, fmt.Errorf("inventario: bloquear existencias: %w", err)
+	}
+	salida, err := Crear(ctx, tx, Movimiento{
+		Clase: Salida, Tipo: "Transferencia", AlmacenID: x.origenID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
+		Observaciones: x.observaciones, Lineas: lineas, Procesar: true,
+	})
+	var falta *FaltaStock
+	if errors.As(err, &falta) {
+		return Transferencia{}, faltaStock(falta)
+	}
+	if err != nil {
+		return Transferencia{}, err
+	}
+	consumido, err := Consumido(ctx, tx, salida)
+	if err != nil {
+		return Transferencia{}, err
+	}
+	entrada, err := Crear(ctx, tx, Movimiento{
+		Clase: Entrada, Tipo: "Transferencia", AlmacenID: x.destinoID, Fecha: x.fecha, UsuarioID: p.UsuarioID,
+		Observaciones: x.observaciones, MovimientoParID: &salida, Lineas: consumido, Procesar: true,
 	})
 	if err != nil {
-		return err
+		return Transferencia{}, err
 	}
-	return httpx.Created(w, "Transferencia registrada y procesada correctamente.", t)
+	if _, err := tx.Exec(ctx, `update movimientos_inventario set movimiento_par_id = $3 where empresa_id = $1 and id = $2`,
+		tx.EmpresaID(), salida, entrada); err != nil {
+		return Transferencia{}, fmt.Errorf("inventario: enlazar transferencia: %w", err)
+	}
+	vs, err := buscar(ctx, tx, "", []int64{salida, entrada})
+	if err != nil {
+		return Transferencia{}, err
+	}
+	if len(vs) != 2 {
+		return Transferencia{}, fmt.Errorf("inventario: transferencia %d/%d no visible", salida, entrada)
+	}
+	return Transferencia{Salida: vs[0], Entrada: vs[1]}, nil
 }
 
 // existencias lists stock per warehouse and product (pairs that ever had a
@@ -318,4 +293,16 @@ func listaExistencias(r *http.Request, p auth.Principal) (handler.Query[Existenc
 		}
 	}
 	return q, nil
+}
+
+func decodeMovimiento(c clase) handler.DecodeFunc[movimientoInput] {
+	return func(in *valid.Input) (movimientoInput, error) {
+		x := readMovimiento(in, c.clase)
+		return x, in.Err()
+	}
+}
+
+func decodeTransferencia(in *valid.Input) (transferenciaInput, error) {
+	x := readTransferencia(in)
+	return x, in.Err()
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
@@ -42,22 +41,6 @@ func puedeProcesar(p auth.Principal) error {
 		return apperr.NewForbidden("No tiene permiso para procesar movimientos de inventario (inventario.actualizar).")
 	}
 	return nil
-}
-
-// inTx runs fn in a tenant transaction, retrying a few times when
-// PostgreSQL aborted it as a deadlock victim or a serialization failure:
-// stock rows are locked by concurrent sales, receipts and transfers, and the
-// whole transaction is safe to run again because nothing of it committed.
-func (s *Service) inTx(ctx context.Context, p auth.Principal, fn func(tx *db.Tx) error) error {
-	var err error
-	for range 3 {
-		err = s.DB.WithTx(ctx, p.Scope(), fn)
-		var pg *pgconn.PgError
-		if !errors.As(err, &pg) || (pg.Code != "40P01" && pg.Code != "40001") {
-			return err
-		}
-	}
-	return err
 }
 
 // ---- lists ----
