@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"testing"
 
@@ -48,11 +47,7 @@ func TestAlmacenCRUD(t *testing.T) {
 		t.Errorf("show: %d %s", r.Status, r.Raw)
 	}
 
-	steps := []struct {
-		name, method string
-		body         map[string]any
-		want         map[string]any
-	}{
+	steps := []update{
 		{"PUT is partial", "PUT", map[string]any{"nombre": "Bodega Tránsito"},
 			map[string]any{"nombre": "Bodega Tránsito", "codigo": "TRANS", "ubicacion": "Galerón 3", "sucursal_id": float64(central)}},
 		{"PATCH is partial", "PATCH", map[string]any{"tipo_almacen": "transito"},
@@ -69,33 +64,8 @@ func TestAlmacenCRUD(t *testing.T) {
 		{"set tipo_almacen", "PUT", map[string]any{"tipo_almacen": "frio"}, map[string]any{"tipo_almacen": "frio"}},
 		{"blank restores the default tipo_almacen", "PUT", map[string]any{"tipo_almacen": "  "}, map[string]any{"tipo_almacen": "general"}},
 	}
-	for _, st := range steps {
-		r := s.req(st.method, path, s.admin1, st.body)
-		if r.Status != 200 || testenv.Str(r.JSON, "message") != "Almacén actualizado correctamente." {
-			t.Fatalf("%s: %d %s", st.name, r.Status, r.Raw)
-		}
-		for k, want := range st.want {
-			if got := testenv.Get(r.JSON, "data."+k); got != want {
-				t.Errorf("%s: %s = %v, want %v", st.name, k, got, want)
-			}
-		}
-	}
-
-	r = s.req(http.MethodDelete, path, s.admin1, nil)
-	if r.Status != 200 || testenv.Str(r.JSON, "message") != "Almacén eliminado correctamente." {
-		t.Fatalf("delete: %d %s", r.Status, r.Raw)
-	}
-	for _, m := range []string{"GET", "PUT", "PATCH", "DELETE"} {
-		if r := s.req(m, path, s.admin1, map[string]any{"nombre": "X"}); r.Status != 404 || testenv.Str(r.JSON, "message") != "Almacén no encontrado." {
-			t.Errorf("%s after delete: %d %s", m, r.Status, r.Raw)
-		}
-	}
-	if r := s.Get("/api/almacenes?per_page=100", s.admin1); slices.Contains(testenv.IDs(r), id) || testenv.Num(r.JSON, "total") != 3 {
-		t.Errorf("list after delete: %s", r.Raw)
-	}
-	if tag := s.Exec(`update almacenes set nombre = nombre where id = $1 and eliminado and not activo`, id); tag.RowsAffected() != 1 {
-		t.Errorf("warehouse row was not soft-deleted")
-	}
+	s.applyUpdates(t, path, "Almacén actualizado correctamente.", steps)
+	s.deleteSoftly(t, "almacenes", id, 3, "Almacén eliminado correctamente.", "Almacén no encontrado.")
 }
 
 func TestAlmacenValidation(t *testing.T) {
@@ -113,10 +83,7 @@ func TestAlmacenValidation(t *testing.T) {
 		return b
 	}
 	const noSucursal = "La sucursal seleccionada no existe en esta empresa."
-	cases := []struct {
-		name, method, field, msg string
-		body                     map[string]any
-	}{
+	cases := []invalid{
 		{"sucursal_id is required", "POST", "sucursal_id", "El campo sucursal id es obligatorio.", map[string]any{"nombre": "Bodega"}},
 		{"sucursal_id may not be null", "POST", "sucursal_id", "es obligatorio", with("sucursal_id", nil)},
 		{"sucursal_id must be an integer", "POST", "sucursal_id", "debe ser un número entero", with("sucursal_id", "abc")},
@@ -137,16 +104,7 @@ func TestAlmacenValidation(t *testing.T) {
 		{"update: sucursal_id may not be null", "PATCH", "sucursal_id", "es obligatorio", map[string]any{"sucursal_id": nil}},
 		{"update: nombre may not be blank", "PUT", "nombre", "es obligatorio", map[string]any{"nombre": "  "}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			path := "/api/almacenes"
-			if c.method != "POST" {
-				path = principal
-			}
-			expect422(t, s.req(c.method, path, s.admin1, c.body), c.field, c.msg)
-		})
-	}
+	s.checkInvalid(t, "/api/almacenes", principal, cases)
 	t.Cleanup(func() {
 		r := s.Get("/api/almacenes", s.admin1)
 		if testenv.Num(r.JSON, "total") != 1 || testenv.Num(r.JSON, "data.0.sucursal_id") != float64(central) || testenv.Str(r.JSON, "data.0.nombre") != "Almacén Principal" {
@@ -220,11 +178,7 @@ func TestAlmacenListFiltersSearchSortAndPages(t *testing.T) {
 	ajena := s.principalID(t, "/api/sucursales", s.admin2)
 	s.create(t, "/api/almacenes", s.admin2, map[string]any{"sucursal_id": ajena, "nombre": "Bodega José Demo Dos"})
 
-	cases := []struct {
-		name, query string
-		total       int
-		first       string
-	}{
+	cases := []listCase{
 		{"default", "", 4, "Almacén Principal"},
 		{"sucursal_id", fmt.Sprintf("sucursal_id=%d", norte), 2, "Bodega José"},
 		{"sucursal_id of the central branch", fmt.Sprintf("sucursal_id=%d", central), 2, "Almacén Principal"},
@@ -244,18 +198,7 @@ func TestAlmacenListFiltersSearchSortAndPages(t *testing.T) {
 		{"sort by codigo", "sort=codigo", 4, "Zona de Carga"},
 		{"page 2", "per_page=2&page=2", 4, "Cámara Fría"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			r := s.Get("/api/almacenes?"+c.query, s.admin1)
-			if r.Status != 200 || int(testenv.Num(r.JSON, "total")) != c.total || testenv.Str(r.JSON, "data.0.nombre") != c.first {
-				t.Errorf("%s: %d total=%v first=%q %s", c.query, r.Status, testenv.Num(r.JSON, "total"), testenv.Str(r.JSON, "data.0.nombre"), r.Raw)
-			}
-			if strings.Contains(string(r.Raw), "Demo Dos") {
-				t.Errorf("company 2's warehouse listed: %s", r.Raw)
-			}
-		})
-	}
+	s.checkList(t, "/api/almacenes", cases)
 	t.Run("rows carry the nested branch and company", func(t *testing.T) {
 		t.Parallel()
 		r := s.Get("/api/almacenes?search=jose", s.admin1)

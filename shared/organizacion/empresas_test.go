@@ -127,50 +127,41 @@ func TestEmpresaCreateValidation(t *testing.T) {
 		return b
 	}
 	withNull := func(k string) map[string]any { b := empresaBody(reg, "3101888001"); b[k] = nil; return b }
-	cases := []struct {
-		name, field, msg string
-		body             map[string]any
-	}{
-		{"nombre is required", "nombre", "El campo nombre es obligatorio.", with("nombre", nil)},
-		{"nombre may not be blank", "nombre", "El campo nombre es obligatorio.", with("nombre", "   ")},
-		{"nombre may not be null", "nombre", "El campo nombre es obligatorio.", withNull("nombre")},
-		{"nombre max 255", "nombre", "no debe ser mayor que 255 caracteres", with("nombre", strings.Repeat("ñ", 256))},
-		{"nombre must be text", "nombre", "debe ser una cadena de texto", with("nombre", 12)},
-		{"razon_social is required", "razon_social", "El campo razon social es obligatorio.", with("razon_social", nil)},
-		{"razon_social max 255", "razon_social", "255", with("razon_social", strings.Repeat("a", 256))},
-		{"nit_ruc is required", "nit_ruc", "El campo nit ruc es obligatorio.", with("nit_ruc", nil)},
-		{"nit_ruc max 50", "nit_ruc", "50", with("nit_ruc", strings.Repeat("1", 51))},
-		{"nit_ruc of a company of the caller", "nit_ruc", "Ya existe una empresa con ese NIT/RUC.", with("nit_ruc", demoNit1)},
-		{"nit_ruc of a company the caller does not belong to", "nit_ruc", "Ya existe una empresa con ese NIT/RUC.", with("nit_ruc", demoNit2)},
-		{"regimen_tributario_id is required", "regimen_tributario_id", "es obligatorio", with("regimen_tributario_id", nil)},
-		{"regimen_tributario_id must exist", "regimen_tributario_id", "El régimen tributario seleccionado no existe.", with("regimen_tributario_id", 999999)},
-		{"regimen_tributario_id must be an integer", "regimen_tributario_id", "debe ser un número entero", with("regimen_tributario_id", "uno")},
-		{"email must be valid", "email", "correo electrónico válida", with("email", "no-es-correo")},
-		{"email max 255", "email", "255", with("email", strings.Repeat("a", 250)+"@x.com")},
-		{"telefono must be a Costa Rican number", "telefono", "telefono", with("telefono", "12345")},
-		{"sitio_web must be a URL", "sitio_web", "URL válida", with("sitio_web", "no es url")},
-		{"sitio_web must be http(s)", "sitio_web", "URL válida", with("sitio_web", "ftp://elclavo.cr")},
-		{"sitio_web max 255", "sitio_web", "255", with("sitio_web", "https://"+strings.Repeat("a", 250)+".cr")},
-		{"direccion max 500", "direccion", "500", with("direccion", strings.Repeat("a", 501))},
-		{"subdominio with an underscore", "subdominio", "El subdominio debe tener", with("subdominio", "mi_empresa")},
-		{"subdominio starting with a dash", "subdominio", "El subdominio debe tener", with("subdominio", "-clavo")},
-		{"subdominio with a space", "subdominio", "El subdominio debe tener", with("subdominio", "el clavo")},
-		{"subdominio with an accent", "subdominio", "El subdominio debe tener", with("subdominio", "ñandu")},
-		{"subdominio longer than a DNS label", "subdominio", "", with("subdominio", strings.Repeat("a", 64))},
-		{"subdominio reserved", "subdominio", "El subdominio www está reservado.", with("subdominio", "www")},
-		{"subdominio reserved in upper case", "subdominio", "El subdominio api está reservado.", with("subdominio", "API")},
-		{"subdominio of a company of the caller", "subdominio", "Ya existe una empresa con ese subdominio.", with("subdominio", "demo")},
-		{"subdominio of another company, other case", "subdominio", "Ya existe una empresa con ese subdominio.", with("subdominio", "Demo2")},
-		{"activo may not be null", "activo", "debe ser verdadero o falso", withNull("activo")},
-		{"activo must be a boolean", "activo", "debe ser verdadero o falso", with("activo", "quizás")},
+	cases := []invalid{
+		{"nombre is required", "POST", "nombre", "El campo nombre es obligatorio.", with("nombre", nil)},
+		{"nombre may not be blank", "POST", "nombre", "El campo nombre es obligatorio.", with("nombre", "   ")},
+		{"nombre may not be null", "POST", "nombre", "El campo nombre es obligatorio.", withNull("nombre")},
+		{"nombre max 255", "POST", "nombre", "no debe ser mayor que 255 caracteres", with("nombre", strings.Repeat("ñ", 256))},
+		{"nombre must be text", "POST", "nombre", "debe ser una cadena de texto", with("nombre", 12)},
+		{"razon_social is required", "POST", "razon_social", "El campo razon social es obligatorio.", with("razon_social", nil)},
+		{"razon_social max 255", "POST", "razon_social", "255", with("razon_social", strings.Repeat("a", 256))},
+		{"nit_ruc is required", "POST", "nit_ruc", "El campo nit ruc es obligatorio.", with("nit_ruc", nil)},
+		{"nit_ruc max 50", "POST", "nit_ruc", "50", with("nit_ruc", strings.Repeat("1", 51))},
+		{"nit_ruc of a company of the caller", "POST", "nit_ruc", "Ya existe una empresa con ese NIT/RUC.", with("nit_ruc", demoNit1)},
+		{"nit_ruc of a company the caller does not belong to", "POST", "nit_ruc", "Ya existe una empresa con ese NIT/RUC.", with("nit_ruc", demoNit2)},
+		{"regimen_tributario_id is required", "POST", "regimen_tributario_id", "es obligatorio", with("regimen_tributario_id", nil)},
+		{"regimen_tributario_id must exist", "POST", "regimen_tributario_id", "El régimen tributario seleccionado no existe.", with("regimen_tributario_id", 999999)},
+		{"regimen_tributario_id must be an integer", "POST", "regimen_tributario_id", "debe ser un número entero", with("regimen_tributario_id", "uno")},
+		{"email must be valid", "POST", "email", "correo electrónico válida", with("email", "no-es-correo")},
+		{"email max 255", "POST", "email", "255", with("email", strings.Repeat("a", 250)+"@x.com")},
+		{"telefono must be a Costa Rican number", "POST", "telefono", "telefono", with("telefono", "12345")},
+		{"sitio_web must be a URL", "POST", "sitio_web", "URL válida", with("sitio_web", "no es url")},
+		{"sitio_web must be http(s)", "POST", "sitio_web", "URL válida", with("sitio_web", "ftp://elclavo.cr")},
+		{"sitio_web max 255", "POST", "sitio_web", "255", with("sitio_web", "https://"+strings.Repeat("a", 250)+".cr")},
+		{"direccion max 500", "POST", "direccion", "500", with("direccion", strings.Repeat("a", 501))},
+		{"subdominio with an underscore", "POST", "subdominio", "El subdominio debe tener", with("subdominio", "mi_empresa")},
+		{"subdominio starting with a dash", "POST", "subdominio", "El subdominio debe tener", with("subdominio", "-clavo")},
+		{"subdominio with a space", "POST", "subdominio", "El subdominio debe tener", with("subdominio", "el clavo")},
+		{"subdominio with an accent", "POST", "subdominio", "El subdominio debe tener", with("subdominio", "ñandu")},
+		{"subdominio longer than a DNS label", "POST", "subdominio", "", with("subdominio", strings.Repeat("a", 64))},
+		{"subdominio reserved", "POST", "subdominio", "El subdominio www está reservado.", with("subdominio", "www")},
+		{"subdominio reserved in upper case", "POST", "subdominio", "El subdominio api está reservado.", with("subdominio", "API")},
+		{"subdominio of a company of the caller", "POST", "subdominio", "Ya existe una empresa con ese subdominio.", with("subdominio", "demo")},
+		{"subdominio of another company, other case", "POST", "subdominio", "Ya existe una empresa con ese subdominio.", with("subdominio", "Demo2")},
+		{"activo may not be null", "POST", "activo", "debe ser verdadero o falso", withNull("activo")},
+		{"activo must be a boolean", "POST", "activo", "debe ser verdadero o falso", with("activo", "quizás")},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			r := s.req(http.MethodPost, "/api/empresas", s.admin1, c.body)
-			expect422(t, r, c.field, c.msg)
-		})
-	}
+	s.checkInvalid(t, "/api/empresas", "", cases)
 	t.Run("every missing field is reported at once", func(t *testing.T) {
 		t.Parallel()
 		r := s.req(http.MethodPost, "/api/empresas", s.admin1, map[string]any{})
@@ -200,11 +191,7 @@ func TestEmpresaUpdateIsPartial(t *testing.T) {
 	if otroRegimen == testenv.Num(s.Get(path, s.admin1).JSON, "data.regimen_tributario_id") {
 		t.Fatalf("need a second regimen: %s", regs.Raw)
 	}
-	steps := []struct {
-		name, method string
-		body         map[string]any
-		want         map[string]any // data paths after the call
-	}{
+	steps := []update{
 		{"PUT with one field keeps the others", "PUT", map[string]any{"telefono": "8888-7777"},
 			map[string]any{"telefono": "88887777", "nombre": "Demo S.A.", "nit_ruc": demoNit1, "subdominio": "demo"}},
 		{"PATCH with one field keeps the others", "PATCH", map[string]any{"nombre": "Demo Renombrada"},
@@ -219,17 +206,7 @@ func TestEmpresaUpdateIsPartial(t *testing.T) {
 			map[string]any{"regimen_tributario_id": otroRegimen, "regimen_tributario.id": otroRegimen, "nit_ruc": demoNit1}},
 		{"an empty body changes nothing", "PATCH", map[string]any{}, map[string]any{"nombre": "Demo Renombrada", "nit_ruc": demoNit1}},
 	}
-	for _, st := range steps {
-		r := s.req(st.method, path, s.admin1, st.body)
-		if r.Status != 200 || testenv.Str(r.JSON, "message") != "Empresa actualizada correctamente." {
-			t.Fatalf("%s: %d %s", st.name, r.Status, r.Raw)
-		}
-		for k, want := range st.want {
-			if got := testenv.Get(r.JSON, "data."+k); got != want {
-				t.Errorf("%s: %s = %v, want %v", st.name, k, got, want)
-			}
-		}
-	}
+	s.applyUpdates(t, path, "Empresa actualizada correctamente.", steps)
 	if r := s.Get(path, s.admin1); testenv.Str(r.JSON, "data.nombre") != "Demo Renombrada" || testenv.Get(r.JSON, "data.email") != nil ||
 		testenv.Len(r.JSON, "data.sucursales") != 1 || testenv.Len(r.JSON, "data.configuraciones") != 3 {
 		t.Errorf("show after updates: %s", r.Raw)
@@ -453,11 +430,7 @@ func TestEmpresaListSearchFiltersSortAndPages(t *testing.T) {
 		t.Fatalf("deactivate: %d %s", r.Status, r.Raw)
 	}
 
-	cases := []struct {
-		name, query string
-		total       int
-		first       string // nombre of the first row, when set
-	}{
+	cases := []listCase{ // first: checked when set
 		{"default lists every membership", "", 4, "Demo S.A."},
 		{"search is accent-insensitive", "search=jose", 1, "Panadería José"},
 		{"search is case-insensitive", "search=" + url.QueryEscape("JOSÉ"), 1, "Panadería José"},

@@ -1,8 +1,10 @@
 package organizacion_test
 
 import (
+	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -109,4 +111,99 @@ func (s *stack) producto(empresa int) {
 	s.Exec(`insert into productos (empresa_id, categoria_id, unidad_medida_id, nombre, tipo, precio_venta)
 		select $1, (select min(id) from categorias_producto where empresa_id = $1), (select min(id) from unidades_medida),
 			'Producto de prueba', 'producto', 100`, empresa)
+}
+
+// listCase is one list query: the total it must count and the nombre of
+// its first row ("" when the page is empty).
+type listCase struct {
+	name, query string
+	total       int
+	first       string
+}
+
+// checkList runs each list case against path as a parallel subtest; none
+// may show company 2's rows (their names hold "Demo Dos").
+func (s *stack) checkList(t *testing.T, path string, cases []listCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := s.Get(path+"?"+c.query, s.admin1)
+			if r.Status != 200 || int(testenv.Num(r.JSON, "total")) != c.total || testenv.Str(r.JSON, "data.0.nombre") != c.first {
+				t.Errorf("%s: %d total=%v first=%q %s", c.query, r.Status, testenv.Num(r.JSON, "total"), testenv.Str(r.JSON, "data.0.nombre"), r.Raw)
+			}
+			if strings.Contains(string(r.Raw), "Demo Dos") {
+				t.Errorf("company 2's row listed: %s", r.Raw)
+			}
+		})
+	}
+}
+
+// update is one change of a record and the data paths it must leave.
+type update struct {
+	name, method string
+	body         map[string]any
+	want         map[string]any
+}
+
+// applyUpdates sends the updates to path in order; each must answer 200
+// with message msg and leave its want.
+func (s *stack) applyUpdates(t *testing.T, path, msg string, steps []update) {
+	t.Helper()
+	for _, st := range steps {
+		r := s.req(st.method, path, s.admin1, st.body)
+		if r.Status != 200 || testenv.Str(r.JSON, "message") != msg {
+			t.Fatalf("%s: %d %s", st.name, r.Status, r.Raw)
+		}
+		for k, want := range st.want {
+			if got := testenv.Get(r.JSON, "data."+k); got != want {
+				t.Errorf("%s: %s = %v, want %v", st.name, k, got, want)
+			}
+		}
+	}
+}
+
+// deleteSoftly deletes record id of table (answered with message deleted);
+// afterwards every method on it is 404 notFound, the list no longer holds
+// it and counts remaining, and the row is kept, deleted and inactive.
+func (s *stack) deleteSoftly(t *testing.T, table string, id, remaining int, deleted, notFound string) {
+	t.Helper()
+	path := fmt.Sprintf("/api/%s/%d", table, id)
+	r := s.req(http.MethodDelete, path, s.admin1, nil)
+	if r.Status != 200 || testenv.Str(r.JSON, "message") != deleted {
+		t.Fatalf("delete: %d %s", r.Status, r.Raw)
+	}
+	for _, m := range []string{"GET", "PUT", "PATCH", "DELETE"} {
+		if r := s.req(m, path, s.admin1, map[string]any{"nombre": "X"}); r.Status != 404 || testenv.Str(r.JSON, "message") != notFound {
+			t.Errorf("%s after delete: %d %s", m, r.Status, r.Raw)
+		}
+	}
+	if r := s.Get("/api/"+table+"?per_page=100", s.admin1); slices.Contains(testenv.IDs(r), id) || int(testenv.Num(r.JSON, "total")) != remaining {
+		t.Errorf("list after delete: %s", r.Raw)
+	}
+	if tag := s.Exec(`update `+table+` set nombre = nombre where id = $1 and eliminado and not activo`, id); tag.RowsAffected() != 1 {
+		t.Errorf("%s row %d was not soft-deleted", table, id)
+	}
+}
+
+// invalid is a refused write: the field blamed and part of its message.
+type invalid struct {
+	name, method, field, msg string
+	body                     map[string]any
+}
+
+// checkInvalid sends each case as a parallel subtest, POSTs to collection
+// and the other methods to item, and expects the 422 of expect422.
+func (s *stack) checkInvalid(t *testing.T, collection, item string, cases []invalid) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			path := collection
+			if c.method != "POST" {
+				path = item
+			}
+			expect422(t, s.req(c.method, path, s.admin1, c.body), c.field, c.msg)
+		})
+	}
 }

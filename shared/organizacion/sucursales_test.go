@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"testing"
 
@@ -44,11 +43,7 @@ func TestSucursalCRUD(t *testing.T) {
 		t.Errorf("show central: %d %s", r.Status, r.Raw)
 	}
 
-	steps := []struct {
-		name, method string
-		body         map[string]any
-		want         map[string]any
-	}{
+	steps := []update{
 		{"PUT is partial", "PUT", map[string]any{"nombre": "Sucursal Liberia Centro"},
 			map[string]any{"nombre": "Sucursal Liberia Centro", "codigo": "LIB-01", "telefono": "26661234", "provincia": "Guanacaste"}},
 		{"PATCH is partial", "PATCH", map[string]any{"provincia": "Alajuela"},
@@ -59,33 +54,8 @@ func TestSucursalCRUD(t *testing.T) {
 		{"empresa_id cannot be changed", "PATCH", map[string]any{"empresa_id": 2}, map[string]any{"empresa_id": float64(1)}},
 		{"deactivate", "PATCH", map[string]any{"activo": false}, map[string]any{"activo": false}},
 	}
-	for _, st := range steps {
-		r := s.req(st.method, path, s.admin1, st.body)
-		if r.Status != 200 || testenv.Str(r.JSON, "message") != "Sucursal actualizada correctamente." {
-			t.Fatalf("%s: %d %s", st.name, r.Status, r.Raw)
-		}
-		for k, want := range st.want {
-			if got := testenv.Get(r.JSON, "data."+k); got != want {
-				t.Errorf("%s: %s = %v, want %v", st.name, k, got, want)
-			}
-		}
-	}
-
-	r = s.req(http.MethodDelete, path, s.admin1, nil)
-	if r.Status != 200 || testenv.Str(r.JSON, "message") != "Sucursal eliminada correctamente." {
-		t.Fatalf("delete: %d %s", r.Status, r.Raw)
-	}
-	for _, m := range []string{"GET", "PUT", "PATCH", "DELETE"} {
-		if r := s.req(m, path, s.admin1, map[string]any{"nombre": "X"}); r.Status != 404 || testenv.Str(r.JSON, "message") != "Sucursal no encontrada." {
-			t.Errorf("%s after delete: %d %s", m, r.Status, r.Raw)
-		}
-	}
-	if r := s.Get("/api/sucursales?per_page=100", s.admin1); slices.Contains(testenv.IDs(r), id) || testenv.Num(r.JSON, "total") != 1 {
-		t.Errorf("list after delete: %s", r.Raw)
-	}
-	if tag := s.Exec(`update sucursales set nombre = nombre where id = $1 and eliminado and not activo`, id); tag.RowsAffected() != 1 {
-		t.Errorf("branch row was not soft-deleted")
-	}
+	s.applyUpdates(t, path, "Sucursal actualizada correctamente.", steps)
+	s.deleteSoftly(t, "sucursales", id, 1, "Sucursal eliminada correctamente.", "Sucursal no encontrada.")
 	if r := s.Get("/api/empresas/1", s.admin1); testenv.Num(r.JSON, "data.sucursales_count") != 1 || testenv.Len(r.JSON, "data.sucursales") != 1 {
 		t.Errorf("company counts a deleted branch: %s", r.Raw)
 	}
@@ -99,10 +69,7 @@ func TestSucursalValidation(t *testing.T) {
 		b[k] = v
 		return b
 	}
-	cases := []struct {
-		name, method, field, msg string
-		body                     map[string]any
-	}{
+	cases := []invalid{
 		{"nombre is required", "POST", "nombre", "El campo nombre es obligatorio.", map[string]any{"codigo": "X"}},
 		{"nombre may not be blank", "POST", "nombre", "El campo nombre es obligatorio.", with("nombre", " ")},
 		{"nombre may not be null", "POST", "nombre", "El campo nombre es obligatorio.", with("nombre", nil)},
@@ -124,16 +91,7 @@ func TestSucursalValidation(t *testing.T) {
 		{"update: only the sent field is validated", "PUT", "email", "correo", map[string]any{"email": "no"}},
 		{"update: es_principal may not be null", "PATCH", "es_principal", "verdadero o falso", map[string]any{"es_principal": nil}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			path := "/api/sucursales"
-			if c.method != "POST" {
-				path = central
-			}
-			expect422(t, s.req(c.method, path, s.admin1, c.body), c.field, c.msg)
-		})
-	}
+	s.checkInvalid(t, "/api/sucursales", central, cases)
 	t.Cleanup(func() {
 		r := s.Get("/api/sucursales", s.admin1)
 		if testenv.Num(r.JSON, "total") != 1 || testenv.Str(r.JSON, "data.0.nombre") != "Sucursal Central" || testenv.Get(r.JSON, "data.0.es_principal") != true {
@@ -228,11 +186,7 @@ func TestSucursalListFiltersSearchSortAndPages(t *testing.T) {
 	s.create(t, "/api/sucursales", s.admin1, map[string]any{"nombre": "Sucursal Alajuela", "codigo": "AL-01", "activo": false})
 	s.create(t, "/api/sucursales", s.admin1, map[string]any{"nombre": "Tienda Ñ", "codigo": "ZZ-09", "email": "tienda@bodegas.cr"})
 	s.create(t, "/api/sucursales", s.admin2, map[string]any{"nombre": "Sucursal José de Demo Dos", "codigo": "SJ-02"})
-	cases := []struct {
-		name, query string
-		total       int
-		first       string
-	}{
+	cases := []listCase{
 		{"default", "", 4, "Sucursal Central"},
 		{"search is accent-insensitive", "search=jose", 1, "Sucursal San José"},
 		{"search is case-insensitive", "search=" + url.QueryEscape("SAN JOSÉ"), 1, "Sucursal San José"},
@@ -251,18 +205,7 @@ func TestSucursalListFiltersSearchSortAndPages(t *testing.T) {
 		{"sort by id desc", "sort=id&order=desc", 4, "Tienda Ñ"},
 		{"page 2", "per_page=3&page=2", 4, "Tienda Ñ"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			r := s.Get("/api/sucursales?"+c.query, s.admin1)
-			if r.Status != 200 || int(testenv.Num(r.JSON, "total")) != c.total || testenv.Str(r.JSON, "data.0.nombre") != c.first {
-				t.Errorf("%s: %d total=%v first=%q %s", c.query, r.Status, testenv.Num(r.JSON, "total"), testenv.Str(r.JSON, "data.0.nombre"), r.Raw)
-			}
-			if strings.Contains(string(r.Raw), "Demo Dos") {
-				t.Errorf("company 2's branch listed: %s", r.Raw)
-			}
-		})
-	}
+	s.checkList(t, "/api/sucursales", cases)
 	t.Run("rows carry the nested company and the count", func(t *testing.T) {
 		t.Parallel()
 		r := s.Get("/api/sucursales?search=jose", s.admin1)
