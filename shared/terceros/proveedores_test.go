@@ -261,10 +261,7 @@ func TestProveedorListFilters(t *testing.T) {
 	deleted := mk(map[string]any{"nombre": "José Eliminado"})
 	e.Call(admin, http.MethodDelete, itemPath("proveedores", deleted), nil)
 	e.Create(t, e.Admin(2), "/api/proveedores", map[string]any{"nombre": "José de otra empresa"})
-	cases := []struct {
-		name, query string
-		want        []int
-	}{
+	cases := []filterCase{
 		{"no filter", "", []int{jose, canon, contacto, plain}},
 		{"search accent-insensitive", "search=jose", []int{jose, plain}},
 		{"search with accent", "search=JOS%C3%89", []int{jose, plain}},
@@ -280,15 +277,5 @@ func TestProveedorListFilters(t *testing.T) {
 		{"search and activos", "search=solis&activos=0", []int{contacto}},
 		{"search and activos exclude", "search=solis&activos=1", nil},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := e.Get("/api/proveedores?per_page=100&"+c.query, admin)
-			if r.Status != http.StatusOK {
-				t.Fatalf("%d %s", r.Status, r.Raw)
-			}
-			if got := testenv.IDs(r); fmt.Sprint(got) != fmt.Sprint(intsOrEmpty(c.want)) || testenv.Num(r.JSON, "total") != float64(len(c.want)) {
-				t.Errorf("got %v, want %v", got, c.want)
-			}
-		})
-	}
+	checkFilters(t, e, admin, "/api/proveedores", cases)
 }
