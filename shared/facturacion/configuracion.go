@@ -2,7 +2,6 @@ package facturacion
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"regexp"
 	"slices"
@@ -268,22 +267,6 @@ func recortar(s string, n int) string {
 		return string(r[:n])
 	}
 	return s
-}
-
-// decodificarBase64 reads standard base64 with or without padding and line
-// breaks (a .p12 pasted from `base64 file.p12`).
-func decodificarBase64(s string) ([]byte, error) {
-	s = strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '\n', '\r', '\t':
-			return -1
-		}
-		return r
-	}, s)
-	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
-		return b, nil
-	}
-	return base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
 }
 
 var (

@@ -13,6 +13,7 @@ import (
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/b64"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/documentos"
 	"github.com/erpcr/erp/shared/hacienda/firma"
@@ -85,7 +86,7 @@ func (s *Service) configuracionUpdate(w http.ResponseWriter, r *http.Request) er
 	pin, pinOK := in.String("pin", valid.Str{Max: 128, NoTrim: true})
 	var p12 []byte
 	if certOK {
-		if p12, err = decodificarBase64(certB64); err != nil {
+		if p12, err = b64.Decodificar(certB64); err != nil {
 			in.Fail("certificado", "El campo certificado debe ser el archivo .p12 codificado en base64.")
 			certOK = false
 		}

@@ -96,9 +96,9 @@ func Firmar(xml []byte, c *Certificado, at time.Time) ([]byte, error) {
 	// 2. KeyInfo and SignedProperties, inclusive C14N in their final context.
 	dKI := sha256.Sum256(c14nSubarbol(f.keyInfo, nil, modoC14N{}))
 	dSP := sha256.Sum256(c14nSubarbol(f.propiedades, nil, modoC14N{}))
-	ponerTexto(f.digestDoc, b64(dDoc[:]))
-	ponerTexto(f.digestKI, b64(dKI[:]))
-	ponerTexto(f.digestSP, b64(dSP[:]))
+	ponerTexto(f.digestDoc, aBase64(dDoc[:]))
+	ponerTexto(f.digestKI, aBase64(dKI[:]))
+	ponerTexto(f.digestSP, aBase64(dSP[:]))
 
 	// 3. SignedInfo, exclusive C14N, RSA-SHA256.
 	dSI := sha256.Sum256(c14nSubarbol(f.signedInfo, nil, modoC14N{exclusivo: true}))
@@ -106,7 +106,7 @@ func Firmar(xml []byte, c *Certificado, at time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("firma: RSA: %w", err)
 	}
-	ponerTexto(f.valor, b64(sv))
+	ponerTexto(f.valor, aBase64(sv))
 
 	out := append([]byte(declaracionXML), c14nDocumento(doc, nil, modoC14N{comentarios: true})...)
 	if err := Verificar(out); err != nil {
@@ -183,10 +183,10 @@ func construirFirma(ids idsFirma, c *Certificado, at time.Time, dCert []byte) pa
 
 	pub := &c.Key.PublicKey
 	p.keyInfo = con(ds("KeyInfo", "Id", ids.keyInfo),
-		con(ds("X509Data"), txt(ds("X509Certificate"), b64(c.Cert.Raw))),
+		con(ds("X509Data"), txt(ds("X509Certificate"), aBase64(c.Cert.Raw))),
 		con(ds("KeyValue"), con(ds("RSAKeyValue"),
-			txt(ds("Modulus"), b64(pub.N.Bytes())),
-			txt(ds("Exponent"), b64(big.NewInt(int64(pub.E)).Bytes())))))
+			txt(ds("Modulus"), aBase64(pub.N.Bytes())),
+			txt(ds("Exponent"), aBase64(big.NewInt(int64(pub.E)).Bytes())))))
 
 	p.propiedades = con(xa("SignedProperties", "Id", ids.propiedades),
 		con(xa("SignedSignatureProperties"),
@@ -194,7 +194,7 @@ func construirFirma(ids idsFirma, c *Certificado, at time.Time, dCert []byte) pa
 			con(xa("SigningCertificate"), con(xa("Cert"),
 				con(xa("CertDigest"),
 					ds("DigestMethod", "Algorithm", algSHA256),
-					txt(ds("DigestValue"), b64(dCert))),
+					txt(ds("DigestValue"), aBase64(dCert))),
 				con(xa("IssuerSerial"),
 					txt(ds("X509IssuerName"), c.Cert.Issuer.String()),
 					txt(ds("X509SerialNumber"), c.Cert.SerialNumber.String())))),
@@ -237,4 +237,4 @@ func con(e *elemento, hijos ...*elemento) *elemento {
 
 func ponerTexto(e *elemento, s string) { e.hijos = []nodo{texto(s)} }
 
-func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+func aBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

@@ -6,12 +6,13 @@ import (
 	_ "crypto/sha512" // SHA-384/512 digests
 	"crypto/subtle"
 	"crypto/x509"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"math/big"
 	"strings"
 	"time"
+
+	"github.com/erpcr/erp/shared/b64"
 )
 
 // Firmante is what VerificarFirmante learned from a valid signature.
@@ -148,7 +149,7 @@ func verificarFirma(doc *documento, sig *elemento, ids map[string][]*elemento) (
 			if !xc.es(NSDsig, "X509Certificate") {
 				continue
 			}
-			der, err := decodificarB64(xc.textoPlano())
+			der, err := b64.Decodificar(xc.textoPlano())
 			if err != nil {
 				return nil, fmt.Errorf("X509Certificate: base64: %v", err)
 			}
@@ -168,7 +169,7 @@ func verificarFirma(doc *documento, sig *elemento, ids map[string][]*elemento) (
 	if svE == nil {
 		return nil, errors.New("falta ds:SignatureValue")
 	}
-	sv, err := decodificarB64(svE.textoPlano())
+	sv, err := b64.Decodificar(svE.textoPlano())
 	if err != nil {
 		return nil, fmt.Errorf("SignatureValue: base64: %v", err)
 	}
@@ -269,7 +270,7 @@ func verificarReferencia(doc *documento, sig, ref *elemento, ids map[string][]*e
 	if dvE == nil {
 		return nil, errors.New("falta ds:DigestValue")
 	}
-	esperado, err := decodificarB64(dvE.textoPlano())
+	esperado, err := b64.Decodificar(dvE.textoPlano())
 	if err != nil {
 		return nil, fmt.Errorf("DigestValue: base64: %v", err)
 	}
@@ -314,8 +315,8 @@ func compararRSAKeyValue(rkv *elemento, pub *rsa.PublicKey) error {
 	if mE == nil || eE == nil {
 		return errors.New("RSAKeyValue incompleto")
 	}
-	mb, err1 := decodificarB64(mE.textoPlano())
-	eb, err2 := decodificarB64(eE.textoPlano())
+	mb, err1 := b64.Decodificar(mE.textoPlano())
+	eb, err2 := b64.Decodificar(eE.textoPlano())
 	if err1 != nil || err2 != nil {
 		return errors.New("RSAKeyValue: base64 inválido")
 	}
@@ -399,7 +400,7 @@ func verificarSigningCertificate(sc *elemento, firmante *x509.Certificate) error
 		if !ok {
 			continue
 		}
-		esperado, err := decodificarB64(dv.textoPlano())
+		esperado, err := b64.Decodificar(dv.textoPlano())
 		if err != nil {
 			continue
 		}
@@ -440,15 +441,3 @@ var (
 		"http://www.w3.org/2001/04/xmldsig-more#rsa-sha512": crypto.SHA512,
 	}
 )
-
-// decodificarB64 decodes base64 that may be wrapped with whitespace.
-func decodificarB64(s string) ([]byte, error) {
-	s = strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '\t', '\r', '\n':
-			return -1
-		}
-		return r
-	}, s)
-	return base64.StdEncoding.DecodeString(s)
-}

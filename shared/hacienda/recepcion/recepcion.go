@@ -31,6 +31,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/erpcr/erp/shared/b64"
 )
 
 // Default values of Config.
@@ -331,27 +333,13 @@ func (c *Cliente) Consultar(ctx context.Context, empresaID int64, cred Credencia
 		CallbackURL: b.CallbackURL,
 	}
 	if b.RespuestaXML != "" {
-		x, err := decodificarBase64(b.RespuestaXML)
+		x, err := b64.Decodificar(b.RespuestaXML)
 		if err != nil {
 			return Estado{}, fmt.Errorf("%w: respuesta-xml no es base64: %w", ErrTemporal, err)
 		}
 		est.RespuestaXML = x
 	}
 	return est, nil
-}
-
-func decodificarBase64(s string) ([]byte, error) {
-	s = strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '\n', '\r', '\t':
-			return -1
-		}
-		return r
-	}, s)
-	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
-		return b, nil
-	}
-	return base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
 }
 
 // respuesta is a final HTTP answer (after retries).
