@@ -223,35 +223,8 @@ func TestCategoryPermissions(t *testing.T) {
 	sinModulo := e.UserWith(t, e.Admin(1), "SinCategorias", everyPermissionBut("categorias_producto")...)
 	lector := e.UserWith(t, e.Admin(1), "LectorCategorias", "categorias_producto.leer")
 	// The predefined Usuario role reads categories.
-	cases := []struct {
-		name   string
-		tok    string
-		method string
-		path   string
-		want   int
-	}{
-		{"without the module: list", sinModulo, "GET", categorias, 403},
-		{"without the module: show", sinModulo, "GET", path, 403},
-		{"without the module: create", sinModulo, "POST", categorias, 403},
-		{"without the module: PUT", sinModulo, "PUT", path, 403},
-		{"without the module: PATCH", sinModulo, "PATCH", path, 403},
-		{"without the module: delete", sinModulo, "DELETE", path, 403},
-		{"reader: list", lector, "GET", categorias, 200},
-		{"reader: show", lector, "GET", path, 200},
-		{"reader: create", lector, "POST", categorias, 403},
-		{"reader: PUT", lector, "PUT", path, 403},
-		{"reader: PATCH", lector, "PATCH", path, 403},
-		{"reader: delete", lector, "DELETE", path, 403},
-		{"no token", "", "GET", categorias, 401},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := e.Call(c.tok, c.method, c.path, obj{"nombre": "Cambiada"})
-			if r.Status != c.want || (c.want >= 400 && testenv.Str(r.JSON, "message") == "") {
-				t.Errorf("%d %s", r.Status, r.Raw)
-			}
-		})
-	}
+	checkAccess(t, e, obj{"nombre": "Cambiada"}, append(moduleAccess(sinModulo, lector, categorias, path),
+		access{"no token", "", "GET", categorias, 401}))
 	if r := e.Get(path, admin); testenv.Str(r.JSON, "data.nombre") != "Permisos" {
 		t.Errorf("a forbidden call changed the category: %s", r.Raw)
 	}

@@ -2,6 +2,7 @@ package catalogo_test
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"testing"
@@ -57,3 +58,40 @@ func unitID(t testing.TB, e *testenv.Env, tok, codigo string) int {
 
 // at is the path of a key of the i-th row of a list.
 func at(i int, key string) string { return fmt.Sprintf("data.%d.%s", i, key) }
+
+// access is one call by a token holder and the status it must get.
+type access struct {
+	who, tok, method, path string
+	want                   int
+}
+
+// moduleAccess is what every catalog module grants: without the module
+// nothing, with its .leer permission list and show but no writes.
+func moduleAccess(sinModulo, lector, collection, item string) []access {
+	var out []access
+	for _, c := range []struct{ method, path string }{
+		{"GET", collection}, {"GET", item}, {"POST", collection}, {"PUT", item}, {"PATCH", item}, {"DELETE", item},
+	} {
+		read := http.StatusForbidden
+		if c.method == "GET" {
+			read = http.StatusOK
+		}
+		out = append(out, access{"without the module", sinModulo, c.method, c.path, http.StatusForbidden},
+			access{"reader", lector, c.method, c.path, read})
+	}
+	return out
+}
+
+// checkAccess makes each call (a subtest) with body and checks its status;
+// refusals carry a message.
+func checkAccess(t *testing.T, e *testenv.Env, body any, cases []access) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.who+" "+c.method+" "+c.path, func(t *testing.T) {
+			r := e.Call(c.tok, c.method, c.path, body)
+			if r.Status != c.want || (c.want >= 400 && testenv.Str(r.JSON, "message") == "") {
+				t.Errorf("%d %s", r.Status, r.Raw)
+			}
+		})
+	}
+}

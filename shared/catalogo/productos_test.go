@@ -619,25 +619,7 @@ func TestProductPermissions(t *testing.T) {
 		return e.Login("vera@demo.cr", "Segura123!")
 	}()
 	body := producto(f.cat, f.unid, "Nuevo")
-	cases := []struct {
-		who    string
-		tok    string
-		method string
-		path   string
-		want   int
-	}{
-		{"without the module", sinModulo, "GET", productos, 403},
-		{"without the module", sinModulo, "GET", path, 403},
-		{"without the module", sinModulo, "POST", productos, 403},
-		{"without the module", sinModulo, "PUT", path, 403},
-		{"without the module", sinModulo, "PATCH", path, 403},
-		{"without the module", sinModulo, "DELETE", path, 403},
-		{"reader", lector, "GET", productos, 200},
-		{"reader", lector, "GET", path, 200},
-		{"reader", lector, "POST", productos, 403},
-		{"reader", lector, "PUT", path, 403},
-		{"reader", lector, "PATCH", path, 403},
-		{"reader", lector, "DELETE", path, 403},
+	cases := append(moduleAccess(sinModulo, lector, productos, path), []access{
 		{"editor without leer", editor, "GET", path, 403},
 		{"editor without leer", editor, "PATCH", path, 200},
 		{"editor without leer", editor, "DELETE", path, 403},
@@ -645,15 +627,8 @@ func TestProductPermissions(t *testing.T) {
 		{"vendedor", vendedor, "POST", productos, 403},
 		{"anonymous", "", "GET", productos, 401},
 		{"anonymous", "", "POST", productos, 401},
-	}
-	for _, c := range cases {
-		t.Run(c.who+" "+c.method+" "+c.path, func(t *testing.T) {
-			r := e.Call(c.tok, c.method, c.path, body)
-			if r.Status != c.want || (c.want >= 400 && testenv.Str(r.JSON, "message") == "") {
-				t.Errorf("%d %s", r.Status, r.Raw)
-			}
-		})
-	}
+	}...)
+	checkAccess(t, e, body, cases)
 	if r := e.Get(productos, f.admin); testenv.Num(r.JSON, "total") != 1 || testenv.Str(r.JSON, "data.0.nombre") != "Nuevo" {
 		// The editor's PATCH renamed it; nothing else was created or deleted.
 		t.Errorf("after the permission checks: %s", r.Raw)
