@@ -24,6 +24,7 @@ import (
 	"github.com/erpcr/erp/shared/hacienda/simulador"
 	"github.com/erpcr/erp/shared/queue"
 	"github.com/erpcr/erp/shared/testenv"
+	"github.com/erpcr/erp/shared/testenv/reloj"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
@@ -60,31 +61,6 @@ func certificado(t *testing.T) identidad {
 	return ident
 }
 
-// reloj is the injectable clock of a test: the service, the queue and the
-// simulator read it; tests move it instead of sleeping.
-type reloj struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (r *reloj) Now() time.Time {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.t
-}
-
-func (r *reloj) Fijar(t time.Time) {
-	r.mu.Lock()
-	r.t = t
-	r.mu.Unlock()
-}
-
-func (r *reloj) Avanzar(d time.Duration) {
-	r.mu.Lock()
-	r.t = r.t.Add(d)
-	r.mu.Unlock()
-}
-
 // bufferSeguro is a log sink safe for concurrent writes.
 type bufferSeguro struct {
 	mu sync.Mutex
@@ -108,7 +84,7 @@ func (b *bufferSeguro) String() string {
 type fx struct {
 	t      *testing.T
 	e      *testenv.Env
-	clk    *reloj
+	clk    *reloj.Reloj
 	q      *queue.Local
 	sim    *simulador.Simulador
 	svc    *facturacion.Service
@@ -131,7 +107,7 @@ const Demora = 60 * time.Second
 
 func setup(t *testing.T, o ...opciones) *fx {
 	t.Helper()
-	f := &fx{t: t, clk: &reloj{t: time.Now().Truncate(time.Second)}, logs: &bufferSeguro{}}
+	f := &fx{t: t, clk: reloj.En(time.Now().Truncate(time.Second)), logs: &bufferSeguro{}}
 	log := slog.New(slog.NewJSONHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	so := simulador.Opciones{
 		Demora: Demora, Now: f.clk.Now, Usuarios: map[string]string{usuarioHacienda: claveHacienda},

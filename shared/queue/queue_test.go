@@ -4,28 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/erpcr/erp/shared/testenv/reloj"
 )
 
-type reloj struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (r *reloj) Now() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.t }
-func (r *reloj) Avanzar(d time.Duration) {
-	r.mu.Lock()
-	r.t = r.t.Add(d)
-	r.mu.Unlock()
-}
-
 func TestLocalDeliversJobsWhenTheClockSaysSo(t *testing.T) {
-	clk := &reloj{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	clk := reloj.En(time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
 	q := NewLocal(clk.Now)
 	ctx := context.Background()
 	var got []int64
@@ -46,7 +34,7 @@ func TestLocalDeliversJobsWhenTheClockSaysSo(t *testing.T) {
 }
 
 func TestLocalDrainRunsJobsWokenWithoutDelayAndRedeliversFailures(t *testing.T) {
-	clk := &reloj{t: time.Unix(0, 0)}
+	clk := reloj.En(time.Unix(0, 0))
 	q := NewLocal(clk.Now)
 	ctx := context.Background()
 	calls := 0

@@ -19,37 +19,13 @@ import (
 	"github.com/erpcr/erp/shared/hacienda/recepcion"
 	"github.com/erpcr/erp/shared/hacienda/simulador"
 	"github.com/erpcr/erp/shared/ratelimit"
+	"github.com/erpcr/erp/shared/testenv/reloj"
 )
 
 // The PostgreSQL limiter of the repo plugs into LimitadorCompartido.
 var _ recepcion.Contador = (*ratelimit.Limiter)(nil)
 
-// reloj is a fake clock; dormir advances it and records every wait.
-type reloj struct {
-	mu      sync.Mutex
-	t       time.Time
-	esperas []time.Duration
-}
-
-func nuevoReloj() *reloj { return &reloj{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)} }
-
-func (r *reloj) Now() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.t }
-
-func (r *reloj) Avanzar(d time.Duration) { r.mu.Lock(); r.t = r.t.Add(d); r.mu.Unlock() }
-
-func (r *reloj) Dormir(ctx context.Context, d time.Duration) error {
-	r.mu.Lock()
-	r.esperas = append(r.esperas, d)
-	r.t = r.t.Add(d)
-	r.mu.Unlock()
-	return ctx.Err()
-}
-
-func (r *reloj) Esperas() []time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]time.Duration(nil), r.esperas...)
-}
+func nuevoReloj() *reloj.Reloj { return reloj.En(time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)) }
 
 var cred = recepcion.Credenciales{Usuario: "cpj-3-101-154998@stag.comprobanteselectronicos.go.cr", Clave: "secreto"}
 
@@ -136,7 +112,7 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (a *api) Llamadas() int { a.mu.Lock(); defer a.mu.Unlock(); return a.n }
 
 type prueba struct {
-	reloj  *reloj
+	reloj  *reloj.Reloj
 	idp    *idp
 	api    *api
 	srv    *httptest.Server

@@ -15,28 +15,15 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/erpcr/erp/shared/hacienda/esquemas"
 	"github.com/erpcr/erp/shared/hacienda/recepcion"
+	"github.com/erpcr/erp/shared/testenv/reloj"
 )
 
-// reloj is a fake clock.
-type reloj struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (r *reloj) Now() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.t }
-func (r *reloj) Avanzar(d time.Duration) {
-	r.mu.Lock()
-	r.t = r.t.Add(d)
-	r.mu.Unlock()
-}
-
-func nuevoReloj() *reloj { return &reloj{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)} }
+func nuevoReloj() *reloj.Reloj { return reloj.En(time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)) }
 
 // muestra returns a real signed FacturaElectronica and its clave (its file
 // name), or skips.
@@ -71,7 +58,7 @@ type entorno struct {
 	t     *testing.T
 	sim   *Simulador
 	srv   *httptest.Server
-	reloj *reloj
+	reloj *reloj.Reloj
 }
 
 func nuevoEntorno(t *testing.T, o Opciones) *entorno {
