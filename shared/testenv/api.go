@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/erpcr/erp/shared/testenv/pgsql"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -110,15 +111,7 @@ func Strs(r Resp, key string) []string {
 // dst, for fixtures that need several columns or a nullable value.
 func Scan(t testing.TB, e *Env, sql string, args []any, dst ...any) {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, e.AdminURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if err := conn.QueryRow(ctx, sql, args...).Scan(dst...); err != nil {
-		t.Fatalf("query %q: %v", sql, err)
-	}
+	pgsql.Scan(t, e.AdminURL, sql, args, dst...)
 }
 
 // Column runs owner SQL and returns the first column of every row, for

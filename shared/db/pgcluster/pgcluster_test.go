@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/erpcr/erp/shared/testenv/pgsql"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -71,16 +72,16 @@ func TestCluster(t *testing.T) {
 	}{
 		{"starts in an empty temp dir and answers select 1", func(t *testing.T, dir string) {
 			c := start(t, Options{Dir: dir, Fast: true})
-			if got := queryInt(t, c.URL("postgres"), "select 1"); got != 1 {
+			if got := pgsql.Query[int](t, c.URL("postgres"), "select 1"); got != 1 {
 				t.Fatalf("select 1 = %d", got)
 			}
-			if got := queryInt(t, c.URL("postgres"), "select current_setting('max_connections')::int"); got < DefaultMaxConnections {
+			if got := pgsql.Query[int](t, c.URL("postgres"), "select current_setting('max_connections')::int"); got < DefaultMaxConnections {
 				t.Errorf("max_connections = %d, want >= %d", got, DefaultMaxConnections)
 			}
-			if got := queryString(t, c.URL("postgres"), "show fsync"); got != "off" {
+			if got := pgsql.Query[string](t, c.URL("postgres"), "show fsync"); got != "off" {
 				t.Errorf("fsync = %s, want off for a Fast cluster", got)
 			}
-			if got := queryString(t, c.URL("postgres"), "show unix_socket_directories"); got != "" {
+			if got := pgsql.Query[string](t, c.URL("postgres"), "show unix_socket_directories"); got != "" {
 				t.Errorf("unix_socket_directories = %q, want none", got)
 			}
 			if fi, err := os.Stat(c.LogFile()); err != nil || fi.Size() == 0 {
@@ -89,7 +90,7 @@ func TestCluster(t *testing.T) {
 		}},
 		{"keeps data across stop and start", func(t *testing.T, dir string) {
 			c := start(t, Options{Dir: dir})
-			execSQL(t, c.URL("postgres"), "create table kept (v int); insert into kept values (42)")
+			pgsql.Exec(t, c.URL("postgres"), "create table kept (v int); insert into kept values (42)")
 			if err := c.Stop(); err != nil {
 				t.Fatal(err)
 			}
@@ -97,23 +98,23 @@ func TestCluster(t *testing.T) {
 			if c2.Port != c.Port {
 				t.Errorf("restart moved from port %d to %d although it was free", c.Port, c2.Port)
 			}
-			if got := queryInt(t, c2.URL("postgres"), "select v from kept"); got != 42 {
+			if got := pgsql.Query[int](t, c2.URL("postgres"), "select v from kept"); got != 42 {
 				t.Fatalf("kept row = %d, want 42", got)
 			}
 		}},
 		{"starts again over a server left running by a crashed run", func(t *testing.T, dir string) {
 			c := start(t, Options{Dir: dir, Fast: true})
-			execSQL(t, c.URL("postgres"), "create table kept (v int); insert into kept values (7)")
+			pgsql.Exec(t, c.URL("postgres"), "create table kept (v int); insert into kept values (7)")
 			// No Stop: the earlier run "crashed".
 			c2 := start(t, Options{Dir: dir, Fast: true})
-			if got := queryInt(t, c2.URL("postgres"), "select v from kept"); got != 7 {
+			if got := pgsql.Query[int](t, c2.URL("postgres"), "select v from kept"); got != 7 {
 				t.Fatalf("kept row = %d, want 7", got)
 			}
 			// The stale handle must not stop the new server.
 			if err := c.Stop(); err != nil {
 				t.Fatal(err)
 			}
-			if got := queryInt(t, c2.URL("postgres"), "select 1"); got != 1 {
+			if got := pgsql.Query[int](t, c2.URL("postgres"), "select 1"); got != 1 {
 				t.Fatalf("select 1 = %d", got)
 			}
 		}},
@@ -121,7 +122,7 @@ func TestCluster(t *testing.T) {
 			// Not Fast: with synchronous_commit=off a crash may lose the
 			// last commits, which is the point of Fast.
 			c := start(t, Options{Dir: dir})
-			execSQL(t, c.URL("postgres"), "create table kept (v int); insert into kept values (9)")
+			pgsql.Exec(t, c.URL("postgres"), "create table kept (v int); insert into kept values (9)")
 			pid := c.postmasterPID()
 			if pid == 0 {
 				t.Fatal("no postmaster.pid")
@@ -130,7 +131,7 @@ func TestCluster(t *testing.T) {
 				t.Fatal(err)
 			}
 			c2 := start(t, Options{Dir: dir})
-			if got := queryInt(t, c2.URL("postgres"), "select v from kept"); got != 9 {
+			if got := pgsql.Query[int](t, c2.URL("postgres"), "select v from kept"); got != 9 {
 				t.Fatalf("kept row = %d, want 9", got)
 			}
 		}},
@@ -147,7 +148,7 @@ func TestCluster(t *testing.T) {
 		}},
 		{"creates missing parent directories", func(t *testing.T, dir string) {
 			c := start(t, Options{Dir: filepath.Join(dir, "a", "b", "data"), Fast: true})
-			if got := queryInt(t, c.URL("postgres"), "select 1"); got != 1 {
+			if got := pgsql.Query[int](t, c.URL("postgres"), "select 1"); got != 1 {
 				t.Fatalf("select 1 = %d", got)
 			}
 		}},
@@ -233,7 +234,7 @@ func TestWatchdog(t *testing.T) {
 			release()
 			release()
 			time.Sleep(300 * time.Millisecond)
-			if got := queryInt(t, c.URL("postgres"), "select 1"); got != 1 {
+			if got := pgsql.Query[int](t, c.URL("postgres"), "select 1"); got != 1 {
 				t.Fatalf("select 1 = %d", got)
 			}
 		}},
@@ -288,47 +289,4 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
-}
-
-func connect(t *testing.T, url string) *pgx.Conn {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close(context.Background()) })
-	return conn
-}
-
-func execSQL(t *testing.T, url, sql string) {
-	t.Helper()
-	conn := connect(t, url)
-	if _, err := conn.Exec(context.Background(), sql); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	_ = conn.Close(context.Background())
-}
-
-func queryInt(t *testing.T, url, sql string) int {
-	t.Helper()
-	conn := connect(t, url)
-	defer conn.Close(context.Background())
-	var v int
-	if err := conn.QueryRow(context.Background(), sql).Scan(&v); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	return v
-}
-
-func queryString(t *testing.T, url, sql string) string {
-	t.Helper()
-	conn := connect(t, url)
-	defer conn.Close(context.Background())
-	var v string
-	if err := conn.QueryRow(context.Background(), sql).Scan(&v); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	return v
 }

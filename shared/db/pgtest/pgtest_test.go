@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/erpcr/erp/shared/testenv/pgsql"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -42,7 +43,7 @@ func TestNewDB(t *testing.T) {
 		run  func(t *testing.T)
 	}{
 		{"clone holds what prepare created", func(t *testing.T) {
-			if got := queryString(t, NewDB(t), "select v from prepared"); got != "seed" {
+			if got := pgsql.Query[string](t, NewDB(t), "select v from prepared"); got != "seed" {
 				t.Fatalf("prepared row = %q, want seed", got)
 			}
 		}},
@@ -51,23 +52,23 @@ func TestNewDB(t *testing.T) {
 			if a == b {
 				t.Fatalf("two NewDB calls returned the same URL %s", a)
 			}
-			execSQL(t, a, "create table only_in_a (v int); insert into prepared values ('a')")
-			if got := queryInt(t, b, "select count(*) from pg_tables where tablename = 'only_in_a'"); got != 0 {
+			pgsql.Exec(t, a, "create table only_in_a (v int); insert into prepared values ('a')")
+			if got := pgsql.Query[int](t, b, "select count(*) from pg_tables where tablename = 'only_in_a'"); got != 0 {
 				t.Error("a table created in one database is visible in the other")
 			}
-			if got := queryInt(t, b, "select count(*) from prepared"); got != 1 {
+			if got := pgsql.Query[int](t, b, "select count(*) from prepared"); got != 1 {
 				t.Errorf("rows in the other database's prepared = %d, want 1", got)
 			}
-			if got := queryInt(t, a, "select count(*) from only_in_a"); got != 0 {
+			if got := pgsql.Query[int](t, a, "select count(*) from only_in_a"); got != 0 {
 				t.Errorf("only_in_a has %d rows", got)
 			}
 		}},
 		{"database is dropped when its test ends", func(t *testing.T) {
 			var name string
 			t.Run("inner", func(t *testing.T) {
-				name = queryString(t, NewDB(t), "select current_database()")
+				name = pgsql.Query[string](t, NewDB(t), "select current_database()")
 			})
-			if got := queryInt(t, ServerURL(), fmt.Sprintf("select count(*) from pg_database where datname = '%s'", name)); got != 0 {
+			if got := pgsql.Query[int](t, ServerURL(), fmt.Sprintf("select count(*) from pg_database where datname = '%s'", name)); got != 0 {
 				t.Errorf("database %s still exists after its test", name)
 			}
 		}},
@@ -75,14 +76,14 @@ func TestNewDB(t *testing.T) {
 			var name string
 			t.Run("inner", func(t *testing.T) {
 				url := NewDB(t)
-				name = queryString(t, url, "select current_database()")
+				name = pgsql.Query[string](t, url, "select current_database()")
 				conn, err := pgx.Connect(context.Background(), url)
 				if err != nil {
 					t.Fatal(err)
 				}
 				_ = conn // left open on purpose
 			})
-			if got := queryInt(t, ServerURL(), fmt.Sprintf("select count(*) from pg_database where datname = '%s'", name)); got != 0 {
+			if got := pgsql.Query[int](t, ServerURL(), fmt.Sprintf("select count(*) from pg_database where datname = '%s'", name)); got != 0 {
 				t.Errorf("database %s still exists after its test", name)
 			}
 		}},
@@ -99,12 +100,12 @@ func TestNewDB(t *testing.T) {
 				_ = conn.Close(context.Background())
 				t.Fatal("connected to the template database")
 			}
-			if got := queryInt(t, ServerURL(), fmt.Sprintf("select count(*) from pg_stat_activity where datname = '%s'", tpl)); got != 0 {
+			if got := pgsql.Query[int](t, ServerURL(), fmt.Sprintf("select count(*) from pg_stat_activity where datname = '%s'", tpl)); got != 0 {
 				t.Errorf("%d sessions on the template", got)
 			}
 		}},
 		{"server URL reaches the postgres database as superuser", func(t *testing.T) {
-			if got := queryString(t, ServerURL(), "select current_database() || ' ' || current_setting('is_superuser')"); got != "postgres on" {
+			if got := pgsql.Query[string](t, ServerURL(), "select current_database() || ' ' || current_setting('is_superuser')"); got != "postgres on" {
 				t.Fatalf("got %q", got)
 			}
 		}},
@@ -125,11 +126,11 @@ func TestNewDBInParallel(t *testing.T) {
 				begin := time.Now()
 				url := NewDB(t)
 				t.Logf("NewDB took %s", time.Since(begin).Round(time.Millisecond))
-				execSQL(t, url, fmt.Sprintf("insert into prepared values ('%d')", i))
-				if got := queryInt(t, url, "select count(*) from prepared"); got != 2 {
+				pgsql.Exec(t, url, fmt.Sprintf("insert into prepared values ('%d')", i))
+				if got := pgsql.Query[int](t, url, "select count(*) from prepared"); got != 2 {
 					t.Errorf("prepared has %d rows, want 2 (seed + own)", got)
 				}
-				name := queryString(t, url, "select current_database()")
+				name := pgsql.Query[string](t, url, "select current_database()")
 				mu.Lock()
 				defer mu.Unlock()
 				if names[name] {
@@ -265,46 +266,4 @@ func TestHelperPanics(t *testing.T) {
 	fmt.Println("HELPER_URL " + ServerURL())
 	_ = NewDB(t)
 	panic("boom")
-}
-
-func connect(t *testing.T, url string) *pgx.Conn {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return conn
-}
-
-func execSQL(t *testing.T, url, sql string) {
-	t.Helper()
-	conn := connect(t, url)
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(context.Background(), sql); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-}
-
-func queryInt(t *testing.T, url, sql string) int {
-	t.Helper()
-	conn := connect(t, url)
-	defer conn.Close(context.Background())
-	var v int
-	if err := conn.QueryRow(context.Background(), sql).Scan(&v); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	return v
-}
-
-func queryString(t *testing.T, url, sql string) string {
-	t.Helper()
-	conn := connect(t, url)
-	defer conn.Close(context.Background())
-	var v string
-	if err := conn.QueryRow(context.Background(), sql).Scan(&v); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	return v
 }
