@@ -104,22 +104,14 @@ func TestTransferValidation(t *testing.T) {
 	ok := func() obj {
 		return obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2, "detalles": []obj{linea(p, 1)}}
 	}
-	with := func(k string, v any) obj {
-		b := ok()
-		if v == "<absent>" {
-			delete(b, k)
-		} else {
-			b[k] = v
-		}
-		return b
-	}
+	with := func(k string, v any) obj { return testenv.With(ok(), k, v) }
 	cases := []struct {
 		name  string
 		body  obj
 		field string
 	}{
-		{"origin is required", with("almacen_origen_id", "<absent>"), "almacen_origen_id"},
-		{"destination is required", with("almacen_destino_id", "<absent>"), "almacen_destino_id"},
+		{"origin is required", with("almacen_origen_id", testenv.Absent), "almacen_origen_id"},
+		{"destination is required", with("almacen_destino_id", testenv.Absent), "almacen_destino_id"},
 		{"destination differs from origin", with("almacen_destino_id", f.alm), "almacen_destino_id"},
 		{"origin of another company", with("almacen_origen_id", f.almB), "almacen_origen_id"},
 		{"destination of another company", with("almacen_destino_id", f.almB), "almacen_destino_id"},

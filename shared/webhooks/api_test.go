@@ -119,23 +119,16 @@ func TestWebhookValidationAndSSRFAtSave(t *testing.T) {
 	t.Parallel()
 	e, _ := api(t)
 	admin := e.Admin(1)
-	body := func(k string, v any) map[string]any {
-		b := map[string]any{"nombre": "W", "url": "https://hooks.example.com/erp", "eventos": []string{"*"}}
-		if v == nil {
-			delete(b, k)
-		} else {
-			b[k] = v
-		}
-		return b
-	}
+	valid := map[string]any{"nombre": "W", "url": "https://hooks.example.com/erp", "eventos": []string{"*"}}
+	body := func(k string, v any) map[string]any { return testenv.With(valid, k, v) }
 	cases := []struct {
 		name  string
 		body  map[string]any
 		field string
 	}{
-		{"nombre is required", body("nombre", nil), "nombre"},
-		{"url is required", body("url", nil), "url"},
-		{"eventos is required", body("eventos", nil), "eventos"},
+		{"nombre is required", body("nombre", testenv.Absent), "nombre"},
+		{"url is required", body("url", testenv.Absent), "url"},
+		{"eventos is required", body("eventos", testenv.Absent), "eventos"},
 		{"eventos needs one", body("eventos", []string{}), "eventos"},
 		{"unknown event", body("eventos", []string{"VentaCreadaEvent", "NoExiste"}), "eventos.1"},
 		{"timeout below 5", body("timeout_segundos", 4), "timeout_segundos"},
