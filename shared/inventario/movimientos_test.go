@@ -213,22 +213,9 @@ func TestCreateValidation(t *testing.T) {
 	ok := func() obj {
 		return obj{"tipo": "Compra", "almacen_id": f.alm, "detalles": []obj{linea(p, 1, "costo_unitario", 10)}}
 	}
-	with := func(k string, v any) obj {
-		b := ok()
-		if v == "<absent>" {
-			delete(b, k)
-		} else {
-			b[k] = v
-		}
-		return b
-	}
+	with := func(k string, v any) obj { return testenv.With(ok(), k, v) }
 	line := func(k string, v any) obj {
-		l := linea(p, 1, "costo_unitario", 10)
-		if v == "<absent>" {
-			delete(l, k)
-		} else {
-			l[k] = v
-		}
+		l := testenv.With(linea(p, 1, "costo_unitario", 10), k, v)
 		return with("detalles", []obj{linea(p, 1), l})
 	}
 	cases := []struct {
@@ -237,11 +224,11 @@ func TestCreateValidation(t *testing.T) {
 		body  any
 		field string
 	}{
-		{"tipo is required", entradasPath, with("tipo", "<absent>"), "tipo"},
+		{"tipo is required", entradasPath, with("tipo", testenv.Absent), "tipo"},
 		{"tipo must be an entry type", entradasPath, with("tipo", "Venta"), "tipo"},
 		{"tipo must be an exit type", salidasPath, with("tipo", "Compra"), "tipo"},
 		{"tipo must be text", entradasPath, with("tipo", 5), "tipo"},
-		{"almacen_id is required", entradasPath, with("almacen_id", "<absent>"), "almacen_id"},
+		{"almacen_id is required", entradasPath, with("almacen_id", testenv.Absent), "almacen_id"},
 		{"almacen_id must be an integer", entradasPath, with("almacen_id", "uno"), "almacen_id"},
 		{"almacen_id of another company", entradasPath, with("almacen_id", f.almB), "almacen_id"},
 		{"almacen_id that does not exist", entradasPath, with("almacen_id", 999999), "almacen_id"},
@@ -250,15 +237,15 @@ func TestCreateValidation(t *testing.T) {
 		{"proveedor_id of another company", entradasPath, with("proveedor_id", proveedorAjeno), "proveedor_id"},
 		{"cliente_id that does not exist", salidasPath, obj{"tipo": "Venta", "almacen_id": f.alm, "cliente_id": 999999, "detalles": []obj{linea(p, 1)}}, "cliente_id"},
 		{"procesar must be boolean", entradasPath, with("procesar", "quizás"), "procesar"},
-		{"detalles is required", entradasPath, with("detalles", "<absent>"), "detalles"},
+		{"detalles is required", entradasPath, with("detalles", testenv.Absent), "detalles"},
 		{"detalles cannot be empty", entradasPath, with("detalles", []obj{}), "detalles"},
 		{"detalles must be a list", entradasPath, with("detalles", obj{"producto_id": p}), "detalles"},
 		{"a line must be an object", entradasPath, with("detalles", []any{linea(p, 1), 7}), "detalles.1"},
-		{"producto_id is required", entradasPath, line("producto_id", "<absent>"), "detalles.1.producto_id"},
+		{"producto_id is required", entradasPath, line("producto_id", testenv.Absent), "detalles.1.producto_id"},
 		{"producto_id of another company", entradasPath, line("producto_id", ajeno), "detalles.1.producto_id"},
 		{"producto_id that does not exist", salidasPath, obj{"tipo": "Venta", "almacen_id": f.alm, "detalles": []obj{linea(999999, 1)}}, "detalles.0.producto_id"},
 		{"a service keeps no stock", entradasPath, line("producto_id", servicio), "detalles.1.producto_id"},
-		{"cantidad is required", entradasPath, line("cantidad", "<absent>"), "detalles.1.cantidad"},
+		{"cantidad is required", entradasPath, line("cantidad", testenv.Absent), "detalles.1.cantidad"},
 		{"cantidad must be positive", entradasPath, line("cantidad", 0), "detalles.1.cantidad"},
 		{"cantidad cannot be negative", salidasPath, obj{"tipo": "Venta", "almacen_id": f.alm, "detalles": []obj{linea(p, -1)}}, "detalles.0.cantidad"},
 		{"cantidad must be a number", entradasPath, line("cantidad", "mucho"), "detalles.1.cantidad"},

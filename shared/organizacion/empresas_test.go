@@ -117,29 +117,22 @@ func TestEmpresaCreateMakesTheCreatorItsAdministrador(t *testing.T) {
 func TestEmpresaCreateValidation(t *testing.T) {
 	s := newStack(t)
 	reg := s.regimen(t)
-	with := func(k string, v any) map[string]any {
-		b := empresaBody(reg, "3101888001")
-		if v == nil {
-			delete(b, k)
-		} else {
-			b[k] = v
-		}
-		return b
-	}
-	withNull := func(k string) map[string]any { b := empresaBody(reg, "3101888001"); b[k] = nil; return b }
+	valid := empresaBody(reg, "3101888001")
+	with := func(k string, v any) map[string]any { return testenv.With(valid, k, v) }
+	withNull := func(k string) map[string]any { return testenv.With(valid, k, nil) }
 	cases := []invalid{
-		{"nombre is required", "POST", "nombre", "El campo nombre es obligatorio.", with("nombre", nil)},
+		{"nombre is required", "POST", "nombre", "El campo nombre es obligatorio.", with("nombre", testenv.Absent)},
 		{"nombre may not be blank", "POST", "nombre", "El campo nombre es obligatorio.", with("nombre", "   ")},
 		{"nombre may not be null", "POST", "nombre", "El campo nombre es obligatorio.", withNull("nombre")},
 		{"nombre max 255", "POST", "nombre", "no debe ser mayor que 255 caracteres", with("nombre", strings.Repeat("ñ", 256))},
 		{"nombre must be text", "POST", "nombre", "debe ser una cadena de texto", with("nombre", 12)},
-		{"razon_social is required", "POST", "razon_social", "El campo razon social es obligatorio.", with("razon_social", nil)},
+		{"razon_social is required", "POST", "razon_social", "El campo razon social es obligatorio.", with("razon_social", testenv.Absent)},
 		{"razon_social max 255", "POST", "razon_social", "255", with("razon_social", strings.Repeat("a", 256))},
-		{"nit_ruc is required", "POST", "nit_ruc", "El campo nit ruc es obligatorio.", with("nit_ruc", nil)},
+		{"nit_ruc is required", "POST", "nit_ruc", "El campo nit ruc es obligatorio.", with("nit_ruc", testenv.Absent)},
 		{"nit_ruc max 50", "POST", "nit_ruc", "50", with("nit_ruc", strings.Repeat("1", 51))},
 		{"nit_ruc of a company of the caller", "POST", "nit_ruc", "Ya existe una empresa con ese NIT/RUC.", with("nit_ruc", demoNit1)},
 		{"nit_ruc of a company the caller does not belong to", "POST", "nit_ruc", "Ya existe una empresa con ese NIT/RUC.", with("nit_ruc", demoNit2)},
-		{"regimen_tributario_id is required", "POST", "regimen_tributario_id", "es obligatorio", with("regimen_tributario_id", nil)},
+		{"regimen_tributario_id is required", "POST", "regimen_tributario_id", "es obligatorio", with("regimen_tributario_id", testenv.Absent)},
 		{"regimen_tributario_id must exist", "POST", "regimen_tributario_id", "El régimen tributario seleccionado no existe.", with("regimen_tributario_id", 999999)},
 		{"regimen_tributario_id must be an integer", "POST", "regimen_tributario_id", "debe ser un número entero", with("regimen_tributario_id", "uno")},
 		{"email must be valid", "POST", "email", "correo electrónico válida", with("email", "no-es-correo")},
