@@ -141,6 +141,12 @@ type Tx struct {
 // parameter that could disagree.
 func (t *Tx) EmpresaID() int64 { return t.scope.EmpresaID }
 
+// ActuarEn records that the statement just run set app.empresa_id to id in
+// this transaction (a company the caller was checked to belong to: showing,
+// changing or creating a company), so that EmpresaID keeps agreeing with
+// row-level security.
+func (t *Tx) ActuarEn(id int64) { t.scope.EmpresaID = id }
+
 // UsuarioID is the user the transaction acts for (0 when none).
 func (t *Tx) UsuarioID() int64 { return t.scope.UsuarioID }
 

@@ -71,8 +71,11 @@ var Empresa = &recurso.Resource{
 	// Showing a company the caller belongs to reads its branches, users and
 	// settings: act in that company for the rest of this transaction.
 	BeforeRead: func(c *recurso.Call) error {
-		_, err := c.Tx.Exec(c.Context(), `select set_config('app.empresa_id', $1::bigint::text, true)
+		tag, err := c.Tx.Exec(c.Context(), `select set_config('app.empresa_id', $1::bigint::text, true)
 			where $1::bigint in (select app_empresas_del_usuario())`, c.ID)
+		if err == nil && tag.RowsAffected() == 1 {
+			c.Tx.ActuarEn(c.ID)
+		}
 		return err
 	},
 	BeforeSave: func(c *recurso.Call, vals map[string]any) error {
@@ -113,6 +116,7 @@ func actInCompany(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, pe
 	if !allowed {
 		return apperr.NewForbidden("No tiene permiso para realizar esta acción en esa empresa.")
 	}
+	tx.ActuarEn(id)
 	return nil
 }
 
@@ -129,6 +133,7 @@ func insertEmpresa(c *recurso.Call, vals map[string]any) (int64, error) {
 	if _, err := c.Tx.Exec(ctx, `select set_config('app.empresa_id', $1, true)`, strconv.FormatInt(id, 10)); err != nil {
 		return 0, err
 	}
+	c.Tx.ActuarEn(id)
 	cols, args := []string{"id"}, []any{id}
 	// vals holds only declared fields (validated), never arbitrary keys.
 	keys := make([]string, 0, len(vals))

@@ -33,9 +33,9 @@ func principal(table string) func(c *recurso.Call, vals map[string]any) error {
 			return nil
 		}
 		b := &pgx.Batch{}
-		b.Queue(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, fmt.Sprintf("%s.es_principal:%d", table, c.Principal.EmpresaID))
+		b.Queue(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, fmt.Sprintf("%s.es_principal:%d", table, c.Tx.EmpresaID()))
 		b.Queue(`update `+table+` set es_principal = false
-			where empresa_id = $1 and es_principal and not eliminado and id <> $2`, c.Principal.EmpresaID, c.ID)
+			where empresa_id = $1 and es_principal and not eliminado and id <> $2`, c.Tx.EmpresaID(), c.ID)
 		return c.Tx.SendBatch(c.Context(), b).Close()
 	}
 }

@@ -1,185 +1,112 @@
 package recurso
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/valid"
 )
 
 // Handlers returns the five operations of res keyed by the route names the
 // route table's crud() declares (index, store, show, update, patch, destroy);
-// read-only resources get index and show.
+// read-only resources get index and show. They run on the shared handler
+// layer, like the hand-written groups: one transaction per request bound to
+// the tenant, typed errors, Idempotency-Key on store, deadlock retry.
 func Handlers(res *Resource, d *db.DB) lambdahttp.Handlers {
-	h := &handler{res: res, db: d}
 	hs := lambdahttp.Handlers{
-		res.Name + ".index": h.index,
-		res.Name + ".show":  h.show,
+		res.Name + ".index": handler.List(d, res.query),
+		res.Name + ".show":  handler.Show(d, res.mostrar),
 	}
 	if !res.ReadOnly {
-		hs[res.Name+".store"] = h.store
-		hs[res.Name+".update"] = h.update
-		hs[res.Name+".patch"] = h.update
-		hs[res.Name+".destroy"] = h.destroy
+		update := handler.Action(d, res.Messages.Updated, cuerpo, res.actualizar)
+		hs[res.Name+".store"] = handler.Create(d, res.Messages.Created, cuerpo, res.crear)
+		hs[res.Name+".update"] = update
+		hs[res.Name+".patch"] = update
+		hs[res.Name+".destroy"] = handler.Action(d, res.Messages.Deleted, handler.NoBody, res.eliminar)
 	}
 	return hs
 }
 
-type handler struct {
-	res *Resource
-	db  *db.DB
-}
+// cuerpo hands the body to save, which validates it field by field against
+// the declaration inside the transaction (uniqueness, references).
+func cuerpo(in *valid.Input) (*valid.Input, error) { return in, nil }
 
-// run opens the request's transaction, scoped to the principal's tenant.
-func (h *handler) run(r *http.Request, fn func(c *Call) error) error {
-	p, _ := auth.FromContext(r.Context())
-	return h.db.WithTx(r.Context(), db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}, func(tx *db.Tx) error {
-		return fn(&Call{R: r, Principal: p, Tx: tx})
-	})
-}
-
-func (h *handler) index(w http.ResponseWriter, r *http.Request) error {
-	var out httpx.Page[Row]
-	err := h.run(r, func(c *Call) (err error) {
-		out, err = h.res.list(c)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
-	return nil
-}
-
-func (h *handler) show(w http.ResponseWriter, r *http.Request) error {
-	id, err := httpx.PathID(r)
-	if err != nil {
-		return err
-	}
-	var row Row
-	err = h.run(r, func(c *Call) error {
-		c.ID = id
-		if err := h.beforeRead(c); err != nil {
-			return err
-		}
-		row, err = h.res.find(c, id, true)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, "", row)
-}
-
-func (h *handler) beforeRead(c *Call) error {
-	if h.res.BeforeRead != nil {
-		return h.res.BeforeRead(c)
+func (res *Resource) beforeRead(c *Call) error {
+	if res.BeforeRead != nil {
+		return res.BeforeRead(c)
 	}
 	return nil
 }
 
-// body reads the request as an Input and the raw fields (for decimals).
-func body(r *http.Request) (*valid.Input, map[string]json.RawMessage, error) {
-	in, err := httpx.ReadInput(r)
-	if err != nil {
-		return nil, nil, err
+func (res *Resource) mostrar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (Row, error) {
+	c := &Call{Ctx: ctx, Principal: p, Tx: tx, ID: id}
+	if err := res.beforeRead(c); err != nil {
+		return nil, err
 	}
-	return in, in.Raw(), nil
+	return res.find(c, id, true)
 }
 
-func (h *handler) store(w http.ResponseWriter, r *http.Request) error {
-	in, raw, err := body(r)
-	if err != nil {
-		return err
+func (res *Resource) crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input) (Row, error) {
+	c := &Call{Ctx: ctx, Principal: p, Tx: tx, In: in}
+	if err := res.save(c, in.Raw()); err != nil {
+		return nil, err
 	}
-	var row Row
-	err = h.run(r, func(c *Call) error {
-		c.In = in
-		if err := h.res.save(c, raw); err != nil {
-			return err
-		}
-		if err := h.beforeRead(c); err != nil {
-			return err
-		}
-		row, err = h.res.find(c, c.ID, true)
-		if err != nil {
-			return fmt.Errorf("recurso: %s: reload: %w", h.res.Name, err)
-		}
-		if h.res.AfterCreate != nil {
-			return h.res.AfterCreate(c, row)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
+	if err := res.beforeRead(c); err != nil {
+		return nil, err
 	}
-	return httpx.Created(w, h.res.Messages.Created, row)
+	row, err := res.find(c, c.ID, true)
+	if err != nil {
+		return nil, fmt.Errorf("recurso: %s: reload: %w", res.Name, err)
+	}
+	if res.AfterCreate != nil {
+		if err := res.AfterCreate(c, row); err != nil {
+			return nil, err
+		}
+	}
+	return row, nil
 }
 
-func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
-	id, err := httpx.PathID(r)
+func (res *Resource) actualizar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in *valid.Input) (Row, error) {
+	c := &Call{Ctx: ctx, Principal: p, Tx: tx, In: in, ID: id}
+	cur, err := res.find(c, id, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	in, raw, err := body(r)
-	if err != nil {
-		return err
+	c.Current = cur
+	if err := res.save(c, in.Raw()); err != nil {
+		return nil, err
 	}
-	var row Row
-	err = h.run(r, func(c *Call) error {
-		c.In, c.ID = in, id
-		cur, err := h.res.find(c, id, false)
-		if err != nil {
-			return err
-		}
-		c.Current = cur
-		if err := h.res.save(c, raw); err != nil {
-			return err
-		}
-		if err := h.beforeRead(c); err != nil {
-			return err
-		}
-		row, err = h.res.find(c, id, true)
-		return err
-	})
-	if err != nil {
-		return err
+	if err := res.beforeRead(c); err != nil {
+		return nil, err
 	}
-	return httpx.OK(w, h.res.Messages.Updated, row)
+	return res.find(c, id, true)
 }
 
-func (h *handler) destroy(w http.ResponseWriter, r *http.Request) error {
-	id, err := httpx.PathID(r)
+// destroy soft-deletes the record (activo = false, eliminado = true); the
+// answer is only the message.
+func (res *Resource) eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*struct{}, error) {
+	c := &Call{Ctx: ctx, Principal: p, Tx: tx, ID: id}
+	cur, err := res.find(c, id, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	err = h.run(r, func(c *Call) error {
-		c.ID = id
-		cur, err := h.res.find(c, id, false)
-		if err != nil {
-			return err
+	c.Current = cur
+	if res.BeforeDelete != nil {
+		if err := res.BeforeDelete(c); err != nil {
+			return nil, err
 		}
-		c.Current = cur
-		if h.res.BeforeDelete != nil {
-			if err := h.res.BeforeDelete(c); err != nil {
-				return err
-			}
-		}
-		a := &Args{}
-		where := "t.id = " + a.Add(id)
-		if h.res.Tenant {
-			where += " and t.empresa_id = " + a.Add(c.Principal.EmpresaID)
-		}
-		_, err = c.Tx.Exec(c.Context(), `update `+h.res.Table+` t set activo = false, eliminado = true where `+where, a.Values()...)
-		return err
-	})
-	if err != nil {
-		return err
 	}
-	return httpx.OKMessage(w, h.res.Messages.Deleted)
+	a := &Args{}
+	where := "t.id = " + a.Add(id)
+	if res.Tenant {
+		where += " and t.empresa_id = " + a.Add(tx.EmpresaID())
+	}
+	if _, err := tx.Exec(ctx, `update `+res.Table+` t set activo = false, eliminado = true where `+where, a.Values()...); err != nil {
+		return nil, fmt.Errorf("recurso: %s: delete: %w", res.Name, err)
+	}
+	return nil, nil
 }

@@ -2,8 +2,10 @@ package recurso
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,7 +13,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/apperr"
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/valid"
 )
@@ -54,7 +58,7 @@ func (res *Resource) visible(c *Call, a *Args) string {
 		return res.Scope(c, a) + " and not t.eliminado"
 	}
 	if res.Tenant {
-		return "t.empresa_id = " + a.Add(c.Principal.EmpresaID) + " and not t.eliminado"
+		return "t.empresa_id = " + a.Add(c.Tx.EmpresaID()) + " and not t.eliminado"
 	}
 	return "not t.eliminado"
 }
@@ -224,26 +228,34 @@ func (res *Resource) find(c *Call, id int64, detail bool) (Row, error) {
 	return list[0], nil
 }
 
-// list answers GET /api/<name>.
-func (res *Resource) list(c *Call) (httpx.Page[Row], error) {
-	r := c.R
-	page, err := httpx.ParsePage(r)
-	if err != nil {
-		return httpx.Page[Row]{}, err
-	}
+// query is the page of GET /api/<name> for the shared list handler: the
+// filters are read before the transaction opens, and $1 is the company
+// (handler.Query) for tenant resources.
+func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[Row], error) {
+	var none handler.Query[Row]
 	allowed := map[string]string{"id": "t.id", "creado_en": "t.creado_en", "actualizado_en": "t.actualizado_en"}
 	for _, s := range res.Sorts {
 		allowed[s] = "t." + s
 	}
 	order, err := httpx.SortQuery(r, allowed, "t.id")
 	if err != nil {
-		return httpx.Page[Row]{}, err
+		return none, err
 	}
 	a := &Args{}
-	conds := []string{res.visible(c, a)}
+	global := res.Scope != nil || !res.Tenant
+	var conds []string
+	switch {
+	case res.Scope != nil:
+		conds = []string{res.Scope(&Call{Principal: p}, a) + " and not t.eliminado"}
+	case res.Tenant:
+		a.Add(nil) // $1: the transaction's company, bound by handler.List
+		conds = []string{"t.empresa_id = $1 and not t.eliminado"}
+	default:
+		conds = []string{"not t.eliminado"}
+	}
 	activos, err := httpx.BoolQuery(r, "activos")
 	if err != nil {
-		return httpx.Page[Row]{}, err
+		return none, err
 	}
 	if activos != nil {
 		conds = append(conds, "t.activo = "+a.Add(*activos))
@@ -275,7 +287,7 @@ func (res *Resource) list(c *Call) (httpx.Page[Row], error) {
 		case Boolean:
 			bv, err := httpx.BoolQuery(r, f.Param)
 			if err != nil {
-				return httpx.Page[Row]{}, err
+				return none, err
 			}
 			conds = append(conds, col+" = "+a.Add(*bv))
 		default:
@@ -287,17 +299,19 @@ func (res *Resource) list(c *Call) (httpx.Page[Row], error) {
 		}
 	}
 	if err := in.Err(); err != nil {
-		return httpx.Page[Row]{}, err
+		return none, err
 	}
-	from := `from ` + res.Table + ` t where ` + strings.Join(conds, " and ")
-	rows, total, err := db.Page(c.Context(), c.Tx, res.rowExpr(), from, order+", t.id", a.Values(), page.PerPage, page.Offset(), scanRow)
-	if err != nil {
-		return httpx.Page[Row]{}, fmt.Errorf("recurso: %s: list: %w", res.Name, err)
+	args := a.Values()
+	if !global {
+		args = args[1:]
 	}
-	if err := res.decorate(c, c.Tx, rows, false); err != nil {
-		return httpx.Page[Row]{}, err
-	}
-	return httpx.NewPage(page, rows, total), nil
+	return handler.Query[Row]{
+		Cols: res.rowExpr(), From: `from ` + res.Table + ` t where ` + strings.Join(conds, " and "),
+		Order: order + ", t.id", Args: args, Global: global, Scan: scanRow,
+		Load: func(ctx context.Context, tx *db.Tx, rows []Row) error {
+			return res.decorate(&Call{Ctx: ctx, Principal: p, Tx: tx}, tx, rows, false)
+		},
+	}, nil
 }
 
 func contains(list []string, v string) bool {

@@ -10,7 +10,6 @@ package recurso
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
@@ -115,7 +114,7 @@ type Messages struct {
 
 // Call is the context of one operation, handed to hooks.
 type Call struct {
-	R         *http.Request
+	Ctx       context.Context
 	Principal auth.Principal
 	Tx        *db.Tx
 	In        *valid.Input
@@ -126,7 +125,7 @@ type Call struct {
 }
 
 // Context is the request context.
-func (c *Call) Context() context.Context { return c.R.Context() }
+func (c *Call) Context() context.Context { return c.Ctx }
 
 // Resource is the declaration of one simple resource.
 type Resource struct {

@@ -146,7 +146,7 @@ func (res *Resource) checkRefsAndUniques(c *Call, vals map[string]any) error {
 			args := []any{v}
 			if f.RefTenant {
 				sql += ` and x.empresa_id = $2`
-				args = append(args, c.Principal.EmpresaID)
+				args = append(args, c.Tx.EmpresaID())
 			}
 			b.Queue(sql+`)`, args...)
 			checks = append(checks, func(exists bool) {
@@ -168,7 +168,7 @@ func (res *Resource) checkRefsAndUniques(c *Call, vals map[string]any) error {
 			args := []any{v, c.ID}
 			if f.Unique == UniquePerTenant {
 				sql += ` and x.empresa_id = $3`
-				args = append(args, c.Principal.EmpresaID)
+				args = append(args, c.Tx.EmpresaID())
 			}
 			// A global rule on a table under row-level security can only see
 			// the caller's rows here; the unique index catches the others and
@@ -220,7 +220,7 @@ func (res *Resource) insert(c *Call, vals map[string]any) (int64, error) {
 	cols, args := res.columns(vals)
 	if res.Tenant {
 		cols = append(cols, "empresa_id")
-		args = append(args, c.Principal.EmpresaID)
+		args = append(args, c.Tx.EmpresaID())
 	}
 	ph := make([]string, len(cols))
 	for i := range cols {
@@ -243,7 +243,7 @@ func (res *Resource) update(c *Call, vals map[string]any) error {
 	}
 	where := "t.id = " + a.Add(c.ID)
 	if res.Tenant {
-		where += " and t.empresa_id = " + a.Add(c.Principal.EmpresaID)
+		where += " and t.empresa_id = " + a.Add(c.Tx.EmpresaID())
 	}
 	_, err := c.Tx.Exec(c.Context(), `update `+res.Table+` t set `+strings.Join(sets, ", ")+` where `+where, a.Values()...)
 	return err

@@ -254,7 +254,8 @@ const msgSlugTomado = "Ya existe un rol con ese slug en esta empresa."
 
 // EnsurePredefinedRoles creates (or completes) the predefined roles of a
 // company with their permission sets. Idempotent: used by the seed and when a
-// company is created. Permission sets of existing predefined roles are only
+// company is created. The company is a parameter because the seed runs this
+// as the owner, outside any tenant transaction. Permission sets of existing predefined roles are only
 // added to, never trimmed, so a company's own additions survive.
 func EnsurePredefinedRoles(ctx context.Context, q db.Querier, empresaID int64) error {
 	b := &pgx.Batch{}
