@@ -6,6 +6,7 @@ import (
 
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
+	"github.com/jackc/pgx/v5"
 )
 
 // BenchmarkEntregas measures deliveries per second through the worker
@@ -23,19 +24,10 @@ func BenchmarkEntregas(b *testing.B) {
 					return err
 				}
 			}
-			rows, err := tx.Query(context.Background(), `select id from webhook_entregas where estado = 'pendiente' order by id desc limit $1`, n)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			for rows.Next() {
-				var id int64
-				if err := rows.Scan(&id); err != nil {
-					return err
-				}
-				ids = append(ids, id)
-			}
-			return rows.Err()
+			rows, _ := tx.Query(context.Background(), `select id from webhook_entregas where estado = 'pendiente' order by id desc limit $1`, n)
+			got, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+			ids = append(ids, got...)
+			return err
 		}); err != nil {
 			b.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
@@ -113,19 +114,10 @@ func (f *fx) evento(tipo string) []int64 {
 		if err := eventos.Registrar(ctx, tx, tipo, map[string]any{"id": 7, "numero_comprobante": "FAC-00000007"}); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `select id from webhook_entregas where empresa_id = 1 and evento = $1 order by id`, tipo)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return rows.Err()
+		rows, _ := tx.Query(ctx, `select id from webhook_entregas where empresa_id = 1 and evento = $1 order by id`, tipo)
+		got, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		ids = append(ids, got...)
+		return err
 	})
 	return ids
 }
