@@ -95,3 +95,29 @@ func checkAccess(t *testing.T, e *testenv.Env, body any, cases []access) {
 		})
 	}
 }
+
+// total is a list query and the number of rows it must count.
+type total struct {
+	query string
+	total float64
+}
+
+// checkTotals lists path?<query> for each case and checks the total.
+func checkTotals(t *testing.T, e *testenv.Env, tok, path string, cases []total) {
+	t.Helper()
+	for _, c := range cases {
+		if r := e.Get(path+"?"+c.query, tok); r.Status != 200 || testenv.Num(r.JSON, "total") != c.total {
+			t.Errorf("%q: want %v, got %d %s", c.query, c.total, r.Status, r.Raw)
+		}
+	}
+}
+
+// checkRefused checks that each list query of path is refused with 422.
+func checkRefused(t *testing.T, e *testenv.Env, tok, path string, queries ...string) {
+	t.Helper()
+	for _, q := range queries {
+		if r := e.Get(path+"?"+q, tok); r.Status != 422 {
+			t.Errorf("%s: %d %s", q, r.Status, r.Raw)
+		}
+	}
+}

@@ -477,12 +477,6 @@ func TestEmpresaListSearchFiltersSortAndPages(t *testing.T) {
 			t.Errorf("search row: %s", r.Raw)
 		}
 	})
-	for _, bad := range []string{"per_page=0", "per_page=101", "per_page=x", "page=0", "page=-1", "sort=email", "sort=busqueda",
-		"sort=nombre%20desc", "order=up", "activos=quizas"} {
-		t.Run("refused "+bad, func(t *testing.T) {
-			t.Parallel()
-			key := strings.SplitN(bad, "=", 2)[0]
-			expect422(t, s.Get("/api/empresas?"+bad, s.admin1), key, "El campo")
-		})
-	}
+	s.checkRefused(t, "/api/empresas", "per_page=0", "per_page=101", "per_page=x", "page=0", "page=-1", "sort=email", "sort=busqueda",
+		"sort=nombre%20desc", "order=up", "activos=quizas")
 }

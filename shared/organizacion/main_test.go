@@ -207,3 +207,15 @@ func (s *stack) checkInvalid(t *testing.T, collection, item string, cases []inva
 		})
 	}
 }
+
+// checkRefused checks, each in a parallel subtest, that the list query of
+// path is refused with a 422 blaming its parameter.
+func (s *stack) checkRefused(t *testing.T, path string, queries ...string) {
+	t.Helper()
+	for _, bad := range queries {
+		t.Run("refused "+bad, func(t *testing.T) {
+			t.Parallel()
+			expect422(t, s.Get(path+"?"+bad, s.admin1), strings.SplitN(bad, "=", 2)[0], "El campo")
+		})
+	}
+}
