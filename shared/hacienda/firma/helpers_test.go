@@ -135,35 +135,26 @@ func quitarFirma(t *testing.T, b []byte) []byte {
 // muestras returns the real signed invoices Hacienda accepted.
 func muestras(t *testing.T) map[string][]byte {
 	t.Helper()
-	fs, err := filepath.Glob(filepath.Join("testdata", "hacienda", "*.xml"))
-	if err != nil || len(fs) == 0 {
-		t.Fatalf("sin muestras reales en testdata/hacienda: %v", err)
-	}
-	m := map[string][]byte{}
-	for _, f := range fs {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m[filepath.Base(f)] = b
-	}
-	return m
+	return archivosXML(t, filepath.Join("testdata", "hacienda"))
 }
 
 // documentos returns the unsigned v4.4 documents of testdata.
 func documentos(t *testing.T) map[string][]byte {
 	t.Helper()
-	fs, err := filepath.Glob(filepath.Join("testdata", "*.xml"))
+	return archivosXML(t, "testdata")
+}
+
+// archivosXML reads every .xml file of dir, by base name; dir may not be
+// empty.
+func archivosXML(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	fs, err := filepath.Glob(filepath.Join(dir, "*.xml"))
 	if err != nil || len(fs) == 0 {
-		t.Fatalf("sin documentos en testdata: %v", err)
+		t.Fatalf("sin documentos XML en %s: %v", dir, err)
 	}
 	m := map[string][]byte{}
 	for _, f := range fs {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m[filepath.Base(f)] = b
+		m[filepath.Base(f)] = leerArchivo(t, f)
 	}
 	return m
 }
@@ -175,4 +166,17 @@ func leerArchivo(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// pemPrueba writes a fresh key and certificate as PEM files in a temporary
+// directory, for the external tools (openssl, xmlsec1) that read files; it
+// returns the directory, both paths and the certificate.
+func pemPrueba(t *testing.T) (dir, llave, certificado string, cert *x509.Certificate) {
+	t.Helper()
+	key, cert, err := firmatest.Generar("3101123456")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	return dir, escribir(t, dir, "k.pem", llavePEM(t, key)), escribir(t, dir, "c.pem", certPEM(cert)), cert
 }

@@ -155,13 +155,7 @@ func TestCargarP12Cadena(t *testing.T) {
 // default and with -legacy (RC2-40 certificates, 3DES keys, SHA-1 MAC).
 func TestCargarP12OpenSSL(t *testing.T) {
 	openssl := herramienta(t, "openssl")
-	key, cert, err := firmatest.Generar("3101123456")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	kf := escribir(t, dir, "k.pem", llavePEM(t, key))
-	cf := escribir(t, dir, "c.pem", certPEM(cert))
+	dir, kf, cf, cert := pemPrueba(t)
 	for _, extra := range [][]string{nil, {"-legacy"}} {
 		out := dir + "/x.p12"
 		args := append([]string{"pkcs12", "-export", "-inkey", kf, "-in", cf, "-passout", "pass:" + pinPrueba, "-out", out}, extra...)

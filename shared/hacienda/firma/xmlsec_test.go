@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/erpcr/erp/shared/hacienda/firma"
-	"github.com/erpcr/erp/shared/hacienda/firma/firmatest"
 )
 
 // Documents that are not what our generator writes but that Firmar must
@@ -63,13 +62,7 @@ func TestFirmarContextosDificiles(t *testing.T) {
 // reject them once altered.
 func TestVerificarFirmasDeXmlsec1(t *testing.T) {
 	xmlsec1 := herramienta(t, "xmlsec1")
-	key, cert, err := firmatest.Generar("3101123456")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	kf := escribir(t, dir, "k.pem", llavePEM(t, key))
-	cf := escribir(t, dir, "c.pem", certPEM(cert))
+	dir, kf, cf, cert := pemPrueba(t)
 	c14n := map[string]string{
 		"inclusiva":              `<ds:CanonicalizationMethod Algorithm="http://www.w3.org/TR/2001/REC-xml-c14n-20010315"/>`,
 		"exclusiva":              `<ds:CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/>`,
