@@ -48,10 +48,7 @@ func (f *fx) operaciones(id, venta int64) []op {
 
 func TestEveryRouteChecksItsPermission(t *testing.T) {
 	f := setup(t)
-	f.configurar(f.admin)
-	p := f.producto("P", ptr(CABYS), false)
-	venta := f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000)))
-	id := f.generar(f.admin, venta)
+	venta, id := f.comprobante()
 	ops := f.operaciones(id, venta)
 
 	none := f.userWith("sinfe", "ventas.leer", "clientes.leer")
@@ -96,10 +93,7 @@ func TestEveryRouteChecksItsPermission(t *testing.T) {
 
 func TestAnotherCompanyCannotSeeOrTouchTheComprobantes(t *testing.T) {
 	f := setup(t)
-	f.configurar(f.admin)
-	p := f.producto("P", ptr(CABYS), false)
-	venta := f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000)))
-	id := f.generar(f.admin, venta)
+	venta, id := f.comprobante()
 	f.emitir(f.admin, id)
 	admin2 := f.e.Admin(2)
 

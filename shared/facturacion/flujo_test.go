@@ -99,9 +99,7 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 
 func TestStepsOutOfOrderAre422UnderEstado(t *testing.T) {
 	f := setup(t)
-	f.configurar(f.admin)
-	p := f.producto("P", ptr(CABYS), false)
-	id := f.generar(f.admin, f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000))))
+	_, id := f.comprobante()
 	for _, c := range []struct{ paso, msg string }{
 		{"firmar", "generar-xml"},
 		{"enviar", "generar-xml"},
@@ -145,9 +143,7 @@ func TestARejectedDocumentKeepsHaciendasMessage(t *testing.T) {
 	f := setup(t, opciones{sim: func(o *simulador.Opciones) {
 		o.VerificarFirma = func([]byte) error { return errors.New("La firma del documento no tiene el Policy Id") }
 	}})
-	f.configurar(f.admin)
-	p := f.producto("P", ptr(CABYS), false)
-	id := f.generar(f.admin, f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000))))
+	_, id := f.comprobante()
 	f.emitir(f.admin, id)
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()

@@ -310,3 +310,14 @@ func (f *fx) esperarFinal(id int64, maxPolls int) (string, int) {
 }
 
 func itoa(n int64) string { return fmt.Sprint(n) }
+
+// comprobante configures company 1, sells one line of a CABYS product to a
+// customer and generates the sale's comprobante, the start of most flows;
+// it returns the sale and the comprobante.
+func (f *fx) comprobante() (ventaID, id int64) {
+	f.t.Helper()
+	f.configurar(f.admin)
+	p := f.producto("P", ptr(CABYS), false)
+	ventaID = f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000)))
+	return ventaID, f.generar(f.admin, ventaID)
+}
