@@ -2,6 +2,7 @@ package facturacion
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -12,7 +13,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/apperr"
+	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/hacienda/firma"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -371,3 +374,113 @@ func guardarTerminales(ctx context.Context, tx *db.Tx, ts []terminalIn) error {
 	}
 	return nil
 }
+
+// guardarConfiguracion applies a decoded PUT /hacienda/configuracion.
+func (s *Service) guardarConfiguracion(ctx context.Context, tx *db.Tx, p auth.Principal, x configuracionIn) (Configuracion, error) {
+	cif, err := s.cifra(ctx)
+	if err != nil {
+		return Configuracion{}, err
+	}
+	set := x.set
+	usuario, usuarioOK, claveH, claveOK, pin, pinOK, p12, certOK := x.usuario, x.usuarioOK, x.clave, x.claveOK, x.pin, x.pinOK, x.p12, x.certOK
+	// Create the row if needed and lock it: concurrent PUTs apply one after the other.
+	b := &pgx.Batch{}
+	b.Queue(`insert into hacienda_configuraciones (empresa_id) values ($1) on conflict (empresa_id) do nothing`, tx.EmpresaID())
+	b.Queue(`select 1 from hacienda_configuraciones where empresa_id = $1 for update`, tx.EmpresaID())
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return Configuracion{}, fmt.Errorf("facturacion: configuración: %w", err)
+	}
+	cur, err := cargarConfig(ctx, tx)
+	if err != nil {
+		return Configuracion{}, err
+	}
+	if certOK || pinOK {
+		if !pinOK && len(cur.pin) > 0 {
+			b, err := cif.Descifrar(tx.EmpresaID(), campoPIN, cur.pin)
+			if err != nil {
+				return Configuracion{}, err
+			}
+			pin, pinOK = string(b), true
+		}
+		if !certOK && len(cur.certificado) > 0 {
+			b, err := cif.Descifrar(tx.EmpresaID(), campoCertificado, cur.certificado)
+			if err != nil {
+				return Configuracion{}, err
+			}
+			p12 = b
+		}
+		switch {
+		case certOK && !pinOK:
+			return Configuracion{}, apperr.InvalidField("pin", "El campo pin es obligatorio para verificar el certificado.")
+		case len(p12) > 0:
+			crt, err := firma.CargarP12(p12, pin)
+			switch {
+			case errors.Is(err, firma.ErrPIN):
+				return Configuracion{}, apperr.InvalidField("pin", "El PIN no corresponde al certificado.")
+			case err != nil:
+				return Configuracion{}, apperr.InvalidField("certificado", "El certificado no se pudo leer: debe ser un archivo .p12 con llave RSA y certificado.")
+			}
+			info := firma.Describir(crt)
+			desde, hasta := info.ValidoDesde, info.ValidoHasta
+			set("certificado_sujeto", recortar(info.Sujeto, 500))
+			set("certificado_emisor", recortar(info.Emisor, 500))
+			set("certificado_serie", recortar(info.Serie, 100))
+			set("certificado_valido_desde", desde)
+			set("certificado_valido_hasta", hasta)
+		}
+	}
+	secretos := []struct {
+		campo, col string
+		ok         bool
+		val        []byte
+	}{
+		{campoUsuario, "usuario_cifrado", usuarioOK, []byte(usuario)},
+		{campoClave, "clave_cifrada", claveOK, []byte(claveH)},
+		{campoCertificado, "certificado_cifrado", certOK, p12},
+		{campoPIN, "pin_cifrado", pinOK && x.pinEnviado, []byte(pin)},
+	}
+	for _, sec := range secretos {
+		if !sec.ok {
+			continue
+		}
+		c, err := cif.Cifrar(tx.EmpresaID(), sec.campo, sec.val)
+		if err != nil {
+			return Configuracion{}, err
+		}
+		set(sec.col, c)
+	}
+	if len(x.cambios) > 0 {
+		sql := "update hacienda_configuraciones set "
+		args := []any{tx.EmpresaID()}
+		for i, c := range x.cambios {
+			if i > 0 {
+				sql += ", "
+			}
+			args = append(args, c.val)
+			sql += c.col + " = $" + strconv.Itoa(len(args))
+		}
+		if _, err := tx.Exec(ctx, sql+" where empresa_id = $1", args...); err != nil {
+			return Configuracion{}, fmt.Errorf("facturacion: guardar configuración: %w", err)
+		}
+	}
+	if len(x.terminales) > 0 {
+		if err := guardarTerminales(ctx, tx, x.terminales); err != nil {
+			return Configuracion{}, err
+		}
+	}
+	return s.leerVista(ctx, tx)
+}
+
+// configuracionIn is a decoded PUT /hacienda/configuracion: the plain
+// columns to change and the secrets sent (the certificate already base64
+// decoded), checked against the stored ones in the transaction.
+type configuracionIn struct {
+	cambios                               []cambio
+	usuario, clave, pin                   string
+	usuarioOK, claveOK, pinOK, pinEnviado bool
+	certOK                                bool
+	p12                                   []byte
+	terminales                            []terminalIn
+}
+
+func (x *configuracionIn) set(col string, val any) { x.cambios = append(x.cambios, cambio{col, val}) }

@@ -1,12 +1,19 @@
 package facturacion
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/erpcr/erp/shared/apperr"
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/documentos"
+	"github.com/jackc/pgx/v5"
+
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -74,4 +81,105 @@ func tipoPermitido(tipoComprobante, tipo string) error {
 	}
 	return apperr.InvalidField("tipo_documento", "El tipo de documento "+tipo+" no corresponde a una venta de tipo "+
 		strings.ReplaceAll(tipoComprobante, "_", " ")+" (use "+propio+").")
+}
+
+// generarComprobante creates the comprobante of the sale (creado) or finds
+// the one it already has of that type.
+func (s *Service) generarComprobante(ctx context.Context, tx *db.Tx, p auth.Principal, x generarIn) (c Comprobante, creado bool, err error) {
+	// The sale is locked first, so that concurrent generar calls for
+	// one sale run one after the other and see each other's result.
+	b := &pgx.Batch{}
+	b.Queue(`select v.tipo_comprobante, v.estado, v.sucursal_id, v.cliente_id, e.nit_ruc, hc.emisor_numero_identificacion,
+				coalesce(t.establecimiento, 1), coalesce(t.terminal, 1)
+			from ventas v join empresas e on e.id = v.empresa_id
+			left join hacienda_configuraciones hc on hc.empresa_id = v.empresa_id
+			left join hacienda_terminales t on t.empresa_id = v.empresa_id and t.sucursal_id = v.sucursal_id
+			where v.empresa_id = $1 and v.id = $2 and not v.eliminado for update of v`, tx.EmpresaID(), x.ventaID)
+	b.Queue(`select c.id, c.tipo_documento from comprobantes_electronicos c
+			where c.empresa_id = $1 and c.venta_id = $2 and not c.eliminado order by c.id`, tx.EmpresaID(), x.ventaID)
+	br := tx.SendBatch(ctx, b)
+	var v ventaGenerar
+	err = br.QueryRow().Scan(&v.tipoComprobante, &v.estado, &v.sucursalID, &v.clienteID, &v.nit, &v.emisorNumero, &v.establecimiento, &v.terminal)
+	if errors.Is(err, pgx.ErrNoRows) {
+		br.Close()
+		return c, false, apperr.InvalidField("venta_id", "La venta seleccionada no existe en esta empresa.")
+	}
+	if err != nil {
+		br.Close()
+		return c, false, fmt.Errorf("facturacion: venta: %w", err)
+	}
+	type existente struct {
+		id   int64
+		tipo string
+	}
+	rows, _ := br.Query()
+	ex, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (existente, error) {
+		var e existente
+		return e, r.Scan(&e.id, &e.tipo)
+	})
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return c, false, fmt.Errorf("facturacion: comprobantes de la venta: %w", err)
+	}
+
+	tipo := TipoPorComprobante[v.tipoComprobante]
+	if x.tipo != "" {
+		if err := tipoPermitido(v.tipoComprobante, x.tipo); err != nil {
+			return c, false, err
+		}
+		tipo = x.tipo
+	}
+	for _, e := range ex {
+		if e.tipo == tipo {
+			c, err = buscar(ctx, tx, e.id)
+			return c, false, err
+		}
+	}
+	switch {
+	case v.estado == "anulada":
+		return c, false, apperr.InvalidField("venta_id", "La venta está anulada; no se puede emitir su comprobante.")
+	case v.estado == "borrador":
+		return c, false, apperr.InvalidField("venta_id", "La venta es un borrador; confírmela antes de emitir su comprobante.")
+	case tipo == TipoFactura && v.clienteID == nil:
+		return c, false, apperr.InvalidField("tipo_documento", "Una factura electrónica requiere un cliente (receptor); emita un tiquete (04) o asigne un cliente a la venta.")
+	}
+
+	emisor := soloAlfanumerico(v.nit)
+	if v.emisorNumero != nil {
+		emisor = *v.emisorNumero
+	}
+	now := s.now()
+	serie := fmt.Sprintf("hacienda:%03d:%05d:%s", v.establecimiento, v.terminal, tipo)
+	n, err := documentos.Siguiente(ctx, tx, serie)
+	if err != nil {
+		return c, false, err
+	}
+	consecutivo, err := Consecutivo(v.establecimiento, v.terminal, tipo, n)
+	if err != nil {
+		return c, false, apperr.InvalidField("venta_id", "La serie de comprobantes de esta terminal se agotó.")
+	}
+	seguridad, err := CodigoSeguridad()
+	if err != nil {
+		return c, false, err
+	}
+	clave, err := Clave(now, emisor, consecutivo, x.situacion, seguridad)
+	if err != nil {
+		return c, false, apperr.InvalidField("configuracion.emisor.numero_identificacion",
+			"La identificación del emisor no sirve para la clave (de 1 a 12 letras o dígitos); revise la configuración.")
+	}
+	var id int64
+	err = tx.QueryRow(ctx, `insert into comprobantes_electronicos (empresa_id, venta_id, sucursal_id, usuario_id, tipo_documento,
+				clave, numero_consecutivo, situacion, fecha_emision)
+			values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+		tx.EmpresaID(), x.ventaID, v.sucursalID, p.UsuarioID, tipo, clave, consecutivo, x.situacion, now).Scan(&id)
+	if err != nil {
+		if _, ok := db.IsUniqueViolation(err); ok {
+			return c, false, apperr.NewConflict("La clave o el consecutivo generados ya existen; intente de nuevo.")
+		}
+		return c, false, fmt.Errorf("facturacion: insertar comprobante: %w", err)
+	}
+	c, err = buscar(ctx, tx, id)
+	return c, true, err
 }

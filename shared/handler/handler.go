@@ -95,6 +95,54 @@ func Show[T any](d *db.DB, find FindFunc[T]) httpx.HandlerFunc {
 	}
 }
 
+// ReadFunc reads what the tenant has one of (its settings, its statistics
+// for the query q).
+type ReadFunc[Q, T any] func(ctx context.Context, tx *db.Tx, p auth.Principal, q Q) (T, error)
+
+// NoQuery parses nothing: for reads without filters.
+func NoQuery(*http.Request) (struct{}, error) { return struct{}{}, nil }
+
+// Get answers GET of a resource without an id (/hacienda/configuracion,
+// /hacienda/estadisticas): the query is parsed before the transaction
+// opens (a bad filter costs no round trip), then 200 {success, data}.
+func Get[Q, T any](d *db.DB, parse func(*http.Request) (Q, error), read ReadFunc[Q, T]) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		q, err := parse(r)
+		if err != nil {
+			return err
+		}
+		var out T
+		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (err error) {
+			out, err = read(ctx, tx, p, q)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return httpx.OK(w, "", out)
+	}
+}
+
+// Put answers PUT of a resource without an id (the tenant's settings):
+// 200 {success, message, data}.
+func Put[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], do CreateFunc[In, Out]) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		in, _, err := decodeBody(r, decode)
+		if err != nil {
+			return err
+		}
+		var out Out
+		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (err error) {
+			out, err = do(ctx, tx, p, in)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return httpx.OK(w, msg, out)
+	}
+}
+
 // Action answers a change of one record (PUT/PATCH /{id}, POST
 // /{id}/<action>, DELETE /{id}): 200 {success, message, data}; with a nil
 // result only {success, message}.
@@ -117,7 +165,7 @@ func Action[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], do ActionF
 			return err
 		}
 		if m, ok := any(out).(conMensaje); ok {
-			msg2, data := m.mensaje()
+			msg2, data, _ := m.mensaje()
 			return httpx.OK(w, msg2, data)
 		}
 		if isNil(any(out)) {
@@ -179,6 +227,7 @@ func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID, i
 		var (
 			replay *idempotencia.Stored
 			out    []byte
+			status int
 		)
 		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) error {
 			if key != "" {
@@ -193,8 +242,12 @@ func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID, i
 				return err
 			}
 			env := httpx.Envelope{Success: true, Message: msg, Data: data}
+			status = http.StatusCreated
 			if m, ok := any(data).(conMensaje); ok {
-				env.Message, env.Data = m.mensaje()
+				var st int
+				if env.Message, env.Data, st = m.mensaje(); st != 0 {
+					status = st
+				}
 			}
 			if out, err = httpx.EncodeJSON(env); err != nil {
 				return fmt.Errorf("handler: encode: %w", err)
@@ -202,7 +255,7 @@ func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID, i
 			if key == "" {
 				return nil
 			}
-			return idempotencia.Save(ctx, tx, key, ruta, huella, idempotencia.Stored{Status: http.StatusCreated, Body: out})
+			return idempotencia.Save(ctx, tx, key, ruta, huella, idempotencia.Stored{Status: status, Body: out})
 		})
 		if err != nil {
 			return err
@@ -211,7 +264,7 @@ func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID, i
 			idempotencia.Replay(w, replay)
 			return nil
 		}
-		httpx.WriteBody(w, http.StatusCreated, out)
+		httpx.WriteBody(w, status, out)
 		return nil
 	}
 }
@@ -286,15 +339,17 @@ func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
 
 // Respuesta is a result whose message depends on what happened (a partial
 // or a complete receipt, a movement created and processed): Action and
-// Create answer with its Mensaje instead of the fixed one.
+// Create answer with its Mensaje instead of the fixed one, and with Estado
+// when set (a create that found the record already there answers 200).
 type Respuesta[T any] struct {
 	Mensaje string
 	Datos   T
+	Estado  int
 }
 
-type conMensaje interface{ mensaje() (string, any) }
+type conMensaje interface{ mensaje() (string, any, int) }
 
-func (r Respuesta[T]) mensaje() (string, any) { return r.Mensaje, r.Datos }
+func (r Respuesta[T]) mensaje() (string, any, int) { return r.Mensaje, r.Datos, r.Estado }
 
 // isNil reports whether v is nil, a nil pointer, map or slice, or the empty
 // struct: an action whose answer is only a message.
