@@ -169,11 +169,7 @@ func TestProductValidation(t *testing.T) {
 		return b
 	}
 	const absent = "<absent>"
-	cases := []struct {
-		name  string
-		body  obj
-		field string
-	}{
+	cases := []testenv.Invalid{
 		{"categoria_id is required", with("categoria_id", absent), "categoria_id"},
 		{"categoria_id cannot be null", with("categoria_id", nil), "categoria_id"},
 		{"categoria_id must be an integer", with("categoria_id", "uno"), "categoria_id"},
@@ -234,11 +230,7 @@ func TestProductValidation(t *testing.T) {
 		{"gestionado_inventario must be boolean", with("gestionado_inventario", "quizás"), "gestionado_inventario"},
 		{"activo must be boolean", with("activo", 7), "activo"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			testenv.Expect422(t, e.Call(f.admin, "POST", productos, c.body), c.field)
-		})
-	}
+	e.ExpectInvalid(t, f.admin, "POST", productos, cases)
 	// Every error of a body is reported at once.
 	r := e.Call(f.admin, "POST", productos, obj{"precio_venta": -1, "tipo": "x"})
 	for _, field := range []string{"categoria_id", "unidad_medida_id", "nombre", "tipo", "precio_venta"} {

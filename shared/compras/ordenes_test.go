@@ -127,11 +127,7 @@ func TestCreateValidationRules(t *testing.T) {
 	for i := range many {
 		many[i] = linea(p, 1, 1)
 	}
-	cases := []struct {
-		name  string
-		body  any
-		field string
-	}{
+	cases := []testenv.Invalid{
 		{"proveedor_id required", testenv.With(base, "proveedor_id", testenv.Absent), "proveedor_id"},
 		{"proveedor_id null", fmt.Sprintf(`{"proveedor_id":null,"fecha_orden":"2026-03-10","estado":"borrador","detalles":[{"producto_id":%d,"cantidad":1,"precio_unitario":1}]}`, p), "proveedor_id"},
 		{"proveedor_id of another company", testenv.With(base, "proveedor_id", f2.proveedor), "proveedor_id"},
@@ -182,11 +178,7 @@ func TestCreateValidationRules(t *testing.T) {
 		{"the index names the failing line", f.orden(linea(p, 1, 1), linea(p, 0, 1)), "detalles.1.cantidad"},
 		{"empty body", "", "proveedor_id"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			testenv.Expect422(t, f.do(http.MethodPost, "/api/ordenes-compra", c.body), c.field)
-		})
-	}
+	f.e.ExpectInvalid(t, f.tok, http.MethodPost, "/api/ordenes-compra", cases)
 	// Several mistakes are reported together, each under its own key.
 	r := f.do(http.MethodPost, "/api/ordenes-compra", map[string]any{"detalles": []any{linea(p, 0, -1), map[string]any{}}})
 	for _, k := range []string{"proveedor_id", "fecha_orden", "estado", "detalles.0.cantidad", "detalles.0.precio_unitario", "detalles.1.producto_id", "detalles.1.cantidad"} {

@@ -105,11 +105,7 @@ func TestTransferValidation(t *testing.T) {
 		return obj{"almacen_origen_id": f.alm, "almacen_destino_id": f.alm2, "detalles": []obj{linea(p, 1)}}
 	}
 	with := func(k string, v any) obj { return testenv.With(ok(), k, v) }
-	cases := []struct {
-		name  string
-		body  obj
-		field string
-	}{
+	cases := []testenv.Invalid{
 		{"origin is required", with("almacen_origen_id", testenv.Absent), "almacen_origen_id"},
 		{"destination is required", with("almacen_destino_id", testenv.Absent), "almacen_destino_id"},
 		{"destination differs from origin", with("almacen_destino_id", f.alm), "almacen_destino_id"},
@@ -120,11 +116,7 @@ func TestTransferValidation(t *testing.T) {
 		{"cantidad must be positive", with("detalles", []obj{linea(p, 0)}), "detalles.0.cantidad"},
 		{"observaciones max 2000", with("observaciones", strings.Repeat("x", 2001)), "observaciones"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			testenv.Expect422(t, f.e.Call(f.admin, "POST", transferPath, c.body), c.field)
-		})
-	}
+	f.e.ExpectInvalid(t, f.admin, "POST", transferPath, cases)
 	if f.stock(t, f.alm, p) != 5 {
 		t.Errorf("refused transfers moved stock")
 	}

@@ -180,11 +180,7 @@ func TestClienteValidationRules(t *testing.T) {
 	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	base := persona("109990000")
-	cases := []struct {
-		name  string
-		body  any
-		field string
-	}{
+	cases := []testenv.Invalid{
 		{"tipo_identificacion is required", testenv.With(base, "tipo_identificacion", testenv.Absent), "tipo_identificacion"},
 		{"tipo_identificacion null", testenv.With(base, "tipo_identificacion", nil), "tipo_identificacion"},
 		{"tipo_identificacion blank", testenv.With(base, "tipo_identificacion", " "), "tipo_identificacion"},
@@ -232,11 +228,7 @@ func TestClienteValidationRules(t *testing.T) {
 		{"activo not a boolean", testenv.With(base, "activo", "quizas"), "activo"},
 		{"activo null", testenv.With(base, "activo", nil), "activo"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			testenv.Expect422(t, e.Call(admin, http.MethodPost, "/api/clientes", c.body), c.field)
-		})
-	}
+	e.ExpectInvalid(t, admin, http.MethodPost, "/api/clientes", cases)
 	t.Run("every failing field is reported at once", func(t *testing.T) {
 		r := e.Call(admin, http.MethodPost, "/api/clientes", map[string]any{
 			"tipo_identificacion": "fisica", "identificacion": "12", "email": "x", "telefono": "1", "limite_credito": -5, "dias_credito": -1})

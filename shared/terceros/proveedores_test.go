@@ -110,11 +110,7 @@ func TestProveedorValidationRules(t *testing.T) {
 	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
 	base := proveedor("Proveedor", "3101999999")
-	cases := []struct {
-		name  string
-		body  map[string]any
-		field string
-	}{
+	cases := []testenv.Invalid{
 		{"nombre is required", testenv.With(base, "nombre", testenv.Absent), "nombre"},
 		{"nombre null", testenv.With(base, "nombre", nil), "nombre"},
 		{"nombre blank", testenv.With(base, "nombre", " \t "), "nombre"},
@@ -141,11 +137,7 @@ func TestProveedorValidationRules(t *testing.T) {
 		{"limite_credito not a number", testenv.With(base, "limite_credito", "mucho"), "limite_credito"},
 		{"activo not a boolean", testenv.With(base, "activo", "si"), "activo"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			testenv.Expect422(t, e.Call(admin, http.MethodPost, "/api/proveedores", c.body), c.field)
-		})
-	}
+	e.ExpectInvalid(t, admin, http.MethodPost, "/api/proveedores", cases)
 	t.Run("phone message names the field", func(t *testing.T) {
 		r := e.Call(admin, http.MethodPost, "/api/proveedores", testenv.With(base, "contacto_telefono", "12"))
 		if msg := strings.Join(r.FieldErrors("contacto_telefono"), ""); !strings.Contains(msg, "contacto telefono") {

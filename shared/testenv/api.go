@@ -131,3 +131,23 @@ func Column[T any](t testing.TB, e *Env, sql string, args ...any) []T {
 	}
 	return out
 }
+
+// Invalid is one refused body and the field its 422 must blame. It is an
+// alias of an unnamed struct so tables can list cases positionally.
+type Invalid = struct {
+	Name  string
+	Body  any
+	Field string
+}
+
+// ExpectInvalid sends each body with method to path, one subtest a case,
+// and expects Expect422 on its field: the validation table every resource
+// has.
+func (e *Env) ExpectInvalid(t *testing.T, tok, method, path string, cases []Invalid) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			Expect422(t, e.Call(tok, method, path, c.Body), c.Field)
+		})
+	}
+}

@@ -58,11 +58,7 @@ func TestCreateUserValidation(t *testing.T) {
 		}
 		return u
 	}
-	cases := []struct {
-		name  string
-		body  any
-		field string
-	}{
+	cases := []testenv.Invalid{
 		{"nombre is required", with("nombre", nil), "nombre"},
 		{"nombre max 255", with("nombre", strings.Repeat("a", 256)), "nombre"},
 		{"email must be valid", with("email", "no-es-correo"), "email"},
@@ -77,17 +73,7 @@ func TestCreateUserValidation(t *testing.T) {
 		{"cargo_id of the wrong type", with("cargo_id", "uno"), "cargo_id"},
 		{"roles of the wrong type", with("roles", "vendedor"), "roles"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin, Body: c.body})
-			if r.Status != http.StatusUnprocessableEntity {
-				t.Fatalf("status %d: %s", r.Status, r.Raw)
-			}
-			if len(r.FieldErrors(c.field)) < 1 {
-				t.Errorf("no errors[%q]: %s", c.field, r.Raw)
-			}
-		})
-	}
+	e.ExpectInvalid(t, admin, "POST", "/api/usuarios", cases)
 	// Nothing was half-written.
 	if r := e.Get("/api/usuarios?search=nuevo@demo.cr", admin); testenv.Num(r.JSON, "total") != 0 {
 		t.Errorf("a refused user was stored: %s", r.Raw)

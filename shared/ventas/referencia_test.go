@@ -18,11 +18,7 @@ func TestNotesRequireTheSaleTheyCorrect(t *testing.T) {
 		return testenv.With(testenv.With(venta(linea(p, 1, 100)), "tipo_comprobante", "nota_credito", "venta_referencia_id", factura, "codigo_referencia", "01", "razon_referencia", "Devolución total"), kv...)
 	}
 	long := strings.Repeat("x", 181)
-	cases := []struct {
-		name  string
-		body  map[string]any
-		field string
-	}{
+	cases := []testenv.Invalid{
 		{"reference missing", nota("venta_referencia_id", testenv.Absent), "venta_referencia_id"},
 		{"code missing", nota("codigo_referencia", testenv.Absent), "codigo_referencia"},
 		{"reason missing", nota("razon_referencia", testenv.Absent), "razon_referencia"},
@@ -33,14 +29,7 @@ func TestNotesRequireTheSaleTheyCorrect(t *testing.T) {
 		{"unknown sale", nota("venta_referencia_id", 999999), "venta_referencia_id"},
 		{"a factura carries no reference", testenv.With(venta(linea(p, 1, 100)), "venta_referencia_id", factura), "venta_referencia_id"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := f.e.Call(f.admin, http.MethodPost, "/api/ventas", c.body)
-			if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors(c.field)) == 0 {
-				t.Fatalf("%d %s", r.Status, r.Raw)
-			}
-		})
-	}
+	f.e.ExpectInvalid(t, f.admin, http.MethodPost, "/api/ventas", cases)
 	r := f.venderOK(testenv.With(nota(), "tipo_comprobante", "nota_debito", "codigo_referencia", "14"))
 	if testenv.Num(r.JSON, "data.venta_referencia_id") != float64(factura) || testenv.Str(r.JSON, "data.codigo_referencia") != "14" ||
 		testenv.Str(r.JSON, "data.razon_referencia") != "Devolución total" || testenv.Str(r.JSON, "data.numero_comprobante") != "ND-00000001" {

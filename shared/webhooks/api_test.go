@@ -121,11 +121,7 @@ func TestWebhookValidationAndSSRFAtSave(t *testing.T) {
 	admin := e.Admin(1)
 	valid := map[string]any{"nombre": "W", "url": "https://hooks.example.com/erp", "eventos": []string{"*"}}
 	body := func(k string, v any) map[string]any { return testenv.With(valid, k, v) }
-	cases := []struct {
-		name  string
-		body  map[string]any
-		field string
-	}{
+	cases := []testenv.Invalid{
 		{"nombre is required", body("nombre", testenv.Absent), "nombre"},
 		{"url is required", body("url", testenv.Absent), "url"},
 		{"eventos is required", body("eventos", testenv.Absent), "eventos"},
@@ -143,20 +139,9 @@ func TestWebhookValidationAndSSRFAtSave(t *testing.T) {
 		"http://a.localhost/", "http://10.0.0.1/", "http://172.16.0.1/", "http://192.168.0.1/", "http://169.254.169.254/",
 		"http://100.64.0.1/", "http://0.0.0.0/", "http://[fc00::1]/", "http://[fe80::1]/", "http://224.0.0.1/",
 		"http://255.255.255.255/", "ftp://example.com/"} {
-		cases = append(cases, struct {
-			name  string
-			body  map[string]any
-			field string
-		}{"url " + u, body("url", u), "url"})
+		cases = append(cases, testenv.Invalid{"url " + u, body("url", u), "url"})
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := e.Do(testenv.Req{Method: "POST", Path: "/api/webhooks", Token: admin, Body: c.body})
-			if r.Status != 422 || len(r.FieldErrors(c.field)) == 0 {
-				t.Errorf("want 422 on %s, got %d %s", c.field, r.Status, r.Raw)
-			}
-		})
-	}
+	e.ExpectInvalid(t, admin, "POST", "/api/webhooks", cases)
 	if r := e.Do(testenv.Req{Method: "POST", Path: "/api/webhooks", Token: admin, Body: body("url", "http://93.184.216.34/x")}); r.Status != 201 {
 		t.Errorf("a public address: %d %s", r.Status, r.Raw)
 	}
