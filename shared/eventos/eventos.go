@@ -14,7 +14,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
-	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/lambdahttp"
 )
 
@@ -57,29 +57,17 @@ type Evento struct {
 // Handlers serves GET /api/eventos (Administrador): the tenant's events,
 // newest first, filtered by tipo.
 func Handlers(d *db.DB) lambdahttp.Handlers {
-	return lambdahttp.Handlers{"eventos.index": func(w http.ResponseWriter, r *http.Request) error {
-		p, _ := auth.FromContext(r.Context())
-		page, err := httpx.ParsePage(r)
-		if err != nil {
-			return err
-		}
-		var tipo *string
-		if v := strings.TrimSpace(r.URL.Query().Get("tipo")); v != "" {
-			tipo = &v
-		}
-		var out httpx.Page[Evento]
-		err = d.WithTx(r.Context(), db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}, func(tx *db.Tx) error {
-			rows, total, err := db.Page(r.Context(), tx,
-				`id::text, secuencia, empresa_id, tipo, to_char(ocurrido_en at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), payload`,
-				`from eventos where empresa_id = $1 and ($2::text is null or tipo = $2)`, "secuencia desc",
-				[]any{p.EmpresaID, tipo}, page.PerPage, page.Offset(), pgx.RowToStructByPos[Evento])
-			out = httpx.NewPage(page, rows, total)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		httpx.WriteJSON(w, http.StatusOK, out)
-		return nil
-	}}
+	return lambdahttp.Handlers{"eventos.index": handler.List(d, lista)}
+}
+
+func lista(r *http.Request, _ auth.Principal) (handler.Query[Evento], error) {
+	var tipo *string
+	if v := strings.TrimSpace(r.URL.Query().Get("tipo")); v != "" {
+		tipo = &v
+	}
+	return handler.Query[Evento]{
+		Cols:  `id::text, secuencia, empresa_id, tipo, to_char(ocurrido_en at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), payload`,
+		From:  `from eventos where empresa_id = $1 and ($2::text is null or tipo = $2)`,
+		Order: "secuencia desc", Args: []any{tipo}, Scan: pgx.RowToStructByPos[Evento],
+	}, nil
 }
