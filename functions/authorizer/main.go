@@ -6,10 +6,10 @@ package main
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/erpcr/erp/shared/app"
+	"github.com/erpcr/erp/shared/plataforma"
 )
 
 func main() {
-	deps := app.MustOpen() // once per container, outside the handler
+	deps := plataforma.MustOpen() // once per container, outside the handler
 	lambda.StartWithOptions(deps.Authorizer(), lambda.WithEnableSIGTERM(deps.Close))
 }

@@ -4,10 +4,11 @@ package main
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/erpcr/erp/shared/app"
+	"github.com/erpcr/erp/shared/plataforma"
+	"github.com/erpcr/erp/shared/terceros"
 )
 
 func main() {
-	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("clientes", deps.GrupoClientes), lambda.WithEnableSIGTERM(deps.Close))
+	deps := plataforma.MustOpen() // once per container, outside the handler
+	lambda.StartWithOptions(deps.MustLambda("clientes", terceros.GrupoClientes), lambda.WithEnableSIGTERM(deps.Close))
 }

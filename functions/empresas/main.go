@@ -4,10 +4,11 @@ package main
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/erpcr/erp/shared/app"
+	"github.com/erpcr/erp/shared/organizacion"
+	"github.com/erpcr/erp/shared/plataforma"
 )
 
 func main() {
-	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("empresas", deps.GrupoEmpresas), lambda.WithEnableSIGTERM(deps.Close))
+	deps := plataforma.MustOpen() // once per container, outside the handler
+	lambda.StartWithOptions(deps.MustLambda("empresas", organizacion.GrupoEmpresas), lambda.WithEnableSIGTERM(deps.Close))
 }

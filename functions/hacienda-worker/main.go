@@ -6,10 +6,11 @@ package main
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/erpcr/erp/shared/app"
+	"github.com/erpcr/erp/shared/facturacion"
+	"github.com/erpcr/erp/shared/plataforma"
 )
 
 func main() {
-	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.HaciendaWorker(), lambda.WithEnableSIGTERM(deps.Close))
+	deps := plataforma.MustOpen() // once per container, outside the handler
+	lambda.StartWithOptions(deps.Worker(facturacion.NuevoServicio(deps).Procesar), lambda.WithEnableSIGTERM(deps.Close))
 }

@@ -8,8 +8,9 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/erpcr/erp/shared/app"
 	"github.com/erpcr/erp/shared/config"
+	"github.com/erpcr/erp/shared/migracion"
+	"github.com/erpcr/erp/shared/plataforma"
 )
 
 func main() {
@@ -18,6 +19,6 @@ func main() {
 		slog.Error("config", "error", err.Error())
 		os.Exit(1)
 	}
-	slog.SetDefault(app.NewLogger(cfg.LogLevel))
-	lambda.Start(app.MigrateHandler(cfg))
+	slog.SetDefault(plataforma.NewLogger(cfg.LogLevel))
+	lambda.Start(migracion.MigrateHandler(cfg))
 }

@@ -4,10 +4,11 @@ package main
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/erpcr/erp/shared/app"
+	"github.com/erpcr/erp/shared/plataforma"
+	"github.com/erpcr/erp/shared/terceros"
 )
 
 func main() {
-	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("proveedores", deps.GrupoProveedores), lambda.WithEnableSIGTERM(deps.Close))
+	deps := plataforma.MustOpen() // once per container, outside the handler
+	lambda.StartWithOptions(deps.MustLambda("proveedores", terceros.GrupoProveedores), lambda.WithEnableSIGTERM(deps.Close))
 }

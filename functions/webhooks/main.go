@@ -1,14 +1,13 @@
-// Command webhooks is the Lambda function of the "webhooks" route group:
-// the administration of a company's webhook subscriptions.
+// Command webhooks is the Lambda function of the "webhooks" route group.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/erpcr/erp/shared/app"
+	"github.com/erpcr/erp/shared/plataforma"
 )
 
 func main() {
-	deps := app.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("webhooks", deps.GrupoWebhooks), lambda.WithEnableSIGTERM(deps.Close))
+	deps := plataforma.MustOpen() // once per container, outside the handler
+	lambda.StartWithOptions(deps.MustLambda("webhooks", plataforma.GrupoWebhooks), lambda.WithEnableSIGTERM(deps.Close))
 }

@@ -12,8 +12,9 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/erpcr/erp/shared/app"
 	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/migracion"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/routes"
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -143,7 +144,7 @@ func TestEverySampleEventRunsThroughItsFunctionsLambdaHandler(t *testing.T) {
 	})
 
 	t.Run("scheduler/barrido.json", func(t *testing.T) {
-		var res app.ResultadoBarrido
+		var res plataforma.ResultadoBarrido
 		if err := json.Unmarshal(invoke(t, e.Deps.Scheduler(), "scheduler/barrido.json"), &res); err != nil {
 			t.Fatal(err)
 		}
@@ -153,8 +154,8 @@ func TestEverySampleEventRunsThroughItsFunctionsLambdaHandler(t *testing.T) {
 	})
 
 	t.Run("migrate/deploy.json", func(t *testing.T) {
-		var res app.MigrateResult
-		if err := json.Unmarshal(invoke(t, app.MigrateHandler(e.Cfg), "migrate/deploy.json"), &res); err != nil {
+		var res migracion.MigrateResult
+		if err := json.Unmarshal(invoke(t, migracion.MigrateHandler(e.Cfg), "migrate/deploy.json"), &res); err != nil {
 			t.Fatal(err)
 		}
 		if res.Applied == nil || len(res.Applied) != 0 {

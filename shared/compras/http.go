@@ -13,6 +13,7 @@ import (
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -187,4 +188,9 @@ func recibir(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, b recep
 		msg = "Orden de compra recibida por completo."
 	}
 	return handler.Respuesta[json.RawMessage]{Mensaje: msg, Datos: data}, err
+}
+
+// Grupo is the "compras" function group (functions/compras/main.go).
+func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
+	return (&Service{DB: d.DB}).Handlers()
 }

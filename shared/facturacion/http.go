@@ -17,6 +17,7 @@ import (
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/queue"
 	"github.com/erpcr/erp/shared/ratelimit"
 	"github.com/erpcr/erp/shared/valid"
@@ -318,4 +319,26 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		"hacienda.firmar":               handler.Action(s.DB, "Comprobante firmado correctamente.", handler.NoBody, s.firmar),
 		"hacienda.enviar":               s.enviar,
 	}
+}
+
+// NuevoServicio builds the invoicing service of a process: the API group,
+// the SQS worker and the sweep share one (its queue is SQS when
+// ERP_HACIENDA_QUEUE_URL is set, else the in-process queue).
+func NuevoServicio(d *plataforma.Deps) *Service {
+	s := &Service{DB: d.DB, Cfg: d.Cfg, Log: d.Log, Llave: plataforma.LlaveSecretos(d.Cfg)}
+	s.Queue = d.LocalQueue()
+	if url := d.Cfg.Hacienda.QueueURL; url != "" {
+		q, err := queue.NewSQS(context.Background(), url)
+		if err != nil {
+			d.Log.Error("hacienda: cola SQS no disponible; se usa la cola en proceso", "error", err.Error())
+		} else {
+			s.Queue = q
+		}
+	}
+	return s
+}
+
+// Grupo is the "hacienda" function group (functions/hacienda/main.go).
+func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
+	return NuevoServicio(d).Handlers()
 }

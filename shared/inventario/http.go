@@ -12,6 +12,7 @@ import (
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -305,4 +306,9 @@ func decodeMovimiento(c clase) handler.DecodeFunc[movimientoInput] {
 func decodeTransferencia(in *valid.Input) (transferenciaInput, error) {
 	x := readTransferencia(in)
 	return x, in.Err()
+}
+
+// Grupo is the "inventario" function group (functions/inventario/main.go).
+func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
+	return (&Service{DB: d.DB}).Handlers()
 }

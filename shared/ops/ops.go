@@ -10,6 +10,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
 )
 
 // Version is stamped at build time with -ldflags "-X ...ops.Version=...".
@@ -47,4 +48,9 @@ func (s *Service) health(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "no-store")
 	httpx.WriteJSON(w, status, h)
 	return nil
+}
+
+// Grupo is the "ops" function group (functions/ops/main.go).
+func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
+	return (&Service{DB: d.DB}).Handlers()
 }

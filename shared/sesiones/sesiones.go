@@ -16,6 +16,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/usuarios"
 	"github.com/erpcr/erp/shared/valid"
 )
@@ -177,4 +178,11 @@ func (s *Service) me(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	return apperr.NewNotFound("El registro público no existe. Solicite una cuenta al administrador de su empresa.")
+}
+
+// Grupo is the "auth" function group (functions/auth/main.go): login with
+// the failed-login limiter, me, logout.
+func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
+	login := &Limiter{DB: d.DB, PorEmail: d.Cfg.LoginMaxAttempts, PorDireccion: d.Cfg.LoginMaxFailuresPerAddress, Ventana: d.Cfg.LoginWindow}
+	return (&Service{DB: d.DB, TokenTTL: d.Cfg.TokenTTL, Login: login}).Handlers()
 }

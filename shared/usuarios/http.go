@@ -15,6 +15,7 @@ import (
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -215,4 +216,9 @@ func listaPermisos(r *http.Request, _ auth.Principal) (handler.Query[auth.Permis
 	return handler.Query[auth.Permission]{Cols: "slug, modulo, accion, descripcion",
 		From: "from permisos where $1::text is null or modulo = $1", Order: "slug",
 		Global: true, Args: []any{modulo}, Scan: pgx.RowToStructByPos[auth.Permission]}, nil
+}
+
+// Grupo is the "usuarios" function group (functions/usuarios/main.go).
+func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
+	return (&Service{DB: d.DB, BcryptCost: d.Cfg.BcryptCost}).Handlers()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/valid"
 
 	"github.com/erpcr/erp/shared/handler"
@@ -124,4 +125,9 @@ func decodeCambio(in *valid.Input) (cambio, error) {
 	}
 	c.estado, c.estadoSent = oneOf(in, "estado", false, Estados)
 	return c, in.Err()
+}
+
+// Grupo is the "ventas" function group (functions/ventas/main.go).
+func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
+	return (&Service{DB: d.DB}).Handlers()
 }
