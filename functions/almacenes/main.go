@@ -10,5 +10,5 @@ import (
 
 func main() {
 	deps := plataforma.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("almacenes", organizacion.GrupoAlmacenes), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("almacenes", organizacion.Almacenes), lambda.WithEnableSIGTERM(deps.Close))
 }

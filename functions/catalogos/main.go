@@ -10,5 +10,5 @@ import (
 
 func main() {
 	deps := plataforma.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("catalogos", catalogo.GrupoCatalogos), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("catalogos", catalogo.Catalogos), lambda.WithEnableSIGTERM(deps.Close))
 }

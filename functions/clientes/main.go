@@ -10,5 +10,5 @@ import (
 
 func main() {
 	deps := plataforma.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("clientes", terceros.GrupoClientes), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("clientes", terceros.Clientes), lambda.WithEnableSIGTERM(deps.Close))
 }

@@ -10,5 +10,5 @@ import (
 
 func main() {
 	deps := plataforma.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("empresas", organizacion.GrupoEmpresas), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("empresas", organizacion.Empresas), lambda.WithEnableSIGTERM(deps.Close))
 }

@@ -10,5 +10,5 @@ import (
 
 func main() {
 	deps := plataforma.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("productos", catalogo.GrupoProductos), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("productos", catalogo.Productos), lambda.WithEnableSIGTERM(deps.Close))
 }

@@ -10,5 +10,5 @@ import (
 
 func main() {
 	deps := plataforma.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("proveedores", terceros.GrupoProveedores), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("proveedores", terceros.Proveedores), lambda.WithEnableSIGTERM(deps.Close))
 }

@@ -10,5 +10,5 @@ import (
 
 func main() {
 	deps := plataforma.MustOpen() // once per container, outside the handler
-	lambda.StartWithOptions(deps.MustLambda("sucursales", organizacion.GrupoSucursales), lambda.WithEnableSIGTERM(deps.Close))
+	lambda.StartWithOptions(deps.MustLambda("sucursales", organizacion.Sucursales), lambda.WithEnableSIGTERM(deps.Close))
 }

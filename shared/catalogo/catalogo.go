@@ -5,8 +5,8 @@
 package catalogo
 
 import (
-	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/recurso"
 )
 
@@ -80,10 +80,10 @@ var (
 )
 
 // Catalogos returns the handlers of the catalogos group.
-func Catalogos(d *db.DB) lambdahttp.Handlers {
+func Catalogos(d *plataforma.Deps) lambdahttp.Handlers {
 	hs := lambdahttp.Handlers{}
 	for _, res := range []*recurso.Resource{Categorias, Marcas, Unidades, Regimenes, TiposImpuesto, FormasPago, TiposIdentificacion} {
-		for k, v := range recurso.Handlers(res, d) {
+		for k, v := range recurso.Handlers(res, d.DB) {
 			hs[k] = v
 		}
 	}
@@ -91,4 +91,4 @@ func Catalogos(d *db.DB) lambdahttp.Handlers {
 }
 
 // Productos returns the handlers of the productos group.
-func Productos(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Producto, d) }
+func Productos(d *plataforma.Deps) lambdahttp.Handlers { return recurso.Handlers(Producto, d.DB) }

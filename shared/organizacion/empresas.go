@@ -14,6 +14,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/recurso"
 	"github.com/erpcr/erp/shared/seed"
 	"github.com/erpcr/erp/shared/usuarios"
@@ -26,7 +27,7 @@ func subdominio(s string) (string, string, bool) { return crformat.NormalizeSubd
 // creator of a company becomes its Administrador.
 var Empresa = &recurso.Resource{
 	Name: "empresas", Table: "empresas", Search: true,
-	Fields: []recurso.Field{
+	Fields: recurso.Campos([]recurso.Field{
 		{Name: "nombre", Kind: recurso.Text, Required: true, Max: 255},
 		{Name: "razon_social", Kind: recurso.Text, Required: true, Max: 255},
 		{Name: "nit_ruc", Kind: recurso.Text, Required: true, Max: 50, Unique: recurso.UniqueGlobal,
@@ -35,16 +36,12 @@ var Empresa = &recurso.Resource{
 			RefMsg: "El régimen tributario seleccionado no existe."},
 		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
 		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("telefono")},
-		{Name: "direccion", Kind: recurso.Text, Max: 500},
-		{Name: "pais", Kind: recurso.Text, Max: 100},
-		{Name: "provincia", Kind: recurso.Text, Max: 100},
-		{Name: "ciudad", Kind: recurso.Text, Max: 100},
-		{Name: "codigo_postal", Kind: recurso.Text, Max: 20},
+	}, recurso.Direccion("pais", "provincia", "ciudad"), []recurso.Field{
 		{Name: "sitio_web", Kind: recurso.Text, Max: 255, URL: true},
 		{Name: "subdominio", Kind: recurso.Text, Max: 63, Normalize: subdominio, Unique: recurso.UniqueGlobal,
 			UniqueMsg: "Ya existe una empresa con ese subdominio."},
 		{Name: "activo", Kind: recurso.Boolean},
-	},
+	}),
 	Scope: func(c *recurso.Call, a *recurso.Args) string {
 		return "t.id in (select app_empresas_del_usuario())"
 	},
@@ -172,7 +169,8 @@ func insertEmpresa(c *recurso.Call, vals map[string]any) (int64, error) {
 // permission in that company, so that a caller without them gets 404 or 403
 // before its body is validated; the BeforeSave and BeforeDelete hooks check
 // again inside the transaction that writes.
-func Empresas(d *db.DB) lambdahttp.Handlers {
+func Empresas(deps *plataforma.Deps) lambdahttp.Handlers {
+	d := deps.DB
 	hs := recurso.Handlers(Empresa, d)
 	for name, perm := range map[string]string{"empresas.update": "empresas.actualizar",
 		"empresas.patch": "empresas.actualizar", "empresas.destroy": "empresas.eliminar"} {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/crformat"
-	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/recurso"
 )
 
@@ -54,19 +54,15 @@ func keepPrincipal(msg string) func(c *recurso.Call) error {
 // Sucursal is a branch.
 var Sucursal = &recurso.Resource{
 	Name: "sucursales", Table: "sucursales", Tenant: true, Search: true,
-	Fields: []recurso.Field{
+	Fields: recurso.Campos([]recurso.Field{
 		{Name: "nombre", Kind: recurso.Text, Required: true, Max: 255},
 		{Name: "codigo", Kind: recurso.Text, Max: 50},
 		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("telefono")},
 		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
-		{Name: "direccion", Kind: recurso.Text, Max: 500},
-		{Name: "provincia", Kind: recurso.Text, Max: 100},
-		{Name: "canton", Kind: recurso.Text, Max: 100},
-		{Name: "distrito", Kind: recurso.Text, Max: 100},
-		{Name: "codigo_postal", Kind: recurso.Text, Max: 20},
+	}, recurso.Direccion("provincia", "canton", "distrito"), []recurso.Field{
 		{Name: "es_principal", Kind: recurso.Boolean},
 		{Name: "activo", Kind: recurso.Boolean},
-	},
+	}),
 	// empresa_id is documented as a filter (SPEC.md resource table); rows are
 	// always the tenant's, so another company's id simply finds nothing.
 	Filters: []recurso.Filter{{Param: "empresa_id", Kind: recurso.Integer}, {Param: "es_principal", Kind: recurso.Boolean}},
@@ -119,7 +115,7 @@ var Almacen = &recurso.Resource{
 }
 
 // Sucursales returns the handlers of the sucursales group.
-func Sucursales(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Sucursal, d) }
+func Sucursales(d *plataforma.Deps) lambdahttp.Handlers { return recurso.Handlers(Sucursal, d.DB) }
 
 // Almacenes returns the handlers of the almacenes group.
-func Almacenes(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Almacen, d) }
+func Almacenes(d *plataforma.Deps) lambdahttp.Handlers { return recurso.Handlers(Almacen, d.DB) }

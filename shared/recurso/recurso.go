@@ -10,6 +10,7 @@ package recurso
 
 import (
 	"context"
+	"slices"
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
@@ -193,4 +194,20 @@ func (res *Resource) Writable(name string) bool {
 		}
 	}
 	return false
+}
+
+// Campos joins groups of field declarations: a resource's own fields and
+// shared blocks such as Direccion.
+func Campos(grupos ...[]Field) []Field { return slices.Concat(grupos...) }
+
+// Direccion is the postal address block every party and place declares:
+// direccion (up to 500), the named divisions (up to 100 each: provincia,
+// canton and distrito in Costa Rica; pais, provincia and ciudad for a
+// company or a supplier abroad) and codigo_postal (up to 20).
+func Direccion(divisiones ...string) []Field {
+	fs := []Field{{Name: "direccion", Kind: Text, Max: 500}}
+	for _, d := range divisiones {
+		fs = append(fs, Field{Name: d, Kind: Text, Max: 100})
+	}
+	return append(fs, Field{Name: "codigo_postal", Kind: Text, Max: 20})
 }

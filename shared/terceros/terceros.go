@@ -5,9 +5,9 @@ package terceros
 
 import (
 	"github.com/erpcr/erp/shared/crformat"
-	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/recurso"
 )
 
@@ -51,7 +51,7 @@ func text(vals, current map[string]any, key string) (string, bool) {
 // Cliente is a customer of a company.
 var Cliente = &recurso.Resource{
 	Name: "clientes", Table: "clientes", Tenant: true, Search: true,
-	Fields: []recurso.Field{
+	Fields: recurso.Campos([]recurso.Field{
 		{Name: "tipo_identificacion", Kind: recurso.Text, Required: true, Values: crformat.TiposIdentificacion},
 		{Name: "identificacion", Kind: recurso.Text, Required: true, Max: 50, Unique: recurso.UniquePerTenant,
 			UniqueMsg: "Ya existe un cliente con esa identificación en esta empresa."},
@@ -62,16 +62,12 @@ var Cliente = &recurso.Resource{
 		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
 		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("telefono")},
 		{Name: "celular", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("celular")},
-		{Name: "direccion", Kind: recurso.Text, Max: 500},
-		{Name: "provincia", Kind: recurso.Text, Max: 100},
-		{Name: "canton", Kind: recurso.Text, Max: 100},
-		{Name: "distrito", Kind: recurso.Text, Max: 100},
-		{Name: "codigo_postal", Kind: recurso.Text, Max: 20},
+	}, recurso.Direccion("provincia", "canton", "distrito"), []recurso.Field{
 		{Name: "limite_credito", Kind: recurso.Decimal, MinValue: "0"},
 		{Name: "dias_credito", Kind: recurso.Integer, MinValue: "0", MaxValue: maxInt4},
 		{Name: "observaciones", Kind: recurso.Text, Max: 2000},
 		{Name: "activo", Kind: recurso.Boolean},
-	},
+	}),
 	Computed: map[string]string{
 		// A física is nombre + apellidos (razon_social when it has no name);
 		// the other types are their razon_social, else nombre + apellidos.
@@ -138,7 +134,7 @@ var Cliente = &recurso.Resource{
 // 8 digits.
 var Proveedor = &recurso.Resource{
 	Name: "proveedores", Table: "proveedores", Tenant: true, Search: true,
-	Fields: []recurso.Field{
+	Fields: recurso.Campos([]recurso.Field{
 		{Name: "nombre", Kind: recurso.Text, Required: true, Max: 255, Normalize: collapse},
 		{Name: "razon_social", Kind: recurso.Text, Max: 255, Normalize: collapse},
 		{Name: "nit_ruc", Kind: recurso.Text, Max: 50, Normalize: nitRuc, Unique: recurso.UniquePerTenant,
@@ -146,18 +142,14 @@ var Proveedor = &recurso.Resource{
 		{Name: "email", Kind: recurso.Text, Max: 255, Email: true},
 		{Name: "telefono", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("telefono")},
 		{Name: "celular", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("celular")},
-		{Name: "direccion", Kind: recurso.Text, Max: 500},
-		{Name: "pais", Kind: recurso.Text, Max: 100},
-		{Name: "provincia", Kind: recurso.Text, Max: 100},
-		{Name: "ciudad", Kind: recurso.Text, Max: 100},
-		{Name: "codigo_postal", Kind: recurso.Text, Max: 20},
+	}, recurso.Direccion("pais", "provincia", "ciudad"), []recurso.Field{
 		{Name: "contacto_nombre", Kind: recurso.Text, Max: 255, Normalize: collapse},
 		{Name: "contacto_telefono", Kind: recurso.Text, Max: 30, Normalize: crformat.PhoneRule("contacto_telefono")},
 		{Name: "contacto_email", Kind: recurso.Text, Max: 255, Email: true},
 		{Name: "dias_credito", Kind: recurso.Integer, MinValue: "0", MaxValue: maxInt4},
 		{Name: "limite_credito", Kind: recurso.Decimal, MinValue: "0"},
 		{Name: "activo", Kind: recurso.Boolean},
-	},
+	}),
 	Sorts: []string{"nombre", "nit_ruc", "razon_social"},
 	Details: []recurso.Detail{
 		// The latest 10 purchase orders, newest first.
@@ -181,7 +173,7 @@ var Proveedor = &recurso.Resource{
 }
 
 // Clientes returns the handlers of the clientes group.
-func Clientes(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Cliente, d) }
+func Clientes(d *plataforma.Deps) lambdahttp.Handlers { return recurso.Handlers(Cliente, d.DB) }
 
 // Proveedores returns the handlers of the proveedores group.
-func Proveedores(d *db.DB) lambdahttp.Handlers { return recurso.Handlers(Proveedor, d) }
+func Proveedores(d *plataforma.Deps) lambdahttp.Handlers { return recurso.Handlers(Proveedor, d.DB) }
