@@ -118,7 +118,7 @@ func (c *c14n) fuera(n nodo) bool {
 func (c *c14n) nodo(n nodo) {
 	switch t := n.(type) {
 	case texto:
-		escaparTexto(&c.buf, string(t))
+		escapesTexto.escribir(&c.buf, string(t))
 	case comentario:
 		if c.modo.comentarios {
 			c.buf.WriteString("<!--")
@@ -242,7 +242,7 @@ func (c *c14n) elemento(e *elemento, ambitoPadre, renderizados map[string]string
 			c.buf.WriteString(d.prefijo)
 			c.buf.WriteString(`="`)
 		}
-		escaparAtributo(&c.buf, d.uri)
+		escapesAtributo.escribir(&c.buf, d.uri)
 		c.buf.WriteByte('"')
 	}
 	for _, a := range attrs {
@@ -253,7 +253,7 @@ func (c *c14n) elemento(e *elemento, ambitoPadre, renderizados map[string]string
 		}
 		c.buf.WriteString(a.a.local)
 		c.buf.WriteString(`="`)
-		escaparAtributo(&c.buf, a.a.valor)
+		escapesAtributo.escribir(&c.buf, a.a.valor)
 		c.buf.WriteByte('"')
 	}
 	c.buf.WriteByte('>')
@@ -271,50 +271,26 @@ func (c *c14n) elemento(e *elemento, ambitoPadre, renderizados map[string]string
 	c.buf.WriteByte('>')
 }
 
-func escaparTexto(b *bytes.Buffer, s string) {
-	if !strings.ContainsAny(s, "&<>\r") {
-		b.WriteString(s)
-		return
-	}
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '\r':
-			b.WriteString("&#xD;")
-		default:
-			b.WriteByte(s[i])
-		}
-	}
-}
+// The escapes of Canonical XML 1.0 (section 2.3): text nodes and attribute
+// values escape different characters.
+var (
+	escapesTexto    = escapes{'&': "&amp;", '<': "&lt;", '>': "&gt;", '\r': "&#xD;"}
+	escapesAtributo = escapes{'&': "&amp;", '<': "&lt;", '"': "&quot;", '\t': "&#x9;", '\n': "&#xA;", '\r': "&#xD;"}
+)
 
-func escaparAtributo(b *bytes.Buffer, s string) {
-	if !strings.ContainsAny(s, "&<\"\t\n\r") {
-		b.WriteString(s)
-		return
-	}
+// escapes maps a byte to its replacement ("" keeps it).
+type escapes [256]string
+
+func (e *escapes) escribir(b *bytes.Buffer, s string) {
+	inicio := 0
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\t':
-			b.WriteString("&#x9;")
-		case '\n':
-			b.WriteString("&#xA;")
-		case '\r':
-			b.WriteString("&#xD;")
-		default:
-			b.WriteByte(s[i])
+		if r := e[s[i]]; r != "" {
+			b.WriteString(s[inicio:i])
+			b.WriteString(r)
+			inicio = i + 1
 		}
 	}
+	b.WriteString(s[inicio:])
 }
 
 // prefijosInclusivos parses an InclusiveNamespaces PrefixList.
