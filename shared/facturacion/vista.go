@@ -130,13 +130,7 @@ func scanComprobante(row pgx.CollectableRow) (Comprobante, error) {
 	if err != nil {
 		return c, err
 	}
-	if total.Valid {
-		m := Monto{}
-		_ = m.ScanNumeric(total)
-		c.TotalComprobante = &m
-	}
-	c.EnvioEnCurso = c.trabajo != nil
-	c.FechaEmision = c.FechaEmision.In(ZonaCR)
+	c.completar(total)
 	return c, nil
 }
 
@@ -177,13 +171,7 @@ func buscarDetalle(ctx context.Context, q *db.Tx, id int64) (Detalle, error) {
 			&c.EnvioSolicitadoEn, &c.EnviadoEn, &c.RespondidoEn, &c.ProximaAccionEn, &c.CreadoEn, &c.ActualizadoEn,
 			&c.Venta.ID, &c.Venta.NumeroComprobante, &c.Venta.TipoComprobante, &c.Venta.MontoTotal,
 			&d.XMLOriginal, &d.XMLFirmado, &d.XMLRespuesta)
-		if total.Valid {
-			m := Monto{}
-			_ = m.ScanNumeric(total)
-			c.TotalComprobante = &m
-		}
-		c.EnvioEnCurso = c.trabajo != nil
-		c.FechaEmision = c.FechaEmision.In(ZonaCR)
+		c.completar(total)
 		return d, err
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -206,4 +194,17 @@ func (c Comprobante) estadoActual() EstadoActual {
 		e.ProximaConsultaEn = c.ProximaAccionEn
 	}
 	return e
+}
+
+// completar fills what is derived from the scanned columns: the total
+// (NULL before the XML exists), whether work is pending, and the issue date
+// in Costa Rica time.
+func (c *Comprobante) completar(total pgtype.Numeric) {
+	if total.Valid {
+		m := Monto{}
+		_ = m.ScanNumeric(total)
+		c.TotalComprobante = &m
+	}
+	c.EnvioEnCurso = c.trabajo != nil
+	c.FechaEmision = c.FechaEmision.In(ZonaCR)
 }

@@ -77,16 +77,7 @@ func (s *Simulador) Comprobante(key string) ([]byte, bool) {
 }
 
 func (s *Simulador) recibir(w http.ResponseWriter, r *http.Request) {
-	usuario, ok := s.autenticar(r)
-	key := "anon:" + clienteRemoto(r)
-	if ok {
-		key = "usr:" + usuario
-	}
-	if !s.limitar(w, key) {
-		return
-	}
-	if !ok {
-		noAutorizado(w)
+	if !s.admitir(w, r) {
 		return
 	}
 	var b cuerpoEnvio
@@ -206,18 +197,28 @@ func parseFecha(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// consultar answers GET …/recepcion/{clave}.
-func (s *Simulador) consultar(w http.ResponseWriter, r *http.Request, crudo string) {
+// admitir applies the rate limit (per user, or per address before
+// authentication) and then requires a valid token; it has answered when it
+// returns false.
+func (s *Simulador) admitir(w http.ResponseWriter, r *http.Request) bool {
 	usuario, ok := s.autenticar(r)
 	key := "anon:" + clienteRemoto(r)
 	if ok {
 		key = "usr:" + usuario
 	}
 	if !s.limitar(w, key) {
-		return
+		return false
 	}
 	if !ok {
 		noAutorizado(w)
+		return false
+	}
+	return true
+}
+
+// consultar answers GET …/recepcion/{clave}.
+func (s *Simulador) consultar(w http.ResponseWriter, r *http.Request, crudo string) {
+	if !s.admitir(w, r) {
 		return
 	}
 	id, err := url.PathUnescape(crudo)
