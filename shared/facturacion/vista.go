@@ -8,40 +8,15 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
-	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/montos"
 )
 
-// Monto is a NUMERIC as the API shows it: a JSON number with at least 2
-// decimals and no trailing zeros beyond them ("1130.00", "12.34567").
-type Monto struct{ d decimal.Decimal }
-
-// Decimal returns the value.
-func (m Monto) Decimal() decimal.Decimal { return m.d }
-
-// ScanNumeric implements pgtype.NumericScanner.
-func (m *Monto) ScanNumeric(v pgtype.Numeric) error {
-	if !v.Valid || v.NaN || v.InfinityModifier != pgtype.Finite {
-		m.d = decimal.Zero
-		return nil
-	}
-	m.d = decimal.NewFromBigInt(v.Int, v.Exp)
-	return nil
-}
-
-// MarshalJSON writes the number.
-func (m Monto) MarshalJSON() ([]byte, error) {
-	places := int32(2)
-	for p := int32(5); p > 2; p-- {
-		if !m.d.Equal(m.d.Truncate(p - 1)) {
-			places = p
-			break
-		}
-	}
-	return []byte(m.d.StringFixed(places)), nil
-}
+// Monto is montos.Monto: an amount with at least 2 decimals and no
+// trailing zeros beyond them.
+type Monto = montos.Monto
 
 // VentaRef is the sale nested in a comprobante.
 type VentaRef struct {
@@ -202,8 +177,9 @@ func (c Comprobante) estadoActual() EstadoActual {
 func (c *Comprobante) completar(total pgtype.Numeric) {
 	if total.Valid {
 		m := Monto{}
-		_ = m.ScanNumeric(total)
-		c.TotalComprobante = &m
+		if m.ScanNumeric(total) == nil {
+			c.TotalComprobante = &m
+		}
 	}
 	c.EnvioEnCurso = c.trabajo != nil
 	c.FechaEmision = c.FechaEmision.In(ZonaCR)
