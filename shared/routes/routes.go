@@ -14,11 +14,16 @@ import (
 // RateClass names the limiter that applies to a route.
 type RateClass string
 
-// Rate-limit classes (SPEC.md "Limits": named limiters).
+// Rate-limit classes (SPEC.md "Limits": named limiters). Each is set per
+// route here and tuned per environment with ERP_RATE_LIMIT_<CLASS>.
 const (
-	RateGeneral RateClass = "general"
-	RateLogin   RateClass = "login"
-	RateReports RateClass = "reports"
+	RateGeneral        RateClass = "general"         // 60/min per user and company
+	RateLogin          RateClass = "login"           // 5 failures per 15 min (shared/sesiones)
+	RateReports        RateClass = "reports"         // 5/h: PDF reports, ledger, trial balance, metrics
+	RateExports        RateClass = "exports"         // 5/day
+	RateImports        RateClass = "imports"         // 2/day
+	RateHacienda       RateClass = "hacienda"        // 10/h per company: submissions to Hacienda
+	RatePaymentProcess RateClass = "payment_process" // 3/h: marking payroll paid
 )
 
 // DefaultRoute is the API Gateway catch-all route key; it is served by the
