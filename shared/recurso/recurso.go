@@ -72,6 +72,9 @@ type Field struct {
 	Default any
 	// Immutable fields are accepted on create and refused on update.
 	Immutable bool
+	// Ejemplo is a value the rules accept, shown in the OpenAPI document
+	// (Esquema); fields with a format or a normalization need one.
+	Ejemplo any
 }
 
 // Filter is a list query parameter that filters a column by equality.
