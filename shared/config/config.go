@@ -85,6 +85,10 @@ type Config struct {
 	SecretsKeyARN string
 	// Hacienda holds the tax authority's endpoints and the invoicing limits.
 	Hacienda Hacienda
+	// Limites are the rate limits by class of the route table
+	// (ERP_RATE_LIMIT_<CLASS>, defaults LimitesPorDefecto). A class absent
+	// from the map is not limited (tests build Config without it).
+	Limites map[string]Limite
 }
 
 // Hacienda configures electronic invoicing (comprobantes electrónicos).
@@ -103,9 +107,6 @@ type Hacienda struct {
 	// SimuladorDemora is how long the simulator takes to decide
 	// (ERP_HACIENDA_SIMULADOR_DEMORA, default 5s).
 	SimuladorDemora time.Duration
-	// MaxEnviosHora caps POST /api/v1/hacienda/{id}/enviar per company and
-	// hour (ERP_HACIENDA_MAX_ENVIOS_HORA, default 10; 0 = no limit).
-	MaxEnviosHora int
 	// QueueURL is the SQS queue of the hacienda worker
 	// (ERP_HACIENDA_QUEUE_URL); empty means the in-process queue.
 	QueueURL string
@@ -242,6 +243,9 @@ func Load() (Config, error) {
 	if c.Port, err = integer("PORT", 3000); err != nil {
 		return c, err
 	}
+	if c.Limites, err = loadLimites(); err != nil {
+		return c, err
+	}
 	if c.Debug, err = boolean("ERP_DEBUG", false); err != nil {
 		return c, err
 	}
@@ -299,9 +303,6 @@ func loadHacienda() (Hacienda, error) {
 		return h, err
 	}
 	if h.SimuladorDemora, err = duration("ERP_HACIENDA_SIMULADOR_DEMORA", 5*time.Second); err != nil {
-		return h, err
-	}
-	if h.MaxEnviosHora, err = integer("ERP_HACIENDA_MAX_ENVIOS_HORA", 10); err != nil {
 		return h, err
 	}
 	return h, nil

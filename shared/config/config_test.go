@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLoadDefaultsAndValidation(t *testing.T) {
@@ -38,7 +39,7 @@ func TestHaciendaSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Hacienda.MaxEnviosHora != 10 || c.Hacienda.SimuladorPuerto != 3100 || c.Hacienda.SimuladorDemora.Seconds() != 5 ||
+	if c.Limites["hacienda"] != (Limite{Max: 10, Ventana: time.Hour}) || c.Hacienda.SimuladorPuerto != 3100 || c.Hacienda.SimuladorDemora.Seconds() != 5 ||
 		c.Hacienda.EndpointsConfigurados || c.HaciendaEndpoints("production").RecepcionURL != ProductionRecepcionURL ||
 		c.HaciendaEndpoints("staging").TokenURL != StagingTokenURL {
 		t.Fatalf("defaults: %+v", c.Hacienda)
@@ -91,5 +92,43 @@ func TestCORSOrigins(t *testing.T) {
 		if _, err := Load(); err == nil {
 			t.Errorf("ERP_CORS_ORIGINS=%q accepted", bad)
 		}
+	}
+}
+
+func TestRateLimitsAreConfigurationPerClass(t *testing.T) {
+	cases := []struct {
+		name, env, val string
+		class          string
+		want           Limite
+		fails          bool
+	}{
+		{"default general is SPEC's 60 per minute", "", "", "general", Limite{60, time.Minute}, false},
+		{"default payment_process is 3 per hour", "", "", "payment_process", Limite{3, time.Hour}, false},
+		{"default exports is 5 per day", "", "", "exports", Limite{5, 24 * time.Hour}, false},
+		{"operator raises general", "ERP_RATE_LIMIT_GENERAL", "600/min", "general", Limite{600, time.Minute}, false},
+		{"spelled units", "ERP_RATE_LIMIT_REPORTS", "20/hour", "reports", Limite{20, time.Hour}, false},
+		{"zero turns a class off", "ERP_RATE_LIMIT_IMPORTS", "0/day", "imports", Limite{0, 24 * time.Hour}, false},
+		{"older hacienda variable still counts", "ERP_HACIENDA_MAX_ENVIOS_HORA", "4", "hacienda", Limite{4, time.Hour}, false},
+		{"no unit", "ERP_RATE_LIMIT_GENERAL", "60", "general", Limite{}, true},
+		{"unknown unit", "ERP_RATE_LIMIT_GENERAL", "60/week", "general", Limite{}, true},
+		{"negative", "ERP_RATE_LIMIT_GENERAL", "-1/min", "general", Limite{}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("ERP_ENV", "development")
+			if c.env != "" {
+				t.Setenv(c.env, c.val)
+			}
+			cfg, err := Load()
+			if c.fails {
+				if err == nil || !strings.Contains(err.Error(), c.env) {
+					t.Fatalf("want an error naming %s, got %v", c.env, err)
+				}
+				return
+			}
+			if err != nil || cfg.Limites[c.class] != c.want {
+				t.Fatalf("%s = %+v, %v; want %+v", c.class, cfg.Limites[c.class], err, c.want)
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/routes"
 )
 
@@ -170,8 +171,11 @@ func parameters(fns []routes.Function, all []routes.Route) *mapping {
 		"Hacienda secrets (certificate, PIN, credentials) at rest; read by the functions that decrypt them. Required outside dev "+
 		"(empty: the functions refuse to store or use secrets in production).",
 		"Default", quoted(""), "AllowedPattern", quoted("^(arn:aws[a-z-]*:secretsmanager:.+)?$")))
-	p.set("HaciendaMaxEnviosHora", param("Number", "Submissions to Hacienda (POST /api/v1/hacienda/{id}/enviar) per company and hour; 0: no limit.",
-		"Default", "10", "MinValue", "0"))
+	for _, class := range limitClasses() {
+		p.set(rateLimitParam(class), param("String", "Rate limit of class "+class+" (ERP_RATE_LIMIT_"+strings.ToUpper(class)+
+			"), as <n>/<unit> with unit s, min, h or day; 0/min turns it off. Shared by every instance (PostgreSQL).",
+			"Default", config.LimitesPorDefecto[class], "AllowedPattern", quoted(`^[0-9]+/(s|sec|second|min|m|minute|h|hour|day|d)$`)))
+	}
 	for _, f := range fns {
 		id := pascal(f.Name)
 		p.set(id+"ReservedConcurrency", param("Number", "Reserved concurrency of the "+f.Name+" function; -1: not reserved, 0: disabled.",
@@ -180,6 +184,21 @@ func parameters(fns []routes.Function, all []routes.Route) *mapping {
 			"Default", "0", "MinValue", "0", "MaxValue", "10240"))
 	}
 	return p
+}
+
+// limitClasses are the configurable rate-limit classes, sorted.
+func limitClasses() []string {
+	out := make([]string, 0, len(config.LimitesPorDefecto))
+	for c := range config.LimitesPorDefecto {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// rateLimitParam is the template parameter of a class (RateLimitGeneral).
+func rateLimitParam(class string) string {
+	return "RateLimit" + pascal(strings.ReplaceAll(class, "_", "-"))
 }
 
 // param builds a parameter; extra holds key/value pairs in output order.
@@ -230,7 +249,9 @@ func globals() *mapping {
 	vars.set("ERP_TOKEN_TTL", "!Ref TokenTtl")
 	vars.set("ERP_TENANT_BASE_DOMAIN", "!Ref TenantBaseDomain")
 	vars.set("ERP_LOG_LEVEL", "!Ref LogLevel")
-	vars.set("ERP_HACIENDA_MAX_ENVIOS_HORA", "!Ref HaciendaMaxEnviosHora")
+	for _, class := range limitClasses() {
+		vars.set(config.LimiteEnv(class), "!Ref "+rateLimitParam(class))
+	}
 	env := &mapping{}
 	env.set("Variables", vars)
 

@@ -217,7 +217,7 @@ func TestPollingIsCappedAt240Polls(t *testing.T) {
 }
 
 func TestSubmissionsPerHourAreLimited(t *testing.T) {
-	f := setup(t, opciones{cfg: func(c *config.Config) { c.Hacienda.MaxEnviosHora = 2 }})
+	f := setup(t, opciones{cfg: func(c *config.Config) { c.Limites = map[string]config.Limite{"hacienda": {Max: 2, Ventana: time.Hour}} }})
 	f.configurar(f.admin)
 	a, b, c := f.firmado(), f.firmado(), f.firmado()
 	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(a, "enviar"), nil)

@@ -20,6 +20,7 @@ import (
 	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/queue"
 	"github.com/erpcr/erp/shared/ratelimit"
+	"github.com/erpcr/erp/shared/routes"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -226,13 +227,17 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 	if len(cfg.usuario) == 0 || len(cfg.clave) == 0 {
 		return apperr.InvalidField("configuracion", msgSinCredencia)
 	}
-	lim := &ratelimit.Limiter{DB: s.DB, Name: "hacienda_envios", Max: s.Cfg.Hacienda.MaxEnviosHora, Window: time.Hour, Now: s.now}
-	ok, retry, err := lim.Hit(ctx, strconv.FormatInt(p.EmpresaID, 10))
+	// The route's rate class (hacienda) is counted here, not by the route
+	// guard: only a real submission counts.
+	limite := s.Cfg.Limites[string(routes.RateHacienda)]
+	lim := &ratelimit.Limiter{DB: s.DB, Name: "hacienda_envios", Max: limite.Max, Window: limite.Ventana, Now: s.now}
+	res, err := lim.Contar(ctx, strconv.FormatInt(p.EmpresaID, 10))
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return apperr.NewTooManyRequests(fmt.Sprintf("Se alcanzó el límite de %d envíos a Hacienda por hora para esta empresa.", s.Cfg.Hacienda.MaxEnviosHora), retry)
+	msg := fmt.Sprintf("Se alcanzó el límite de %d envíos a Hacienda por %s para esta empresa.", limite.Max, lambdahttp.NombreVentana(limite.Ventana))
+	if err := lambdahttp.Encabezados(w, res, msg); err != nil {
+		return err
 	}
 	now := s.now()
 	return s.encolar(w, r, id, "hacienda: no se pudo encolar el envío; el barrido lo retomará",

@@ -141,7 +141,7 @@ func setup(t *testing.T, o ...opciones) *fx {
 	t.Cleanup(srv.Close)
 	f.e = testenv.NewParallel(t, func(c *config.Config) {
 		c.Hacienda.SimuladorURL = srv.URL
-		c.Hacienda.MaxEnviosHora = 10
+		c.Limites = map[string]config.Limite{"hacienda": {Max: 10, Ventana: time.Hour}}
 		for _, x := range o {
 			if x.cfg != nil {
 				x.cfg(c)

@@ -29,7 +29,7 @@ type Handlers map[string]httpx.HandlerFunc
 // Mux builds the http.Handler of a group. Every route of the group in the
 // route table must have a handler and every handler a route, so the table
 // and the code cannot drift apart.
-func Mux(group string, hs Handlers, o httpx.Options) (http.Handler, error) {
+func Mux(group string, hs Handlers, o httpx.Options, lim Limitador) (http.Handler, error) {
 	mux := http.NewServeMux()
 	seen := map[string]bool{}
 	hasDefault := false
@@ -39,7 +39,7 @@ func Mux(group string, hs Handlers, o httpx.Options) (http.Handler, error) {
 			return nil, fmt.Errorf("lambdahttp: group %s: no handler for route %s (%s)", group, rt.Name, rt.Key())
 		}
 		seen[rt.Name] = true
-		handler := httpx.Adapt(guard(rt, h))
+		handler := metered(rt, httpx.Adapt(guard(rt, h, lim)))
 		if rt.Path == routes.DefaultRoute {
 			mux.Handle("/", handler)
 			hasDefault = true
@@ -87,18 +87,27 @@ func NotFound(w http.ResponseWriter, r *http.Request) error {
 	return apperr.NewNotFound("La ruta solicitada no existe.")
 }
 
-// guard applies authentication, permissions and ETag as the route declares.
-func guard(rt routes.Route, h httpx.HandlerFunc) httpx.HandlerFunc {
+// guard applies authentication, the rate limit, permissions and ETag as
+// the route declares.
+func guard(rt routes.Route, h httpx.HandlerFunc, lim Limitador) httpx.HandlerFunc {
 	if !rt.NoETag {
 		h = httpx.ETag(h)
 	}
 	if rt.Public {
-		return h
+		return func(w http.ResponseWriter, r *http.Request) error {
+			if err := limitar(lim, rt, nil, w, r); err != nil {
+				return err
+			}
+			return h(w, r)
+		}
 	}
 	perms, roles := rt.Permissions, rt.Roles
 	return func(w http.ResponseWriter, r *http.Request) error {
 		p, err := Principal(r)
 		if err != nil {
+			return err
+		}
+		if err := limitar(lim, rt, &p, w, r); err != nil {
 			return err
 		}
 		// A TargetTenant route aimed at another company checks the

@@ -24,7 +24,7 @@ func opsLambda(t *testing.T) func(context.Context, events.APIGatewayV2HTTPReques
 			return nil
 		},
 		"ops.not_found": lambdahttp.NotFound,
-	}, httpx.Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	}, httpx.Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

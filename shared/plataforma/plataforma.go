@@ -25,7 +25,9 @@ import (
 	"github.com/erpcr/erp/shared/eventos"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/metricas"
 	"github.com/erpcr/erp/shared/queue"
+	"github.com/erpcr/erp/shared/ratelimit"
 	"github.com/erpcr/erp/shared/secrets"
 	"github.com/erpcr/erp/shared/webhooks"
 )
@@ -41,6 +43,9 @@ type Deps struct {
 	// The webhook dispatcher, built on first use.
 	webhooksOnce sync.Once
 	webhooks     *webhooks.Despachador
+	// The request-metrics recorder (metricas.go), built on first use.
+	metricasOnce sync.Once
+	metricas     *metricas.Registro
 }
 
 // Grupo builds the handlers of one HTTP function group.
@@ -102,7 +107,8 @@ func (d *Deps) Close() { d.DB.Close() }
 // hook wakes deliveries for the events the group's writes record.
 func (d *Deps) Mux(group string, grupo Grupo) (http.Handler, error) {
 	d.Webhooks()
-	return lambdahttp.Mux(group, grupo(d), httpx.Options{Log: d.Log, Debug: d.Cfg.Debug})
+	lim := &ratelimit.Clases{DB: d.DB, Limites: d.Cfg.Limites}
+	return lambdahttp.Mux(group, grupo(d), httpx.Options{Log: d.Log, Debug: d.Cfg.Debug, Metrics: d.Metricas()}, lim)
 }
 
 // MustLambda is the Lambda handler of a deployed group; a wiring mistake

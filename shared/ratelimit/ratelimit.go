@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/db"
 )
 
@@ -21,11 +22,24 @@ type Limiter struct {
 	Now func() time.Time
 }
 
-// Hit counts one attempt for key. It returns whether the attempt is within
-// the limit and, if not, how many seconds until the window ends.
-func (l *Limiter) Hit(ctx context.Context, key string) (bool, int, error) {
+// Resultado is one counted request: what the X-RateLimit-* headers say.
+type Resultado struct {
+	Permitido bool
+	Limite    int
+	Ventana   time.Duration
+	Restantes int
+	// Reinicio is when the window ends (X-RateLimit-Reset, in Unix seconds).
+	Reinicio time.Time
+	// Espera is Retry-After, in seconds, when not Permitido.
+	Espera int
+}
+
+// Contar counts one request for key in one statement and reports where the
+// key stands in the current window. A Limiter with Max <= 0 admits all and
+// touches nothing.
+func (l *Limiter) Contar(ctx context.Context, key string) (Resultado, error) {
 	if l.Max <= 0 {
-		return true, 0, nil
+		return Resultado{Permitido: true}, nil
 	}
 	now := time.Now()
 	if l.Now != nil {
@@ -37,16 +51,42 @@ func (l *Limiter) Hit(ctx context.Context, key string) (bool, int, error) {
 		on conflict (clave, ventana_inicio) do update set cuenta = limites_tasa.cuenta + 1
 		returning cuenta`, l.Name+":"+key, start).Scan(&n)
 	if err != nil {
-		return false, 0, fmt.Errorf("ratelimit %s: %w", l.Name, err)
+		return Resultado{}, fmt.Errorf("ratelimit %s: %w", l.Name, err)
 	}
 	// Old windows are garbage; sweeping on a small fraction of hits keeps the
 	// table small without a scheduled job.
 	if rand.IntN(100) == 0 {
 		_, _ = l.DB.Pool.Exec(ctx, `delete from limites_tasa where ventana_inicio < now() - interval '2 days'`)
 	}
-	if n > l.Max {
-		retry := int(start.Add(l.Window).Sub(now).Seconds()) + 1
-		return false, retry, nil
+	fin := start.Add(l.Window)
+	r := Resultado{Permitido: n <= l.Max, Limite: l.Max, Ventana: l.Window, Restantes: max(l.Max-n, 0), Reinicio: fin}
+	if !r.Permitido {
+		r.Espera = int(fin.Sub(now).Seconds()) + 1
 	}
-	return true, 0, nil
+	return r, nil
+}
+
+// Hit counts one attempt for key. It returns whether the attempt is within
+// the limit and, if not, how many seconds until the window ends.
+func (l *Limiter) Hit(ctx context.Context, key string) (bool, int, error) {
+	r, err := l.Contar(ctx, key)
+	return r.Permitido, r.Espera, err
+}
+
+// Clases applies the configured limit of each rate-limit class of the route
+// table (config.Limites); a class without a configured limit is not
+// counted.
+type Clases struct {
+	DB      *db.DB
+	Limites map[string]config.Limite
+	Now     func() time.Time
+}
+
+// Contar counts one request of class for key.
+func (c *Clases) Contar(ctx context.Context, class, key string) (Resultado, error) {
+	l, ok := c.Limites[class]
+	if !ok || l.Max <= 0 {
+		return Resultado{Permitido: true}, nil
+	}
+	return (&Limiter{DB: c.DB, Name: class, Max: l.Max, Window: l.Ventana, Now: c.Now}).Contar(ctx, key)
 }

@@ -12,6 +12,8 @@ func init() {
 		r := func(name, method, path string, perms []string, summary string) Route {
 			return Route{Name: "hacienda." + name, Method: method, Path: base + path, Group: "hacienda", Permissions: perms, Summary: summary}
 		}
+		enviar := r("enviar", "POST", "/{id}/enviar", crear, "Encolar el envío a Hacienda (202); el estado se consulta cada 30 s")
+		enviar.Rate = RateHacienda // counted by the handler: only real submissions
 		return []Route{
 			r("configuracion.show", "GET", "/configuracion", leer, "Configuración de facturación electrónica de la empresa (sin secretos)"),
 			r("configuracion.update", "PUT", "/configuracion", actualizar, "Guardar certificado, credenciales, ambiente, actividad y terminales"),
@@ -22,7 +24,7 @@ func init() {
 			r("estado", "GET", "/{id}/estado", leer, "Estado actual de un comprobante"),
 			r("generar-xml", "POST", "/{id}/generar-xml", crear, "Generar el XML v4.4 del comprobante"),
 			r("firmar", "POST", "/{id}/firmar", crear, "Firmar el XML (XAdES-EPES) con el certificado de la empresa"),
-			r("enviar", "POST", "/{id}/enviar", crear, "Encolar el envío a Hacienda (202); el estado se consulta cada 30 s"),
+			enviar,
 		}
 	})
 }

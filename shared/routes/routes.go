@@ -24,6 +24,9 @@ const (
 	RateImports        RateClass = "imports"         // 2/day
 	RateHacienda       RateClass = "hacienda"        // 10/h per company: submissions to Hacienda
 	RatePaymentProcess RateClass = "payment_process" // 3/h: marking payroll paid
+	// RateNone is not limited: health, which monitors poll and which must
+	// answer 503 (not a limiter error) when the database is down.
+	RateNone RateClass = "none"
 )
 
 // DefaultRoute is the API Gateway catch-all route key; it is served by the
@@ -182,7 +185,7 @@ func build() []Route {
 	t = append(t, readOnly("catalogos", "tipos-identificacion", "tipos de identificación")...)
 	t = append(t,
 		Route{Name: "permisos.index", Method: "GET", Path: "/api/permisos", Group: "usuarios", Permissions: []string{"roles.leer", "usuarios.leer"}, Summary: "Catálogo de permisos"},
-		Route{Name: "ops.health", Method: "GET", Path: "/api/health", Group: "ops", Public: true, NoETag: true, Summary: "Estado del servicio"},
+		Route{Name: "ops.health", Method: "GET", Path: "/api/health", Group: "ops", Public: true, NoETag: true, Rate: RateNone, Summary: "Estado del servicio"},
 		Route{Name: "ops.not_found", Method: "ANY", Path: DefaultRoute, Group: "ops", Public: true, NoETag: true, Summary: "Ruta inexistente"},
 	)
 	for i := range t {
