@@ -16,6 +16,7 @@ import (
 	"github.com/erpcr/erp/shared/catalogo"
 	"github.com/erpcr/erp/shared/compras"
 	"github.com/erpcr/erp/shared/config"
+	"github.com/erpcr/erp/shared/docs"
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/gateway"
 	"github.com/erpcr/erp/shared/inventario"
@@ -40,6 +41,7 @@ var Grupos = map[string]plataforma.Grupo{
 	"catalogos":   catalogo.Catalogos,
 	"clientes":    terceros.Clientes,
 	"compras":     compras.Grupo,
+	"docs":        docs.Grupo,
 	"empresas":    organizacion.Empresas,
 	"eventos":     plataforma.GrupoEventos,
 	"inventario":  inventario.Grupo,

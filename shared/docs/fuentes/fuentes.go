@@ -1,0 +1,131 @@
+// Package fuentes gathers the schemas every domain declares (the declared
+// resources of shared/recurso, the Esquemas maps next to the hand-written
+// decoders) into the openapi builder's Fuentes. It imports every domain, so
+// only cmd/genopenapi and tests use it, never a deployed function.
+package fuentes
+
+import (
+	"strings"
+
+	"github.com/erpcr/erp/shared/catalogo"
+	"github.com/erpcr/erp/shared/compras"
+	"github.com/erpcr/erp/shared/docs/openapi"
+	"github.com/erpcr/erp/shared/esquema"
+	"github.com/erpcr/erp/shared/facturacion"
+	"github.com/erpcr/erp/shared/inventario"
+	"github.com/erpcr/erp/shared/organizacion"
+	"github.com/erpcr/erp/shared/recurso"
+	"github.com/erpcr/erp/shared/routes"
+	"github.com/erpcr/erp/shared/sesiones"
+	"github.com/erpcr/erp/shared/terceros"
+	"github.com/erpcr/erp/shared/usuarios"
+	"github.com/erpcr/erp/shared/ventas"
+	"github.com/erpcr/erp/shared/webhooks"
+)
+
+// Recursos are the declared resources, each served under its Name.
+var Recursos = []*recurso.Resource{
+	catalogo.Categorias, catalogo.Marcas, catalogo.Unidades, catalogo.Regimenes, catalogo.TiposImpuesto,
+	catalogo.FormasPago, catalogo.TiposIdentificacion, catalogo.Producto,
+	terceros.Cliente, terceros.Proveedor,
+	organizacion.Empresa, organizacion.Sucursal, organizacion.Almacen,
+}
+
+// Manuales are the request bodies the hand-written domains declare.
+var Manuales = []map[string]esquema.Cuerpo{
+	sesiones.Esquemas, usuarios.Esquemas, ventas.Esquemas, compras.Esquemas,
+	inventario.Esquemas, facturacion.Esquemas, webhooks.Esquemas,
+}
+
+// listasExtra are the routes answering a page whose name does not end in ".index".
+var listasExtra = []string{"webhooks.entregas"}
+
+// Todas returns every declared schema.
+func Todas() openapi.Fuentes {
+	f := openapi.Fuentes{
+		Cuerpos:    map[string]esquema.Cuerpo{},
+		Datos:      map[string]map[string]any{},
+		Respuestas: map[string]map[string]any{},
+		Consultas:  map[string][]esquema.Campo{},
+		Listas:     map[string]bool{},
+		Parametros: map[string][]esquema.Campo{},
+		Medios:     map[string]string{},
+		Ejemplos:   map[string]any{},
+	}
+	for _, m := range Manuales {
+		for name, c := range m {
+			f.Cuerpos[name] = c
+		}
+	}
+	for _, res := range Recursos {
+		n := res.Name
+		f.Datos[n+".index"] = res.Respuesta(false)
+		f.Datos[n+".show"] = res.Respuesta(true)
+		consultas := res.FiltrosDoc()
+		if !res.ReadOnly {
+			consultas = append(consultas, esquema.Campo{Nombre: "activos", Tipo: esquema.Booleano, Descripcion: "Solo activos (true) o inactivos (false)."})
+			f.Cuerpos[n+".store"] = res.Esquema(true)
+			f.Cuerpos[n+".update"] = res.Esquema(false)
+			f.Cuerpos[n+".patch"] = res.Esquema(false)
+			for _, op := range []string{".store", ".update", ".patch"} {
+				f.Datos[n+op] = res.Respuesta(true)
+			}
+		}
+		f.Consultas[n+".index"] = consultas
+	}
+	for _, rt := range routes.All() {
+		if strings.HasSuffix(rt.Name, ".index") {
+			f.Listas[rt.Name] = true
+		}
+	}
+	for _, n := range listasExtra {
+		f.Listas[n] = true
+	}
+	objeto := map[string]any{"type": "object", "additionalProperties": true}
+	f.Respuestas["auth.me"] = objeto
+	f.Respuestas["auth.user"] = objeto
+	f.Respuestas["ops.health"] = map[string]any{
+		"type": "object", "required": []any{"estado", "base_de_datos", "version", "hora"},
+		"properties": map[string]any{
+			"estado":        map[string]any{"type": "string", "enum": []any{"ok", "degradado"}},
+			"base_de_datos": map[string]any{"type": "string"},
+			"version":       map[string]any{"type": "string"},
+			"hora":          map[string]any{"type": "string"},
+		},
+		"additionalProperties": true,
+	}
+	documentacion(&f)
+	for name, ex := range ejemplos {
+		f.Ejemplos[name] = ex
+	}
+	return f
+}
+
+// ejemplos are response examples of the main resources (data of a show, or
+// one element of a list).
+var ejemplos = map[string]any{
+	"productos.show": map[string]any{"id": 1, "nombre": "Arroz 1 kg", "codigo": "ARROZ-1KG", "tipo": "producto",
+		"categoria_id": 1, "unidad_medida_id": 1, "precio_venta": 1750.00, "precio_compra": 1300.00, "activo": true,
+		"categoria": map[string]any{"id": 1, "nombre": "Abarrotes"}},
+	"clientes.show": map[string]any{"id": 1, "tipo_identificacion": "fisica", "identificacion": "109870654",
+		"nombre": "María", "apellidos": "Fernández Rojas", "nombre_completo": "María Fernández Rojas", "activo": true},
+	"ventas.show": map[string]any{"id": 1, "numero_comprobante": "FAC-00000001", "tipo_comprobante": "factura",
+		"estado": "pendiente", "fecha_venta": "2026-01-15", "monto_total": "3955.00", "cliente_id": 1,
+		"detalles": []any{map[string]any{"producto_id": 1, "cantidad": "2.000", "precio_unitario": "1750.00"}}},
+}
+
+// documentacion declares the docs routes' parameters and answers.
+func documentacion(f *openapi.Fuentes) {
+	version := esquema.Campo{Nombre: "version", Tipo: esquema.Texto, Valores: openapi.Versions, Descripcion: "Por omisión v1."}
+	f.Consultas["docs.page"] = []esquema.Campo{version}
+	f.Consultas["docs.json"] = []esquema.Campo{version}
+	f.Parametros["docs.version"] = []esquema.Campo{{Nombre: "version", Tipo: esquema.Texto, Valores: []string{"v1.json", "v2.json"}}}
+	f.Parametros["docs.ui"] = []esquema.Campo{{Nombre: "archivo", Tipo: esquema.Texto,
+		Valores: []string{"swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css", "LICENSE", "NOTICE"}}}
+	openapiDoc := map[string]any{"type": "object", "required": []any{"openapi", "info", "paths"},
+		"properties": map[string]any{"openapi": map[string]any{"const": "3.1.0"}}, "additionalProperties": true}
+	f.Respuestas["docs.json"] = openapiDoc
+	f.Respuestas["docs.version"] = openapiDoc
+	f.Medios["docs.page"] = "text/html"
+	f.Medios["docs.ui"] = "text/javascript,text/css,text/plain"
+}
