@@ -6,7 +6,7 @@ FUNCTIONS := $(sort $(notdir $(wildcard functions/*)))
 LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 PIP ?= $(shell command -v pip3 || command -v pip)
 
-.PHONY: run test unit build template lint tools bench sam-build deploy clean plataforma
+.PHONY: run test unit build template openapi fuzz lint tools bench sam-build deploy clean plataforma
 
 ## run: PostgreSQL (private cluster unless DATABASE_URL), migrations, seed, local gateway on :3000
 run:
@@ -33,17 +33,31 @@ build:
 		$(LAMBDA_ENV) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w" -o .build/$$fn/bootstrap ./functions/$$fn || exit 1; \
 	done
 
-## template: regenerate template.yaml from the route table
-template:
+## template: regenerate template.yaml and the OpenAPI documents from the route table
+template: openapi
 	$(GO) run ./cmd/gentemplate -o template.yaml
+
+## openapi: regenerate shared/docs/openapi/v1.json and v2.json (route table + declared schemas)
+openapi:
+	$(GO) run ./cmd/genopenapi
+
+## fuzz: a longer schemathesis run over every operation (FUZZ_EJEMPLOS per operation)
+FUZZ_EJEMPLOS ?= 100
+fuzz: tools
+	$(GO) test -count=1 -timeout 60m -run Schemathesis -v ./shared/docs/ -args -fuzz-ejemplos=$(FUZZ_EJEMPLOS)
 
 ## lint: cfn-lint on the SAM template
 lint: tools
 	cfn-lint template.yaml
 
-## tools: cfn-lint (pip), xmllint and xmlsec1 (apt-get, as root), Go modules
+## tools: cfn-lint, openapi-spec-validator, schemathesis (pip), xmllint, xmlsec1, chromium (apt-get, as root), Go modules
 tools:
 	@command -v cfn-lint >/dev/null 2>&1 || $(PIP) install --quiet cfn-lint
+	@command -v openapi-spec-validator >/dev/null 2>&1 || $(PIP) install --quiet openapi-spec-validator==0.9.0
+	@command -v schemathesis >/dev/null 2>&1 || $(PIP) install --quiet schemathesis==4.32.5
+	@if ! command -v chromium >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	fi
 	@if ! command -v xmllint >/dev/null 2>&1 || ! command -v xmlsec1 >/dev/null 2>&1; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 			apt-get update -qq && apt-get install -y -qq libxml2-utils xmlsec1 >/dev/null; \

@@ -84,16 +84,14 @@ func Todas() openapi.Fuentes {
 	objeto := map[string]any{"type": "object", "additionalProperties": true}
 	f.Respuestas["auth.me"] = objeto
 	f.Respuestas["auth.user"] = objeto
-	f.Respuestas["ops.health"] = map[string]any{
-		"type": "object", "required": []any{"estado", "base_de_datos", "version", "hora"},
-		"properties": map[string]any{
-			"estado":        map[string]any{"type": "string", "enum": []any{"ok", "degradado"}},
-			"base_de_datos": map[string]any{"type": "string"},
-			"version":       map[string]any{"type": "string"},
-			"hora":          map[string]any{"type": "string"},
-		},
-		"additionalProperties": true,
-	}
+	// The health body is the ops group's (shared/ops): an object whose keys
+	// that group documents.
+	f.Respuestas["ops.health"] = objeto
+	f.Datos["webhooks.eventos"] = map[string]any{"type": "array", "items": map[string]any{
+		"type": "object", "required": []any{"nombre", "descripcion"}, "additionalProperties": true,
+		"properties": map[string]any{"nombre": map[string]any{"type": "string"}, "descripcion": map[string]any{"type": "string"},
+			"ejemplo": map[string]any{}},
+	}}
 	documentacion(&f)
 	for name, ex := range ejemplos {
 		f.Ejemplos[name] = ex
