@@ -62,7 +62,7 @@ func TestEverySampleEventRunsThroughItsFunctionsLambdaHandler(t *testing.T) {
 			}
 		},
 		"ops/health.200.json": func(t *testing.T, b map[string]any) {
-			if testenv.Str(b, "estado") != "ok" {
+			if testenv.Str(b, "status") != "ok" || testenv.Str(b, "checks.database.status") != "ok" {
 				t.Errorf("health body: %v", b)
 			}
 		},

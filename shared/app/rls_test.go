@@ -84,6 +84,8 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 		e.Exec(`insert into comprobantes_electronicos (empresa_id, venta_id, tipo_documento, clave, numero_consecutivo, fecha_emision)
 			select $1, v.id, '01', '506211126' || lpad(v.empresa_id::text, 12, '0') || '00100001010000000001' || '1' || '12345678',
 			  '00100001010000000001', now() from ventas v where v.empresa_id = $1`, c)
+		e.Exec(`insert into metricas_http (empresa_id, metodo, ruta, estado, solicitudes, cubetas) values ($1, 'GET', '/api/ventas', 200, 1, '{1}')`, c)
+		e.Exec(`insert into metricas_recientes (empresa_id, ventana, solicitudes) values ($1, now(), 1)`, c)
 	}
 
 	ctx := context.Background()

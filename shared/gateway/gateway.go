@@ -181,7 +181,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		plain(w, http.StatusBadGateway, "Bad Gateway")
 		return
 	}
-	writeResponse(w, resp)
+	g.respond(w, r, route, handler, ev, resp)
 }
 
 // authorize runs the authorizer as API Gateway does: an error or a denial

@@ -22,6 +22,44 @@ type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
 type Options struct {
 	Log   *slog.Logger
 	Debug bool
+	// Metrics, when set, receives one Observation per request once it has
+	// been answered (shared/metricas: per-process aggregation flushed to
+	// PostgreSQL, and CloudWatch EMF lines in Lambda). httpx knows nothing of
+	// where they go.
+	Metrics Recorder
+}
+
+// Recorder receives the observation of every request.
+type Recorder interface {
+	Record(ctx context.Context, o Observation)
+}
+
+// Observation is one answered request. Route is the route table's pattern
+// ("/api/ventas/{id}"), never the raw path, so that the series stay few;
+// "" when no route matched (see SetRoute).
+type Observation struct {
+	Method    string
+	Route     string
+	EmpresaID int64 // 0: no company (public route, refused before the tenant)
+	Status    int
+	Duration  time.Duration
+	TraceID   string
+}
+
+// routeInfo is filled by the router (SetRoute) and read by Observe after
+// the handler returns: the outermost middleware runs before routing.
+type routeInfo struct {
+	method, route string
+	empresaID     int64
+}
+
+// SetRoute records, for Observe's metrics, the matched route's method and
+// pattern and the company the request acts in (0 when none). The router
+// calls it from inside the matched route's handler.
+func SetRoute(ctx context.Context, method, route string, empresaID int64) {
+	if ri, ok := ctx.Value(routeKey).(*routeInfo); ok {
+		ri.method, ri.route, ri.empresaID = method, route, empresaID
+	}
 }
 
 type ctxKey int
@@ -30,6 +68,7 @@ const (
 	traceKey ctxKey = iota
 	loggerKey
 	debugKey
+	routeKey
 )
 
 // TraceID returns the request's trace id.
@@ -115,6 +154,8 @@ func Observe(o Options, next http.Handler) http.Handler {
 		ctx := context.WithValue(r.Context(), traceKey, trace)
 		ctx = context.WithValue(ctx, loggerKey, log)
 		ctx = context.WithValue(ctx, debugKey, o.Debug)
+		ri := &routeInfo{}
+		ctx = context.WithValue(ctx, routeKey, ri)
 		r = r.WithContext(ctx)
 		if r.Body != nil {
 			r.Body = http.MaxBytesReader(tw, r.Body, MaxBodyBytes)
@@ -126,8 +167,21 @@ func Observe(o Options, next http.Handler) http.Handler {
 					WriteError(tw, r, fmt.Errorf("panic: %v", p))
 				}
 			}
+			elapsed := time.Since(tw.start)
 			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", tw.status,
-				"bytes", tw.size, "duration_ms", float64(time.Since(tw.start).Microseconds())/1000)
+				"bytes", tw.size, "duration_ms", float64(elapsed.Microseconds())/1000)
+			if o.Metrics != nil {
+				method := ri.method
+				if method == "" {
+					method = "ANY" // no route: any method, one series
+				}
+				status := tw.status
+				if status == 0 {
+					status = http.StatusOK
+				}
+				o.Metrics.Record(ctx, Observation{Method: method, Route: ri.route, EmpresaID: ri.empresaID,
+					Status: status, Duration: elapsed, TraceID: trace})
+			}
 		}()
 		next.ServeHTTP(tw, r)
 	})
