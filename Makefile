@@ -5,12 +5,16 @@ GO ?= go
 FUNCTIONS := $(sort $(notdir $(wildcard functions/*)))
 LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 PIP ?= $(shell command -v pip3 || command -v pip)
+# What GET /api/health reports: the version (a tag, else the short commit) and the commit.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+STAMP := -X github.com/erpcr/erp/shared/ops.Version=$(VERSION) -X github.com/erpcr/erp/shared/ops.Commit=$(COMMIT)
 
 .PHONY: run test unit build template openapi fuzz lint tools bench sam-build deploy clean plataforma
 
 ## run: PostgreSQL (private cluster unless DATABASE_URL), migrations, seed, local gateway on :3000
 run:
-	$(GO) build -o .build/local ./cmd/local
+	$(GO) build -ldflags "$(STAMP)" -o .build/local ./cmd/local
 	exec ./.build/local
 
 ## test: format, vet, every test against a real PostgreSQL, Lambda builds, cfn-lint
@@ -30,7 +34,7 @@ unit:
 build:
 	@for fn in $(FUNCTIONS); do \
 		echo "build $$fn"; \
-		$(LAMBDA_ENV) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w" -o .build/$$fn/bootstrap ./functions/$$fn || exit 1; \
+		$(LAMBDA_ENV) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w $(STAMP)" -o .build/$$fn/bootstrap ./functions/$$fn || exit 1; \
 	done
 
 ## template: regenerate template.yaml and the OpenAPI documents from the route table
@@ -55,6 +59,7 @@ tools:
 	@command -v cfn-lint >/dev/null 2>&1 || $(PIP) install --quiet cfn-lint
 	@command -v openapi-spec-validator >/dev/null 2>&1 || $(PIP) install --quiet openapi-spec-validator==0.9.0
 	@command -v schemathesis >/dev/null 2>&1 || $(PIP) install --quiet schemathesis==4.32.5
+	@python3 -c 'import prometheus_client' >/dev/null 2>&1 || python3 -m pip install --quiet prometheus_client==0.26.0
 	@if ! command -v chromium >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	fi

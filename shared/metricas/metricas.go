@@ -57,7 +57,7 @@ type Registro struct {
 	mu        sync.Mutex
 	http      map[claveHTTP]*Acumulado
 	recientes map[claveReciente]*reciente
-	ultimo    time.Time // last flush (or creation)
+	ultimo    time.Time // last flush (or first request)
 	vaciando  atomic.Bool
 	emfMu     sync.Mutex
 }
@@ -99,9 +99,7 @@ type reciente struct {
 
 // Nuevo returns an empty recorder.
 func Nuevo(pool *db.DB, log *slog.Logger, intervalo time.Duration) *Registro {
-	r := &Registro{DB: pool, Log: log, Intervalo: intervalo}
-	r.ultimo = r.now()
-	return r
+	return &Registro{DB: pool, Log: log, Intervalo: intervalo}
 }
 
 func (r *Registro) now() time.Time {
@@ -164,6 +162,9 @@ func (r *Registro) Record(ctx context.Context, o httpx.Observation) {
 		rc.errores++
 	case o.Status >= 400:
 		rc.erroresCliente++
+	}
+	if r.ultimo.IsZero() {
+		r.ultimo = now // the first interval starts with the first request
 	}
 	due := r.Intervalo > 0 && now.Sub(r.ultimo) >= r.Intervalo
 	r.mu.Unlock()
