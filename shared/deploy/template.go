@@ -86,7 +86,7 @@ var identityHeaders = []string{"Authorization", "X-Empresa-Id"}
 // parameters are sorted).
 func Template() []byte {
 	fns := routes.Functions()
-	all := routes.All()
+	all := append(routes.All(), aliases("")...)
 
 	root := &mapping{spaced: true}
 	root.set("AWSTemplateFormatVersion", quoted("2010-09-09"))
@@ -616,9 +616,34 @@ func authorizerFunction(fns []routes.Function) string {
 // groupRoutes returns a group's routes sorted by event name, so the output
 // does not depend on the order of the route table.
 func groupRoutes(group string) []routes.Route {
-	rs := routes.ByGroup(group)
+	rs := append(routes.ByGroup(group), aliases(group)...)
 	sort.SliceStable(rs, func(i, j int) bool { return eventName(rs[i]) < eventName(rs[j]) })
 	return rs
+}
+
+// aliases are the versioned routes of a group ("" for every group): for
+// each first path segment its routes use, ANY /api/v1/<segment> and
+// /api/v1/<segment>/{proxy+}, and the same under /api/v2, sent to the
+// group's function, which resolves the version and routes on the table's
+// own path (lambdahttp). Greedy routes per segment, rather than every route
+// again per version, keep the API under API Gateway's 300-routes quota.
+func aliases(group string) []routes.Route {
+	var out []routes.Route
+	for g, prefixes := range routes.AliasPrefixes() {
+		if group != "" && g != group {
+			continue
+		}
+		for prefix, public := range prefixes {
+			for _, v := range []string{"v1", "v2"} {
+				base := "/api/" + v + "/" + prefix
+				out = append(out,
+					routes.Route{Name: v + "." + prefix, Method: "ANY", Path: base, Group: g, Public: public},
+					routes.Route{Name: v + "." + prefix + ".proxy", Method: "ANY", Path: base + "/{proxy+}", Group: g, Public: public})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }
 
 // sortedRoutes orders routes by path, then method.

@@ -51,9 +51,11 @@ func TestEveryRouteIsAnHttpAPIEvent(t *testing.T) {
 	doc := parseYAML(t, Template())
 	resources := doc.get(t, "Resources")
 	paths := resources.get(t, apiLogicalID, "Properties", "DefinitionBody", "paths")
+	// The route table, plus the versioned aliases the template derives from it.
+	table := append(routes.All(), aliases("")...)
 
 	seen := map[string]bool{}
-	for _, r := range routes.All() {
+	for _, r := range table {
 		fn := resources.get(t, FunctionLogicalID(r.Group))
 		var found []*yamlNode
 		for _, name := range fn.get(t, "Properties", "Events").keys {
@@ -105,13 +107,13 @@ func TestEveryRouteIsAnHttpAPIEvent(t *testing.T) {
 			}
 		}
 	}
-	if events != len(routes.All()) {
-		t.Errorf("%d HttpApi events for %d routes", events, len(routes.All()))
+	if events != len(table) {
+		t.Errorf("%d HttpApi events for %d routes", events, len(table))
 	}
 	for _, p := range paths.keys {
 		for _, m := range paths.get(t, p).keys {
 			found := false
-			for _, r := range routes.All() {
+			for _, r := range table {
 				if r.Path == p && openAPIMethod(r.Method) == m && !r.Public {
 					found = true
 				}
@@ -506,4 +508,31 @@ func (p *yamlParser) unquote(s string) string {
 		p.t.Fatalf("bad quoted scalar %s: %v", s, err)
 	}
 	return u
+}
+
+func TestEveryRouteIsReachableUnderBothVersionPrefixes(t *testing.T) {
+	have := map[string]routes.Route{}
+	for _, a := range aliases("") {
+		have[a.Path] = a
+	}
+	for _, r := range routes.All() {
+		if r.Path == routes.DefaultRoute {
+			continue
+		}
+		rest := strings.TrimPrefix(r.Canonica(), "/api/")
+		prefix, _, nested := strings.Cut(rest, "/")
+		for _, v := range []string{"v1", "v2"} {
+			want := "/api/" + v + "/" + prefix
+			if nested {
+				want += "/{proxy+}"
+			}
+			a, ok := have[want]
+			if !ok || a.Group != r.Group || a.Public != r.Public {
+				t.Errorf("%s: alias %s missing or wrong (%+v)", r.Key(), want, a)
+			}
+		}
+	}
+	if n := len(routes.All()) + len(aliases("")); n > 300 {
+		t.Errorf("%d API Gateway routes: over the default quota of 300 per API", n)
+	}
 }

@@ -63,7 +63,7 @@ func (c *CORS) preflight(w http.ResponseWriter, r *http.Request) bool {
 			h.Set("Access-Control-Max-Age", strconv.Itoa(c.MaxAge))
 		}
 		if allow != "*" {
-			h.Add("Vary", "Origin")
+			addVary(h, "Origin")
 		}
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -94,7 +94,7 @@ func (cw *corsWriter) WriteHeader(code int) {
 				h.Set("Access-Control-Expose-Headers", strings.Join(cw.cors.ExposeHeaders, ","))
 			}
 			if allow != "*" {
-				h.Add("Vary", "Origin")
+				addVary(h, "Origin")
 			}
 		}
 	}
@@ -110,3 +110,17 @@ func (cw *corsWriter) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (cw *corsWriter) Unwrap() http.ResponseWriter { return cw.ResponseWriter }
+
+// addVary adds a field to Vary as one comma-separated line, as API Gateway
+// does, so clients reading a single Vary header see every field.
+func addVary(h http.Header, field string) {
+	var parts []string
+	for _, v := range h.Values("Vary") {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" && !strings.EqualFold(p, field) {
+				parts = append(parts, p)
+			}
+		}
+	}
+	h.Set("Vary", strings.Join(append(parts, field), ", "))
+}

@@ -60,7 +60,7 @@ func Mux(group string, hs Handlers, o httpx.Options, lim Limitador) (http.Handle
 	if !hasDefault {
 		mux.Handle("/", httpx.Adapt(NotFound))
 	}
-	return httpx.Observe(o, rejectMalformed(mux)), nil
+	return httpx.Observe(o, rejectMalformed(versionar(group, mux))), nil
 }
 
 // NotFound answers what no route serves; API Gateway sends it to the
@@ -90,6 +90,7 @@ func NotFound(w http.ResponseWriter, r *http.Request) error {
 // guard applies authentication, the rate limit, permissions and ETag as
 // the route declares.
 func guard(rt routes.Route, h httpx.HandlerFunc, lim Limitador) httpx.HandlerFunc {
+	h = enlaces(rt, h)
 	if !rt.NoETag {
 		h = httpx.ETag(h)
 	}

@@ -13,18 +13,26 @@ import (
 
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/routes"
 )
 
-// opsLambda is the ops group as its Lambda runs it, with a stub health.
+// opsLambda is the ops group as its Lambda runs it, with a stub health
+// (and stubs for its other routes, which these tests do not call).
 func opsLambda(t *testing.T) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
 	t.Helper()
-	h, err := lambdahttp.Mux("ops", lambdahttp.Handlers{
+	hs := lambdahttp.Handlers{
 		"ops.health": func(w http.ResponseWriter, r *http.Request) error {
 			httpx.WriteJSON(w, http.StatusOK, map[string]string{"estado": "ok", "host": r.Host})
 			return nil
 		},
 		"ops.not_found": lambdahttp.NotFound,
-	}, httpx.Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, nil)
+	}
+	for _, rt := range routes.ByGroup("ops") {
+		if hs[rt.Name] == nil {
+			hs[rt.Name] = func(w http.ResponseWriter, r *http.Request) error { w.WriteHeader(http.StatusNoContent); return nil }
+		}
+	}
+	h, err := lambdahttp.Mux("ops", hs, httpx.Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

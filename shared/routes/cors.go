@@ -56,7 +56,7 @@ func Methods(path string) []string {
 		if r.Path == DefaultRoute {
 			continue
 		}
-		if _, _, ok := matchPath(r.Path, path); ok {
+		if _, _, ok := matchVersioned(r.Path, path); ok {
 			used[r.Method] = true
 		}
 	}

@@ -317,7 +317,7 @@ func Match(method, path string) (Route, map[string]string, bool) {
 		if r.Path == DefaultRoute || (r.Method != method && r.Method != "ANY") {
 			continue
 		}
-		params, vars, ok := matchPath(r.Path, path)
+		params, vars, ok := matchVersioned(r.Path, path)
 		if !ok {
 			continue
 		}
