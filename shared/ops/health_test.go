@@ -16,7 +16,7 @@ import (
 
 func TestHealthReportsVersionCommitAndItsChecks(t *testing.T) {
 	simulador := httptest.NewServer(http.NotFoundHandler()) // any answer means it is up
-	t.Cleanup(simulador.Close) // after the parallel subtests
+	t.Cleanup(simulador.Close)                              // after the parallel subtests
 	caido := httptest.NewServer(http.NotFoundHandler())
 	caido.Close()
 	cases := []struct {

@@ -179,3 +179,23 @@ func TestTiempoRealPollingIntervalIsTheClientsChoice(t *testing.T) {
 		t.Fatalf("%d Retry-After %q %s", r.Status, r.Header.Get("Retry-After"), r.Raw)
 	}
 }
+
+func TestTiempoRealOfAPlatformAdministratorCountsTheWholeServicesRequests(t *testing.T) {
+	e := testenv.NewParallel(t)
+	e.Get("/api/ventas", e.Admin(2))
+	e.Get("/api/no-existe", "")
+	tok := e.PlatformAdmin(1)
+	e.Get("/api/tiempo-real", e.Admin(1)) // the same user: a platform administrator too
+	r := e.Get("/api/tiempo-real", tok)
+	if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.alcance") != "servicio" {
+		t.Fatalf("%d %s", r.Status, r.Raw)
+	}
+	// Three logins, company 2's list, the unknown path, the company
+	// administrator's first reading: six requests.
+	if got := testenv.Num(r.JSON, "data.solicitudes_ultimo_minuto"); got != 6 {
+		t.Errorf("service-wide requests %v, want 6: %s", got, r.Raw)
+	}
+	if got := testenv.Num(r.JSON, "data.errores_cliente_ultimo_minuto"); got != 1 {
+		t.Errorf("service-wide 4xx %v, want 1: %s", got, r.Raw)
+	}
+}
