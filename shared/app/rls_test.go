@@ -86,6 +86,10 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 			  '00100001010000000001', now() from ventas v where v.empresa_id = $1`, c)
 		e.Exec(`insert into metricas_http (empresa_id, metodo, ruta, estado, solicitudes, cubetas) values ($1, 'GET', '/api/ventas', 200, 1, '{1}')`, c)
 		e.Exec(`insert into metricas_recientes (empresa_id, ventana, solicitudes) values ($1, now(), 1)`, c)
+		// The chart and configuration come with the company; the sale and
+		// payment above were posted when their statements committed.
+		e.Exec(`insert into periodos_contables (empresa_id, anio, mes, estado) values ($1, 2020, 1, 'cerrado')`, c)
+		e.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values ($1, current_date, 500, 510)`, c)
 	}
 
 	ctx := context.Background()

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -177,6 +178,7 @@ const setScope = `select set_config('app.empresa_id', $1, true), set_config('app
 // are transaction-local (safe behind RDS Proxy), and the transaction is
 // committed when fn returns nil and rolled back otherwise.
 func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err error) {
+	defer func() { err = Regla(err) }()
 	conn, err := d.Pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("db: acquire: %w", err)
@@ -228,6 +230,26 @@ func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err er
 		}
 	}()
 	return fn(tx)
+}
+
+// HintRegla marks an exception raised by database code for a rule the
+// caller broke (a posting into a closed accounting period, an unbalanced
+// entry): its DETAIL is the field key and its message the Spanish text.
+const HintRegla = "erp:422"
+
+// Regla turns a rule the database refused (HintRegla) into the API's 422 on
+// that field; any other error is returned as it is. Rules checked at COMMIT
+// by deferred triggers (automatic posting) arrive this way too.
+func Regla(err error) error {
+	var pg *pgconn.PgError
+	if err != nil && errors.As(err, &pg) && pg.Hint == HintRegla {
+		campo := pg.Detail
+		if campo == "" {
+			campo = "general"
+		}
+		return apperr.InvalidField(campo, pg.Message)
+	}
+	return err
 }
 
 func idText(id int64) string {
