@@ -26,6 +26,7 @@ import (
 	"github.com/erpcr/erp/shared/organizacion"
 	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/queue"
+	"github.com/erpcr/erp/shared/reportes"
 	"github.com/erpcr/erp/shared/routes"
 	"github.com/erpcr/erp/shared/sesiones"
 	"github.com/erpcr/erp/shared/terceros"
@@ -48,6 +49,7 @@ var Grupos = map[string]plataforma.Grupo{
 	"ops":         ops.Grupo,
 	"productos":   catalogo.Productos,
 	"proveedores": terceros.Proveedores,
+	"reportes":    reportes.Grupo,
 	"sucursales":  organizacion.Sucursales,
 	"usuarios":    usuarios.Grupo,
 	"ventas":      ventas.Grupo,

@@ -119,8 +119,20 @@ func Get[Q, T any](d *db.DB, parse func(*http.Request) (Q, error), read ReadFunc
 		if err != nil {
 			return err
 		}
+		if e, ok := any(out).(Escritor); ok {
+			return e.Escribir(w)
+		}
 		return httpx.OK(w, "", out)
 	}
+}
+
+// Escritor is a read's result that writes its own answer, after the
+// transaction committed: a file download (a report as PDF, Excel or CSV,
+// with its Content-Type and Content-Disposition) or a body encoded ahead
+// (a cached report). Get hands it the ResponseWriter instead of writing
+// the {success, data} envelope.
+type Escritor interface {
+	Escribir(w http.ResponseWriter) error
 }
 
 // Put answers PUT of a resource without an id (the tenant's settings):

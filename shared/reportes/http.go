@@ -1,0 +1,194 @@
+package reportes
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/erpcr/erp/shared/apperr"
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/handler"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
+	"github.com/erpcr/erp/shared/ratelimit"
+	"github.com/erpcr/erp/shared/routes"
+)
+
+// Service serves the reportes group.
+type Service struct {
+	DB      *db.DB
+	Limites *ratelimit.Clases
+}
+
+// Grupo is the "reportes" function group (functions/reportes/main.go).
+func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
+	return (&Service{DB: d.DB, Limites: &ratelimit.Clases{DB: d.DB, Limites: d.Cfg.Limites}}).Handlers()
+}
+
+// Handlers returns the group's handlers keyed by route name.
+func (s *Service) Handlers() lambdahttp.Handlers {
+	return lambdahttp.Handlers{
+		"reportes.financiero":           s.exportable(handler.Get(s.DB, leerFinanciero, generar)),
+		"reportes.balanza_comprobacion": handler.Get(s.DB, leerTipo(BalanzaComprobacion), generar),
+		"reportes.libro_mayor":          handler.Get(s.DB, leerTipo(LibroMayor), generar),
+		"reportes.libro_diario":         s.exportable(handler.Get(s.DB, leerTipo(LibroDiario), generar)),
+		"reportes.tipos": handler.Get(s.DB, handler.NoQuery, func(context.Context, *db.Tx, auth.Principal, struct{}) ([]TipoDoc, error) {
+			return Documentar(), nil
+		}),
+		"reportes.invalidar_cache": handler.Put(s.DB, "Caché de reportes invalidada.", handler.NoBody, invalidar),
+	}
+}
+
+// Invalidacion is the answer of POST /api/reportes/invalidar-cache.
+type Invalidacion struct {
+	Eliminados int64 `json:"eliminados"`
+}
+
+func invalidar(ctx context.Context, tx *db.Tx, _ auth.Principal, _ struct{}) (Invalidacion, error) {
+	n, err := Invalidar(ctx, tx)
+	return Invalidacion{Eliminados: n}, err
+}
+
+// exportable counts a PDF or Excel export of a route whose own class is
+// general against the reports class (SPEC.md "Limits": PDF reports are
+// limited like the ledger and the trial balance), with the same key the
+// route guard uses (user and company), so the budget is one.
+func (s *Service) exportable(h httpx.HandlerFunc) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		f := r.URL.Query().Get("formato")
+		if s.Limites != nil && (f == FormatoPDF || f == FormatoExcel) {
+			p := auth.FromRequest(r)
+			key := "u" + strconv.FormatInt(p.UsuarioID, 10) + ":e" + strconv.FormatInt(p.EmpresaID, 10)
+			res, err := s.Limites.Contar(r.Context(), string(routes.RateReports), key)
+			if err != nil {
+				httpx.Logger(r.Context()).Warn("rate limit: not counted", "class", routes.RateReports, "error", err.Error())
+			} else if err := lambdahttp.Encabezados(w, res, lambdahttp.MensajeLimite(routes.RateReports, res)); err != nil {
+				return err
+			}
+		}
+		return h(w, r)
+	}
+}
+
+// peticion is a parsed report request.
+type peticion struct {
+	tipo Tipo
+	c    Consulta
+}
+
+// leerFinanciero reads ?tipo= first: it says which parameters apply.
+func leerFinanciero(r *http.Request) (peticion, error) {
+	v := r.URL.Query().Get("tipo")
+	switch v {
+	case EstadoResultados, BalanceGeneral, FlujoEfectivo:
+		return leerTipo(v)(r)
+	case "":
+		return peticion{}, apperr.InvalidField("tipo", "El campo tipo es obligatorio.")
+	}
+	return peticion{}, apperr.InvalidField("tipo", "El campo tipo debe ser uno de: "+EstadoResultados+", "+BalanceGeneral+", "+FlujoEfectivo+".")
+}
+
+// leerTipo reads the parameters of a registered type.
+func leerTipo(clave string) func(r *http.Request) (peticion, error) {
+	return func(r *http.Request) (peticion, error) {
+		t, ok := Buscar(clave)
+		if !ok {
+			return peticion{}, fmt.Errorf("reportes: tipo no registrado %q", clave)
+		}
+		c, err := leerConsulta(r, t)
+		if err != nil {
+			return peticion{}, err
+		}
+		if t.Paginado && c.Formato != FormatoJSON {
+			// A download is the whole report, not one page.
+			c.Pagina = httpx.PageRequest{Page: 1, PerPage: 0}
+		}
+		return peticion{tipo: t, c: c}, nil
+	}
+}
+
+// generar answers a report from the cache or computes, stores and
+// answers it (cache.go).
+func generar(ctx context.Context, tx *db.Tx, _ auth.Principal, q peticion) (handler.Escritor, error) {
+	params := q.c.Parametros(q.tipo)
+	key, err := clave(q.tipo, params)
+	if err != nil {
+		return nil, err
+	}
+	cc, err := leerCache(ctx, tx, key, q.c.SucursalID)
+	if err != nil {
+		return nil, err
+	}
+	if !cc.sucursalOK {
+		return nil, apperr.InvalidField("sucursal_id", "La sucursal no existe en la empresa.")
+	}
+	res := &respuesta{tipo: q.tipo, c: q.c, empresa: cc.empresa, cedula: cc.cedula, raw: cc.datos, hit: cc.datos != nil}
+	if res.hit {
+		return res, nil
+	}
+	rep, err := q.tipo.Generar(ctx, tx, q.c)
+	if err != nil {
+		return nil, err
+	}
+	rep.Parametros = params
+	if rep.Secciones == nil {
+		rep.Secciones = []Seccion{}
+	}
+	if res.raw, err = httpx.EncodeJSON(rep); err != nil {
+		return nil, fmt.Errorf("reportes: codificar: %w", err)
+	}
+	res.raw = bytes.TrimSpace(res.raw)
+	if err := guardarCache(ctx, tx, key, cc.version, res.raw); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// respuesta is a report ready to be written in its format.
+type respuesta struct {
+	tipo            Tipo
+	c               Consulta
+	empresa, cedula string
+	raw             []byte
+	hit             bool
+}
+
+// CacheHeader tells whether a report came from the cache (HIT) or was
+// computed (MISS).
+const CacheHeader = "X-Reporte-Cache"
+
+// Escribir writes the JSON envelope around the stored report, or the file.
+func (s *respuesta) Escribir(w http.ResponseWriter) error {
+	if s.hit {
+		w.Header().Set(CacheHeader, "HIT")
+	} else {
+		w.Header().Set(CacheHeader, "MISS")
+	}
+	if s.c.Formato == FormatoJSON || s.c.Formato == "" {
+		var buf bytes.Buffer
+		buf.Grow(len(s.raw) + 32)
+		buf.WriteString(`{"success":true,"data":`)
+		buf.Write(s.raw)
+		buf.WriteString("}\n")
+		httpx.WriteBody(w, http.StatusOK, buf.Bytes())
+		return nil
+	}
+	rep, err := decodificar(s.raw)
+	if err != nil {
+		return err
+	}
+	a, err := Exportar(rep, s.tipo, Encabezado{Empresa: s.empresa, Cedula: s.cedula}, s.c.Formato)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", a.ContentType)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+a.Nombre+`"`)
+	w.Header().Set("Content-Length", strconv.Itoa(len(a.Datos)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(a.Datos)
+	return nil
+}

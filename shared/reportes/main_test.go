@@ -1,0 +1,140 @@
+package reportes_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
+
+// fx is one test's stack with company 1's books.
+type fx struct {
+	t     *testing.T
+	e     *testenv.Env
+	admin string
+}
+
+func setup(t *testing.T, opts ...testenv.Option) *fx {
+	t.Helper()
+	e := testenv.NewParallel(t, opts...)
+	return &fx{t: t, e: e, admin: e.Admin(1)}
+}
+
+// cuenta is the id of a company's account by code.
+func (f *fx) cuenta(empresa int, codigo string) int64 {
+	f.t.Helper()
+	return testenv.Scalar[int64](f.t, f.e, `select contabilidad_cuenta($1, $2)`, empresa, codigo)
+}
+
+// asiento posts a manual entry as the owner: pairs of (code, amount), a
+// positive amount a debit, a negative one a credit.
+func (f *fx) asiento(empresa int, fecha, desc string, lineas ...any) {
+	f.t.Helper()
+	var ls []map[string]any
+	for i := 0; i+1 < len(lineas); i += 2 {
+		id := f.cuenta(empresa, lineas[i].(string))
+		m := lineas[i+1].(int)
+		if m > 0 {
+			ls = append(ls, map[string]any{"cuenta_id": id, "debe": m})
+		} else {
+			ls = append(ls, map[string]any{"cuenta_id": id, "haber": -m})
+		}
+	}
+	b, _ := json.Marshal(ls)
+	f.e.Exec(`select contabilidad_registrar($1, $2::date, $3, 'manual', null, $4::jsonb)`, empresa, fecha, desc, string(b))
+}
+
+// get is a GET of company 1's administrator.
+func (f *fx) get(path string) testenv.Resp {
+	f.t.Helper()
+	return f.e.Get(path, f.admin)
+}
+
+// ok is get, failing unless 200.
+func (f *fx) ok(path string) testenv.Resp {
+	f.t.Helper()
+	r := f.get(path)
+	if r.Status != http.StatusOK {
+		f.t.Fatalf("GET %s: %d %s", path, r.Status, r.Raw)
+	}
+	return r
+}
+
+// exact is a number of the answer as written ("88000.00").
+func exact(t *testing.T, r testenv.Resp, path string) string {
+	t.Helper()
+	return strings.Trim(testenv.Exact(t, r.Raw, path), `"`)
+}
+
+// want compares several exact numbers of one answer.
+func want(t *testing.T, r testenv.Resp, what string, m map[string]string) {
+	t.Helper()
+	for path, w := range m {
+		if got := exact(t, r, path); got != w {
+			t.Errorf("%s: %s = %s, want %s", what, path, got, w)
+		}
+	}
+}
+
+// escenario is company 1's books for the tests (amounts in colones):
+//
+//	2026-02-01 capital paid into the bank          Dr Banco 1,000,000 / Cr Capital
+//	2026-02-10 goods bought from the bank           Dr Inventario 4,000 / Cr Banco
+//	2026-02-15 February's rent from the bank        Dr Alquileres 80,000 / Cr Banco
+//	2026-03-05 a computer from the bank             Dr Equipo de cómputo 300,000 / Cr Banco
+//	2026-03-10 March's rent from the bank           Dr Alquileres 100,000 / Cr Banco
+//	2026-03-15 cash sale (API): 2 x 5,000 + 13 %    Dr Caja 11,300 / Cr Ventas 10,000, IVA 1,300; cost 2,000
+//	2026-03-16 credit sale (API): 1 x 5,000 + 13 %  Dr CxC 5,650 / Cr Ventas 5,000, IVA 650; cost 1,000
+//	2026-03-25 more capital into the bank           Dr Banco 50,000 / Cr Capital
+//
+// and company 2 one entry of 777,777 that company 1 must never see.
+func (f *fx) escenario() {
+	f.t.Helper()
+	f.asiento(1, "2026-02-01", "Aporte de capital", "1.1.02.001", 1000000, "3.1.01.001", -1000000)
+	f.asiento(1, "2026-02-10", "Compra de mercadería", "1.1.04.001", 4000, "1.1.02.001", -4000)
+	f.asiento(1, "2026-02-15", "Alquiler de febrero", "6.2.01.001", 80000, "1.1.02.001", -80000)
+	f.asiento(1, "2026-03-05", "Compra de computadora", "1.2.01.002", 300000, "1.1.02.001", -300000)
+	f.asiento(1, "2026-03-10", "Alquiler de marzo", "6.2.01.001", 100000, "1.1.02.001", -100000)
+	f.asiento(1, "2026-03-25", "Aporte adicional de capital", "1.1.02.001", 50000, "3.1.01.001", -50000)
+	f.asiento(2, "2026-03-12", "Empresa ajena", "1.1.01.001", 777777, "3.1.01.001", -777777)
+
+	almacen := testenv.Scalar[int64](f.t, f.e, `select id from almacenes where empresa_id = 1 and es_principal`)
+	p := testenv.Scalar[int64](f.t, f.e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo,
+			precio_venta, gestionado_inventario, activo)
+		select 1, c.id, u.id, (select id from tipos_impuesto where codigo = '01' and codigo_tarifa_iva = '08'),
+			'Producto de prueba', 'REP-1', 'producto', 5000, true, true
+		from categorias_producto c, unidades_medida u where c.empresa_id = 1 and u.codigo = 'Unid' limit 1 returning id`)
+	f.e.Exec(`insert into inventarios (empresa_id, almacen_id, producto_id, lote, cantidad_disponible, costo_unitario)
+		values (1, $1, $2, 'L1', 4, 1000)`, almacen, p)
+	cliente := testenv.Scalar[int64](f.t, f.e, `insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre, apellidos, dias_credito)
+		values (1, 'fisica', '109990888', 'Cliente', 'Reportes', 30) returning id`)
+	linea := func(n int) []any {
+		return []any{map[string]any{"producto_id": p, "cantidad": n, "precio_unitario": 5000}}
+	}
+	f.e.Create(f.t, f.admin, "/api/ventas", map[string]any{"fecha_venta": "2026-03-15", "tipo_comprobante": "tiquete",
+		"condicion_venta": "contado", "almacen_id": almacen, "detalles": linea(2)})
+	f.e.Create(f.t, f.admin, "/api/ventas", map[string]any{"fecha_venta": "2026-03-16", "tipo_comprobante": "factura",
+		"condicion_venta": "credito", "cliente_id": cliente, "almacen_id": almacen, "detalles": linea(1)})
+}
+
+func q(path string, kv ...string) string {
+	var b strings.Builder
+	b.WriteString(path)
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i == 0 {
+			b.WriteByte('?')
+		} else {
+			b.WriteByte('&')
+		}
+		fmt.Fprintf(&b, "%s=%s", kv[i], kv[i+1])
+	}
+	return b.String()
+}
+
+const marzo = "fecha_inicio=2026-03-01&fecha_fin=2026-03-31"

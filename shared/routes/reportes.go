@@ -1,0 +1,33 @@
+package routes
+
+// The reportes group (issue 13, shared/reportes): the financial statements
+// and the books, computed from the posted entries, cached per company and
+// parameters, exported as PDF, Excel or CSV. Every route needs
+// asientos_contables.leer or cuentas_contables.leer (either suffices).
+// The trial balance and the general ledger are rate class reports
+// (SPEC.md "Limits"); the financial statements and the journal are
+// general, and their PDF and Excel exports are counted as reports by the
+// handler (shared/reportes.Service.exportable).
+func init() {
+	Register(func() []Route {
+		const base = "/api/reportes"
+		leer := []string{"asientos_contables.leer", "cuentas_contables.leer"}
+		const permisos = " Permiso: asientos_contables.leer o cuentas_contables.leer."
+		r := func(name, method, path string, rate RateClass, summary string) Route {
+			return Route{Name: "reportes." + name, Method: method, Path: base + path, Group: "reportes", Permissions: leer,
+				Rate: rate, Summary: summary + permisos}
+		}
+		return []Route{
+			r("financiero", "GET", "/financiero", RateGeneral,
+				"Estado de resultados, balance general o flujo de efectivo (tipo, fecha_inicio, fecha_fin, sucursal_id, moneda, comparar, nivel, formato json|pdf|excel|csv; pdf y excel cuentan en el límite de reportes)."),
+			r("balanza_comprobacion", "GET", "/balanza-comprobacion", RateReports,
+				"Balanza de comprobación: saldo inicial, debe, haber y saldo final por cuenta (fecha_inicio, fecha_fin, sucursal_id, moneda, formato)."),
+			r("libro_mayor", "GET", "/libro-mayor", RateReports,
+				"Libro mayor de una cuenta con saldo acumulado (cuenta_id, fecha_inicio, fecha_fin, sucursal_id, moneda, formato)."),
+			r("libro_diario", "GET", "/libro-diario", RateGeneral,
+				"Libro diario: asientos con sus líneas, paginado (fecha_inicio, fecha_fin, sucursal_id, moneda, page, per_page, formato; pdf y excel cuentan en el límite de reportes)."),
+			r("tipos", "GET", "/tipos", RateGeneral, "Tipos de reporte con sus parámetros, formatos y totales."),
+			r("invalidar_cache", "POST", "/invalidar-cache", RateGeneral, "Vaciar la caché de reportes de la empresa."),
+		}
+	})
+}
