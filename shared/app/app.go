@@ -16,6 +16,7 @@ import (
 	"github.com/erpcr/erp/shared/catalogo"
 	"github.com/erpcr/erp/shared/compras"
 	"github.com/erpcr/erp/shared/config"
+	"github.com/erpcr/erp/shared/contabilidad"
 	"github.com/erpcr/erp/shared/docs"
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/gateway"
@@ -37,23 +38,24 @@ import (
 
 // Grupos maps every HTTP function group to its constructor.
 var Grupos = map[string]plataforma.Grupo{
-	"almacenes":   organizacion.Almacenes,
-	"auth":        sesiones.Grupo,
-	"catalogos":   catalogo.Catalogos,
-	"clientes":    terceros.Clientes,
-	"compras":     compras.Grupo,
-	"docs":        docs.Grupo,
-	"empresas":    organizacion.Empresas,
-	"eventos":     plataforma.GrupoEventos,
-	"inventario":  inventario.Grupo,
-	"ops":         ops.Grupo,
-	"productos":   catalogo.Productos,
-	"proveedores": terceros.Proveedores,
-	"reportes":    reportes.Grupo,
-	"sucursales":  organizacion.Sucursales,
-	"usuarios":    usuarios.Grupo,
-	"ventas":      ventas.Grupo,
-	"webhooks":    plataforma.GrupoWebhooks,
+	"almacenes":    organizacion.Almacenes,
+	"auth":         sesiones.Grupo,
+	"catalogos":    catalogo.Catalogos,
+	"clientes":     terceros.Clientes,
+	"compras":      compras.Grupo,
+	"contabilidad": contabilidad.Grupo,
+	"docs":         docs.Grupo,
+	"empresas":     organizacion.Empresas,
+	"eventos":      plataforma.GrupoEventos,
+	"inventario":   inventario.Grupo,
+	"ops":          ops.Grupo,
+	"productos":    catalogo.Productos,
+	"proveedores":  terceros.Proveedores,
+	"reportes":     reportes.Grupo,
+	"sucursales":   organizacion.Sucursales,
+	"usuarios":     usuarios.Grupo,
+	"ventas":       ventas.Grupo,
+	"webhooks":     plataforma.GrupoWebhooks,
 	// "hacienda" is served by the process's one invoicing service
 	// (Deps.Hacienda), which the local worker shares.
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/erpcr/erp/shared/catalogo"
 	"github.com/erpcr/erp/shared/compras"
+	"github.com/erpcr/erp/shared/contabilidad"
 	"github.com/erpcr/erp/shared/docs/openapi"
 	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/facturacion"
@@ -29,12 +30,13 @@ var Recursos = []*recurso.Resource{
 	catalogo.FormasPago, catalogo.TiposIdentificacion, catalogo.Producto,
 	terceros.Cliente, terceros.Proveedor,
 	organizacion.Empresa, organizacion.Sucursal, organizacion.Almacen,
+	contabilidad.TiposCambio,
 }
 
 // Manuales are the request bodies the hand-written domains declare.
 var Manuales = []map[string]esquema.Cuerpo{
 	sesiones.Esquemas, usuarios.Esquemas, ventas.Esquemas, compras.Esquemas,
-	inventario.Esquemas, facturacion.Esquemas, webhooks.Esquemas,
+	inventario.Esquemas, facturacion.Esquemas, webhooks.Esquemas, contabilidad.Esquemas,
 }
 
 // listasExtra are the routes answering a page whose name does not end in ".index".
@@ -93,6 +95,12 @@ func Todas() openapi.Fuentes {
 			"ejemplo": map[string]any{}},
 	}}
 	documentacion(&f)
+	for name, ps := range contabilidad.Parametros {
+		f.Parametros[name] = ps
+	}
+	for name, cs := range contabilidad.Consultas {
+		f.Consultas[name] = cs
+	}
 	for name, ex := range ejemplos {
 		f.Ejemplos[name] = ex
 	}
