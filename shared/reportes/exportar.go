@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/go-pdf/fpdf"
 	"github.com/shopspring/decimal"
@@ -120,7 +121,7 @@ func bloques(r *Reporte, t Tipo) []bloque {
 			b.filas = append(b.filas, fila)
 		}
 		if len(s.Totales) > 0 {
-			b.filas = append(b.filas, filaTotal(s.Columnas, "Total "+strings.ToLower(s.Titulo[:1])+s.Titulo[1:], s.Totales))
+			b.filas = append(b.filas, filaTotal(s.Columnas, "Total "+minuscula(s.Titulo), s.Totales))
 		}
 		out = append(out, b)
 	}
@@ -186,6 +187,16 @@ func filaTotal(cols []Columna, titulo string, tot map[string]Importe) []celda {
 		fila[i].total = true
 	}
 	return fila
+}
+
+// minuscula lowers a title's first letter when it starts a word
+// ("Ingresos de operación"), not an acronym or a number ("AS-2026-000001").
+func minuscula(s string) string {
+	r := []rune(s)
+	if len(r) > 1 && unicode.IsUpper(r[0]) && unicode.IsLower(r[1]) {
+		r[0] = unicode.ToLower(r[0])
+	}
+	return string(r)
 }
 
 func tituloTotal(t Tipo, clave string) string {
@@ -434,10 +445,10 @@ func exportarExcel(r *Reporte, bs []bloque, h Encabezado) ([]byte, error) {
 // on every page the company's name and cédula jurídica, the report's title
 // and period, and "Página N de M" at the foot.
 func exportarPDF(r *Reporte, bs []bloque, h Encabezado) ([]byte, error) {
-	orientacion := "P"
+	orientacion, importe := "P", 27.0
 	for _, b := range bs {
-		if anchoFijo(b.columnas) > 120 {
-			orientacion = "L"
+		if anchoFijo(b.columnas, importe) > 120 {
+			orientacion, importe = "L", 31
 		}
 	}
 	pdf := fpdf.New(orientacion, "mm", "A4", "")
@@ -467,12 +478,12 @@ func exportarPDF(r *Reporte, bs []bloque, h Encabezado) ([]byte, error) {
 	})
 	pdf.AddPage()
 	for _, b := range bs {
-		anchos := anchosColumnas(b.columnas, util)
+		anchos := anchosColumnas(b.columnas, util, importe)
 		pdf.SetFont("Helvetica", "B", 10)
 		pdf.CellFormat(util, 6, tr(b.titulo), "", 1, "L", false, 0, "")
-		pdf.SetFont("Helvetica", "B", 8)
+		pdf.SetFont("Helvetica", "B", 7)
 		for i, c := range b.columnas {
-			pdf.CellFormat(anchos[i], 5, tr(c.Titulo), "B", 0, alineacion(c.Tipo), false, 0, "")
+			pdf.CellFormat(anchos[i], 5, recortar(pdf, tr(c.Titulo), anchos[i]-1), "B", 0, alineacion(c.Tipo), false, 0, "")
 		}
 		pdf.Ln(-1)
 		for _, fila := range b.filas {
@@ -496,19 +507,20 @@ func exportarPDF(r *Reporte, bs []bloque, h Encabezado) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// anchoFijo is the width (mm) of the columns that are not free text.
-func anchoFijo(cs []Columna) float64 {
+// anchoFijo is the width (mm) of the columns that are not free text, an
+// amount column being importe wide.
+func anchoFijo(cs []Columna, importe float64) float64 {
 	w := 0.0
 	for _, c := range cs {
-		w += anchoTipo(c)
+		w += anchoTipo(c, importe)
 	}
 	return w
 }
 
-func anchoTipo(c Columna) float64 {
+func anchoTipo(c Columna, importe float64) float64 {
 	switch c.Tipo {
 	case ColImporte:
-		return 27
+		return importe
 	case ColPorcentaje:
 		return 20
 	case ColFecha:
@@ -524,16 +536,16 @@ func anchoTipo(c Columna) float64 {
 
 // anchosColumnas gives the fixed columns their width and shares the rest
 // among the free text columns.
-func anchosColumnas(cs []Columna, util float64) []float64 {
+func anchosColumnas(cs []Columna, util, importe float64) []float64 {
 	out := make([]float64, len(cs))
 	libres := 0
 	for i, c := range cs {
-		out[i] = anchoTipo(c)
+		out[i] = anchoTipo(c, importe)
 		if out[i] == 0 {
 			libres++
 		}
 	}
-	resto := util - anchoFijo(cs)
+	resto := util - anchoFijo(cs, importe)
 	for i := range out {
 		if out[i] == 0 {
 			out[i] = max(resto/float64(libres), 20)

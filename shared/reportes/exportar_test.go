@@ -1,0 +1,137 @@
+package reportes_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/erpcr/erp/shared/reportes"
+)
+
+// The downloads come through the local gateway as a client gets them (the
+// Lambda adapter sends binary bodies base64-encoded; the gateway, like API
+// Gateway, decodes them): right media type and file name, and files that
+// their readers open with the figures of the JSON report.
+func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
+	f := setup(t)
+	f.escenario()
+	nombre := "estado_resultados_2026-03-01_2026-03-31"
+
+	t.Run("pdf", func(t *testing.T) {
+		r := f.ok(fin("estado_resultados", "formato=pdf", "comparar=periodo_anterior"))
+		if r.Header.Get("Content-Type") != reportes.MediaPDF || r.Header.Get("Content-Disposition") != `attachment; filename="`+nombre+`.pdf"` {
+			t.Fatalf("headers: %v", r.Header)
+		}
+		if !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
+			t.Fatalf("not a PDF: %q", r.Raw[:min(20, len(r.Raw))])
+		}
+		if _, err := exec.LookPath("pdftotext"); err != nil {
+			t.Skip("pdftotext (poppler-utils) is not installed here; CI installs it (.ci/run, make tools)")
+		}
+		path := filepath.Join(t.TempDir(), "r.pdf")
+		if err := os.WriteFile(path, r.Raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
+		if err != nil {
+			t.Fatalf("pdftotext: %v", err)
+		}
+		text := string(out)
+		for _, s := range []string{"Demo S.A.", "Cédula jurídica:", "Estado de resultados", "Del 2026-03-01 al 2026-03-31",
+			"Utilidad neta", "-88,000.00", "15,000.00", "Comparación con el período anterior", "Página 1 de 1"} {
+			if !strings.Contains(text, s) {
+				t.Errorf("the PDF text lacks %q:\n%s", s, text)
+			}
+		}
+	})
+
+	t.Run("excel", func(t *testing.T) {
+		r := f.ok(fin("estado_resultados", "formato=excel"))
+		if r.Header.Get("Content-Type") != reportes.MediaExcel || r.Header.Get("Content-Disposition") != `attachment; filename="`+nombre+`.xlsx"` {
+			t.Fatalf("headers: %v", r.Header)
+		}
+		x, err := excelize.OpenReader(bytes.NewReader(r.Raw))
+		if err != nil {
+			t.Fatalf("excelize: %v", err)
+		}
+		defer x.Close()
+		rows, err := x.GetRows("Reporte")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows[0][0] != "Demo S.A." {
+			t.Errorf("header: %v", rows[:4])
+		}
+		totales := map[string]string{}
+		for i, row := range rows {
+			if len(row) < 2 {
+				continue
+			}
+			cell, _ := excelize.CoordinatesToCellName(2, i+1)
+			typ, _ := x.GetCellType("Reporte", cell)
+			raw, _ := x.GetCellValue("Reporte", cell, excelize.Options{RawCellValue: true})
+			if typ == excelize.CellTypeNumber || typ == excelize.CellTypeUnset {
+				totales[row[0]] = raw
+			}
+		}
+		for label, w := range map[string]string{"Ingresos de operación": "15000", "Costo de ventas": "3000", "Utilidad neta": "-88000"} {
+			if totales[label] != w {
+				t.Errorf("Excel total %q = %q, want the number %s (%v)", label, totales[label], w, totales)
+			}
+		}
+		// Amount cells are numbers, not text.
+		cell := ""
+		for i, row := range rows {
+			if len(row) > 0 && row[0] == "Utilidad neta" {
+				cell, _ = excelize.CoordinatesToCellName(2, i+1)
+			}
+		}
+		if typ, _ := x.GetCellType("Reporte", cell); typ == excelize.CellTypeSharedString || typ == excelize.CellTypeInlineString {
+			t.Errorf("Utilidad neta is a text cell (%v)", typ)
+		}
+	})
+
+	t.Run("csv", func(t *testing.T) {
+		r := f.ok("/api/reportes/balanza-comprobacion?" + marzo + "&formato=csv")
+		if r.Header.Get("Content-Type") != reportes.MediaCSV ||
+			r.Header.Get("Content-Disposition") != `attachment; filename="balanza_comprobacion_2026-03-01_2026-03-31.csv"` {
+			t.Fatalf("headers: %v", r.Header)
+		}
+		recs, err := csv.NewReader(bytes.NewReader(r.Raw)).ReadAll()
+		if err != nil {
+			t.Fatalf("csv: %v", err)
+		}
+		if strings.Join(recs[0], ",") != "seccion,codigo,nombre,saldo_inicial_deudor,saldo_inicial_acreedor,debe,haber,saldo_final_deudor,saldo_final_acreedor" {
+			t.Errorf("header row: %v", recs[0])
+		}
+		tot := map[string]string{}
+		var banco []string
+		for _, rec := range recs[1:] {
+			if rec[0] == "totales" {
+				tot[rec[1]] = rec[2]
+			}
+			if rec[1] == "1.1.02.001" {
+				banco = rec
+			}
+		}
+		if tot["Total debe"] != "469950.00" || tot["Total haber"] != "469950.00" {
+			t.Errorf("CSV totals: %v", tot)
+		}
+		if strings.Join(banco, ",") != "cuentas,1.1.02.001,Banco cuenta principal,916000.00,0.00,50000.00,400000.00,566000.00,0.00" {
+			t.Errorf("bank row: %v", banco)
+		}
+	})
+
+	t.Run("pdf of the journal", func(t *testing.T) {
+		r := f.ok("/api/reportes/libro-diario?" + marzo + "&formato=pdf")
+		if !bytes.HasPrefix(r.Raw, []byte("%PDF-")) || r.Header.Get("Content-Disposition") != `attachment; filename="libro_diario_2026-03-01_2026-03-31.pdf"` {
+			t.Fatalf("journal pdf: %v", r.Header)
+		}
+	})
+}
