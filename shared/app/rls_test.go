@@ -90,6 +90,8 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 		// payment above were posted when their statements committed.
 		e.Exec(`insert into periodos_contables (empresa_id, anio, mes, estado) values ($1, 2020, 1, 'cerrado')`, c)
 		e.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values ($1, current_date, 500, 510)`, c)
+		// The rate above bumped the company's report cache version (0013).
+		e.Exec(`insert into reportes_cache (empresa_id, clave, version, datos, expira_en) values ($1, 'k', 1, '\x00', now())`, c)
 	}
 
 	ctx := context.Background()

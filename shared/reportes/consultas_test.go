@@ -39,8 +39,8 @@ func TestComparisonAddsThePreviousPeriodAndTheVariationOfEachTotal(t *testing.T)
 	want(t, r, "comparison", map[string]string{
 		"data.comparacion.totales.gastos": "80000.00",
 		v(gastos, "actual"):               "100000.00", v(gastos, "anterior"): "80000.00", v(gastos, "monto"): "20000.00", v(gastos, "porcentaje"): "25.00",
-		v(neta, "monto"):                  "-8000.00", v(neta, "porcentaje"): "-10.00",
-		v(ingresos, "monto"):              "15000.00", v(ingresos, "porcentaje"): "null",
+		v(neta, "monto"): "-8000.00", v(neta, "porcentaje"): "-10.00",
+		v(ingresos, "monto"): "15000.00", v(ingresos, "porcentaje"): "null",
 	})
 	// The balance sheet compares with the position at the end of the
 	// previous period: February 28 (bank 916,000 and goods 4,000).

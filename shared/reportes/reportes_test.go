@@ -102,7 +102,7 @@ func TestStatementsOfPostedSalesAndManualEntriesTieOut(t *testing.T) {
 		r := f.ok(q("/api/reportes/libro-mayor", "cuenta_id", itoa64(f.cuenta(1, "1.1.02.001"))) + "&" + marzo)
 		want(t, r, "libro_mayor", map[string]string{
 			"data.totales.saldo_inicial": "916000.00", "data.totales.debe": "50000.00", "data.totales.haber": "400000.00",
-			"data.totales.saldo_final": "566000.00",
+			"data.totales.saldo_final":       "566000.00",
 			"data.secciones.0.filas.0.saldo": "616000.00", "data.secciones.0.filas.1.saldo": "516000.00", "data.secciones.0.filas.2.saldo": "566000.00",
 		})
 		// A group account covers its subaccounts: cash and banks together.
