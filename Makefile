@@ -10,7 +10,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
 STAMP := -X github.com/erpcr/erp/shared/ops.Version=$(VERSION) -X github.com/erpcr/erp/shared/ops.Commit=$(COMMIT)
 
-.PHONY: run test unit build template openapi fuzz lint tools bench sam-build deploy clean plataforma
+.PHONY: run test unit build template openapi fuzz lint tools bench sam-build deploy clean plataforma contabilizar-historico
 
 ## run: PostgreSQL (private cluster unless DATABASE_URL), migrations, seed, local gateway on :3000
 run:
@@ -77,6 +77,10 @@ bench:
 ## plataforma: grant (or with QUITAR=1 remove) the platform-administrator flag: make plataforma EMAIL=x@y.cr
 plataforma:
 	$(GO) run ./cmd/plataforma -email "$(EMAIL)" $(if $(QUITAR),-quitar)
+
+## contabilizar-historico: post the books of what companies recorded before accounting existed (idempotent)
+contabilizar-historico:
+	$(GO) run ./cmd/contabilidad
 
 ## sam-build: SAM's go1.x builder on the host, static and without the RPC shim
 sam-build:

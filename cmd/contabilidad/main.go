@@ -1,0 +1,103 @@
+// Command contabilidad posts the books of what every company recorded
+// before accounting existed (make contabilizar-historico): sales, stock
+// movements and payments without their entries, in the order they
+// happened (contabilidad_backfill, which migration 0012 already ran once).
+// It is idempotent: a second run posts nothing. It prints each entry it
+// posted.
+//
+// It connects with the owner connection: DATABASE_URL when set, otherwise
+// the private cluster that `make run` keeps running under .local/pgdata.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/contabilidad"
+)
+
+func main() {
+	if err := run(context.Background(), os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
+
+// run posts the history of every company in one transaction per company
+// and returns how many entries it posted.
+func run(ctx context.Context, out io.Writer) error {
+	dsn := os.Getenv("DATABASE_URL")
+	if dsn == "" {
+		var err error
+		if dsn, err = localURL(filepath.Join(".local", "pgdata")); err != nil {
+			return err
+		}
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return fmt.Errorf("conectar: %w", err)
+	}
+	defer conn.Close(ctx)
+	rows, _ := conn.Query(ctx, `select id, nombre from empresas where not eliminado order by id`)
+	type empresa struct {
+		ID     int64
+		Nombre string
+	}
+	empresas, err := pgx.CollectRows(rows, pgx.RowToStructByPos[empresa])
+	if err != nil {
+		return fmt.Errorf("leer empresas: %w", err)
+	}
+	total := 0
+	for _, e := range empresas {
+		var posted []contabilidad.Posteado
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			var err error
+			posted, err = contabilidad.Backfill(ctx, tx, e.ID)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("empresa %d (%s): %w", e.ID, e.Nombre, err)
+		}
+		fmt.Fprintf(out, "Empresa %d (%s): %d asientos contabilizados.\n", e.ID, e.Nombre, len(posted))
+		for _, p := range posted {
+			fmt.Fprintf(out, "  %s  %s  %-16s %14s  %s\n", p.Numero, p.Fecha, p.Origen, p.Total, p.Descripcion)
+		}
+		total += len(posted)
+	}
+	fmt.Fprintf(out, "Total: %d asientos contabilizados.\n", total)
+	return nil
+}
+
+// localURL reads the port of the cluster `make run` started from its
+// postmaster.pid (the fourth line) and returns the owner URL of database erp.
+func localURL(dir string) (string, error) {
+	f, err := os.Open(filepath.Join(dir, "postmaster.pid"))
+	if err != nil {
+		return "", errors.New("defina DATABASE_URL o inicie `make run` (no hay PostgreSQL local en .local/pgdata)")
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for i := 1; sc.Scan(); i++ {
+		if i == 4 {
+			port, err := strconv.Atoi(strings.TrimSpace(sc.Text()))
+			if err != nil {
+				break
+			}
+			u := url.URL{Scheme: "postgres", User: url.User("postgres"), Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
+				Path: "/erp", RawQuery: "sslmode=disable"}
+			return u.String(), nil
+		}
+	}
+	return "", fmt.Errorf("no se pudo leer el puerto de %s", f.Name())
+}
