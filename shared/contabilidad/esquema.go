@@ -108,7 +108,7 @@ func esquemaAsiento(creating bool) esquema.Cuerpo {
 			{Nombre: "tipo_cambio", Tipo: esquema.Decimal, Positivo: true, Maximo: "9999999",
 				Descripcion: "1 en colones; en USD, por omisión el tipo de venta registrado para la fecha. Hasta 5 decimales."},
 			{Nombre: "lineas", Tipo: esquema.Lista, Requerido: creating, MinItems: min, MaxItems: MaxLineas, Campos: esquemaLinea,
-				Ejemplo: []any{map[string]any{"cuenta_id": 4, "debe": 1000}, map[string]any{"cuenta_id": 4, "haber": 1000}},
+				Ejemplo:     []any{map[string]any{"cuenta_id": 4, "debe": 1000}, map[string]any{"cuenta_id": 4, "haber": 1000}},
 				Descripcion: "Al modificar un borrador, reemplaza sus líneas."},
 		},
 	}

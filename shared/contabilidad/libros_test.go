@@ -57,7 +57,7 @@ func TestBusinessWritesLeaveBooksThatTieOut(t *testing.T) {
 	linea := func(cantidad, precio any, kv ...any) []any {
 		return []any{testenv.With(map[string]any{"producto_id": p, "cantidad": cantidad, "precio_unitario": precio}, kv...)}
 	}
-	venta(map[string]any{"detalles": linea(3, 2000)})                                                                  // cash, FIFO 3 x 900
+	venta(map[string]any{"detalles": linea(3, 2000)})                                                                                   // cash, FIFO 3 x 900
 	credito := venta(map[string]any{"cliente_id": cliente, "condicion_venta": "credito", "detalles": linea(2, 2500, "descuento", 500)}) // 1 x 900 + 1 x 1000
 	anulada := venta(map[string]any{"detalles": linea(1, 3000)})
 	f.ok(http.StatusOK, http.MethodDelete, path("ventas", id(anulada)), nil)

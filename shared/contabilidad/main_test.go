@@ -69,8 +69,12 @@ func asiento(estado string, lineas ...map[string]any) map[string]any {
 	return map[string]any{"fecha": "2026-03-15", "descripcion": "Aporte de capital", "estado": estado, "lineas": ls}
 }
 
-func debe(cuenta int64, monto any) map[string]any  { return map[string]any{"cuenta_id": cuenta, "debe": monto} }
-func haber(cuenta int64, monto any) map[string]any { return map[string]any{"cuenta_id": cuenta, "haber": monto} }
+func debe(cuenta int64, monto any) map[string]any {
+	return map[string]any{"cuenta_id": cuenta, "debe": monto}
+}
+func haber(cuenta int64, monto any) map[string]any {
+	return map[string]any{"cuenta_id": cuenta, "haber": monto}
+}
 
 func id(r testenv.Resp) int64 { return int64(testenv.Num(r.JSON, "data.id")) }
 
