@@ -31,6 +31,7 @@ import (
 	"github.com/erpcr/erp/shared/routes"
 	"github.com/erpcr/erp/shared/sesiones"
 	"github.com/erpcr/erp/shared/terceros"
+	"github.com/erpcr/erp/shared/tesoreria"
 	"github.com/erpcr/erp/shared/usuarios"
 	"github.com/erpcr/erp/shared/ventas"
 	"github.com/erpcr/erp/shared/webhooks"
@@ -53,6 +54,7 @@ var Grupos = map[string]plataforma.Grupo{
 	"proveedores":  terceros.Proveedores,
 	"reportes":     reportes.Grupo,
 	"sucursales":   organizacion.Sucursales,
+	"tesoreria":    tesoreria.Grupo,
 	"usuarios":     usuarios.Grupo,
 	"ventas":       ventas.Grupo,
 	"webhooks":     plataforma.GrupoWebhooks,

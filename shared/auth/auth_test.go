@@ -31,9 +31,9 @@ func TestCanonicalAcceptsBothPermissionSchemes(t *testing.T) {
 	}
 }
 
-func TestCatalogHas18ModulesOfTheSpecPlusUsersAndRoles(t *testing.T) {
-	if n := len(Catalog()); n != 80 {
-		t.Fatalf("catalog has %d permissions, want 72 (18 modules) + 8 (usuarios, roles)", n)
+func TestCatalogHas18ModulesOfTheSpecTreasuryUsersAndRoles(t *testing.T) {
+	if n := len(Catalog()); n != 92 {
+		t.Fatalf("catalog has %d permissions, want 72 (18 modules) + 12 (cuentas_bancarias, cajas, presupuestos) + 8 (usuarios, roles)", n)
 	}
 	for _, r := range PredefinedRoles() {
 		for _, p := range r.Permisos {
@@ -42,7 +42,7 @@ func TestCatalogHas18ModulesOfTheSpecPlusUsersAndRoles(t *testing.T) {
 			}
 		}
 	}
-	if len(PredefinedRoles()) != 7 || len(PredefinedRoles()[0].Permisos) != 80 {
+	if len(PredefinedRoles()) != 7 || len(PredefinedRoles()[0].Permisos) != 92 {
 		t.Errorf("predefined roles: %d, administrador has %d", len(PredefinedRoles()), len(PredefinedRoles()[0].Permisos))
 	}
 }

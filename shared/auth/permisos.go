@@ -8,12 +8,15 @@ import (
 // Actions of the permission scheme {modulo}.{accion}.
 var Actions = []string{"crear", "leer", "actualizar", "eliminar"}
 
-// Modules are the 17 modules of SPEC.md, webhooks (the 18th), and the ones the
-// service needs for its own administration (usuarios, roles).
+// Modules are the 17 modules of SPEC.md, webhooks (the 18th), the treasury
+// modules of issue 13 (cuentas_bancarias, cajas, presupuestos; migration
+// 0014 grants them to the predefined roles of existing companies), and the
+// ones the service needs for its own administration (usuarios, roles).
 var Modules = []string{
 	"empresas", "sucursales", "almacenes", "productos", "categorias_producto", "clientes",
 	"proveedores", "ventas", "compras", "inventario", "cuentas_contables", "asientos_contables",
 	"empleados", "nomina", "rutas", "buses", "facturacion_electronica", "webhooks",
+	"cuentas_bancarias", "cajas", "presupuestos",
 	"usuarios", "roles",
 }
 
@@ -24,7 +27,8 @@ var moduleNames = map[string]string{
 	"inventario": "inventario", "cuentas_contables": "cuentas contables",
 	"asientos_contables": "asientos contables", "empleados": "empleados", "nomina": "nómina",
 	"rutas": "rutas", "buses": "buses", "facturacion_electronica": "facturación electrónica",
-	"webhooks": "webhooks", "usuarios": "usuarios", "roles": "roles",
+	"webhooks": "webhooks", "cuentas_bancarias": "cuentas bancarias", "cajas": "cajas",
+	"presupuestos": "presupuestos", "usuarios": "usuarios", "roles": "roles",
 }
 
 var actionNames = map[string]string{"crear": "Crear", "leer": "Ver", "actualizar": "Editar", "eliminar": "Eliminar"}
@@ -139,7 +143,8 @@ func PredefinedRoles() []Role {
 			Permisos: join(grant(business, Actions...), grant([]string{"empresas"}, "leer", "actualizar"), grant([]string{"usuarios", "roles"}, "leer"))},
 		{Slug: "contador", Nombre: "Contador", Descripcion: "Contabilidad, nómina y facturación electrónica; consulta la operación",
 			Permisos: join(
-				grant([]string{"cuentas_contables", "asientos_contables", "nomina", "facturacion_electronica"}, Actions...),
+				grant([]string{"cuentas_contables", "asientos_contables", "nomina", "facturacion_electronica",
+					"cuentas_bancarias", "cajas", "presupuestos"}, Actions...),
 				grant([]string{"empresas", "sucursales", "almacenes", "productos", "categorias_producto", "clientes", "proveedores", "ventas", "compras", "inventario", "empleados"}, "leer"))},
 		{Slug: "vendedor", Nombre: "Vendedor", Descripcion: "Registra ventas y clientes",
 			Permisos: join(

@@ -44,6 +44,9 @@ type pagoIn struct {
 	forma      int64
 	okForma    bool
 	referencia *string
+	// The bank account or cash box the money goes out of (migration 0014's
+	// trigger checks them at the insert).
+	cuentaBancaria, caja *int64
 }
 
 func pagar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x pagoIn) (json.RawMessage, error) {
@@ -89,14 +92,14 @@ func pagar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x pagoIn)
 	}
 	var pagoID int64
 	err := tx.QueryRow(ctx, `with pg as (
-			insert into pagos (empresa_id, cuenta_por_pagar_id, monto, fecha, forma_pago_id, referencia, usuario_id)
-			values ($1, $2, $3, $4, $5, $6, $7) returning id
+			insert into pagos (empresa_id, cuenta_por_pagar_id, monto, fecha, forma_pago_id, referencia, usuario_id, cuenta_bancaria_id, caja_id)
+			values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id
 		), c as (
 			update cuentas_por_pagar set saldo = saldo - $3,
 				estado = case when saldo - $3 = 0 then 'pagada' else estado end
 			where empresa_id = $1 and id = $2
 		)
-		select id from pg`, tx.EmpresaID(), id, db.Numeric(monto), fecha, forma, referencia, p.UsuarioID).Scan(&pagoID)
+		select id from pg`, tx.EmpresaID(), id, db.Numeric(monto), fecha, forma, referencia, p.UsuarioID, x.cuentaBancaria, x.caja).Scan(&pagoID)
 	if err != nil {
 		return nil, fmt.Errorf("compras: pago de %d: %w", id, err)
 	}

@@ -14,6 +14,8 @@ var Esquemas = map[string]esquema.Cuerpo{
 		{Nombre: "monto", Tipo: esquema.Decimal, Requerido: true, Positivo: true, Ejemplo: 1000, Descripcion: "Hasta 2 decimales; no mayor que el saldo."},
 		{Nombre: "fecha", Tipo: esquema.Fecha, Requerido: true, Ejemplo: "2026-01-15"},
 		{Nombre: "forma_pago_id", Tipo: esquema.Entero, Requerido: true, Minimo: "1", Ejemplo: 1},
+		{Nombre: "cuenta_bancaria_id", Tipo: esquema.Entero, Minimo: "1", Descripcion: "Cuenta bancaria de la que sale el pago."},
+		{Nombre: "caja_id", Tipo: esquema.Entero, Minimo: "1", Descripcion: "Caja de la que sale el pago; debe tener una sesión abierta."},
 		{Nombre: "referencia", Tipo: esquema.Texto, MaxLargo: 100},
 	}},
 }

@@ -83,7 +83,7 @@ func TestEmpresaCreateMakesTheCreatorItsAdministrador(t *testing.T) {
 		if me.Status != 200 || testenv.Str(me.JSON, "roles.0.slug") != "administrador" || testenv.Len(me.JSON, "roles") != 1 {
 			t.Fatalf("me in the new company: %d %s", me.Status, me.Raw)
 		}
-		if n := testenv.Len(me.JSON, "permisos"); n != 80 {
+		if n := testenv.Len(me.JSON, "permisos"); n != 92 {
 			t.Errorf("permisos in the new company: %d", n)
 		}
 		if testenv.Num(me.JSON, "empresa_actual.id") != float64(id) {

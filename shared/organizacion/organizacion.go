@@ -71,9 +71,19 @@ var Sucursal = &recurso.Resource{
 		{Name: "empresa", FK: "empresa_id", Table: "empresas", Cols: []string{"id", "nombre", "razon_social"}},
 	},
 	Aggregates: []recurso.Aggregate{{Name: "almacenes_count", Zero: 0,
-		SQL: `select a.sucursal_id, to_jsonb(count(*)) from almacenes a where a.sucursal_id = any($1) and not a.eliminado group by 1`}},
+		SQL: `select a.sucursal_id, to_jsonb(count(*)) from almacenes a where a.sucursal_id = any($1) and not a.eliminado group by 1`},
+		// Cash boxes (shared/tesoreria) and sales (cancelled ones included,
+		// deleted ones not) of each branch.
+		{Name: "cajas_count", Zero: 0,
+			SQL: `select c.sucursal_id, to_jsonb(count(*)) from cajas c where c.sucursal_id = any($1) and not c.eliminado group by 1`},
+		{Name: "ventas_count", Zero: 0,
+			SQL: `select v.sucursal_id, to_jsonb(count(*)) from ventas v where v.sucursal_id = any($1) and not v.eliminado group by 1`}},
 	Details: []recurso.Detail{{Name: "almacenes",
-		SQL: `select coalesce(jsonb_agg(to_jsonb(a) - 'busqueda' order by a.id), '[]'::jsonb) from almacenes a where a.sucursal_id = $1 and not a.eliminado`}},
+		SQL: `select coalesce(jsonb_agg(to_jsonb(a) - 'busqueda' order by a.id), '[]'::jsonb) from almacenes a where a.sucursal_id = $1 and not a.eliminado`},
+		{Name: "cajas",
+			SQL: `select coalesce(jsonb_agg(to_jsonb(c) || jsonb_build_object('abierta', exists (select 1 from caja_sesiones s
+				where s.empresa_id = c.empresa_id and s.caja_id = c.id and s.estado = 'abierta')) order by c.id), '[]'::jsonb)
+				from cajas c where c.sucursal_id = $1 and not c.eliminado`}},
 	Messages: recurso.Messages{NotFound: "Sucursal no encontrada.", Created: "Sucursal creada correctamente.",
 		Updated: "Sucursal actualizada correctamente.", Deleted: "Sucursal eliminada correctamente."},
 	BeforeSave:   principal("sucursales"),

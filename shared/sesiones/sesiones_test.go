@@ -36,8 +36,8 @@ func TestLoginReturnsUserTokenAndPermissions(t *testing.T) {
 	if got := testenv.Str(r.JSON, "data.usuario.roles.0.slug"); got != "administrador" {
 		t.Errorf("usuario.roles.0.slug = %q", got)
 	}
-	if n := testenv.Len(r.JSON, "data.permisos"); n != 80 {
-		t.Errorf("administrador has %d permisos, want 80", n)
+	if n := testenv.Len(r.JSON, "data.permisos"); n != 92 {
+		t.Errorf("administrador has %d permisos, want 92", n)
 	}
 	if strings.Contains(string(r.Raw), "password") || strings.Contains(string(r.Raw), "$2a$") {
 		t.Errorf("login response leaks the password hash: %s", r.Raw)
@@ -205,7 +205,7 @@ func TestMeAndUserDescribeTheAuthenticatedUser(t *testing.T) {
 				t.Errorf("%s: missing %s in %s", path, k, r.Raw)
 			}
 		}
-		if testenv.Str(r.JSON, "cargo.nombre") != "Administrador General" || testenv.Len(r.JSON, "permisos") != 80 {
+		if testenv.Str(r.JSON, "cargo.nombre") != "Administrador General" || testenv.Len(r.JSON, "permisos") != 92 {
 			t.Errorf("%s: %s", path, r.Raw)
 		}
 	}

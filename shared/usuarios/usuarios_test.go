@@ -276,7 +276,7 @@ func TestRolesCRUD(t *testing.T) {
 		t.Errorf("ver-usuarios holder listing users: %d", r.Status)
 	}
 	// permisos.index needs roles.leer OR usuarios.leer: one suffices.
-	if r := e.Get("/api/permisos?per_page=100", jefe); r.Status != 200 || testenv.Num(r.JSON, "total") != 80 {
+	if r := e.Get("/api/permisos?per_page=100", jefe); r.Status != 200 || testenv.Num(r.JSON, "total") != 92 {
 		t.Errorf("permission catalog: %d %s", r.Status, r.Raw)
 	}
 	if r := e.Do(testenv.Req{Method: "PATCH", Path: path, Token: admin, Body: map[string]any{"permisos": []string{"productos.leer"}}}); r.Status != 200 || testenv.Len(r.JSON, "data.permisos") != 1 {

@@ -34,6 +34,9 @@ type Pago struct {
 	Monto             Numero        `json:"monto"`
 	Fecha             string        `json:"fecha"`
 	FormaPagoID       *int64        `json:"forma_pago_id"`
+	CuentaBancariaID  *int64        `json:"cuenta_bancaria_id"`
+	CajaID            *int64        `json:"caja_id"`
+	CajaSesionID      *int64        `json:"caja_sesion_id"`
 	Referencia        *string       `json:"referencia"`
 	UsuarioID         *int64        `json:"usuario_id"`
 	CreadoEn          time.Time     `json:"creado_en"`
@@ -77,14 +80,15 @@ func scanCuenta(row pgx.CollectableRow) (CuentaPorCobrar, error) {
 	return c, err
 }
 
-const pagoCols = `pg.id, pg.empresa_id, pg.cuenta_por_cobrar_id, pg.monto, pg.fecha::text, pg.forma_pago_id, pg.referencia, pg.usuario_id,
+const pagoCols = `pg.id, pg.empresa_id, pg.cuenta_por_cobrar_id, pg.monto, pg.fecha::text, pg.forma_pago_id,
+	pg.cuenta_bancaria_id, pg.caja_id, pg.caja_sesion_id, pg.referencia, pg.usuario_id,
 	pg.creado_en, pg.actualizado_en, f.id, f.codigo, f.nombre`
 
 func scanPago(r pgx.CollectableRow) (Pago, error) {
 	var x Pago
 	var fid *int64
 	var fcod, fnom *string
-	err := r.Scan(&x.ID, &x.EmpresaID, &x.CuentaPorCobrarID, &x.Monto, &x.Fecha, &x.FormaPagoID, &x.Referencia, &x.UsuarioID,
+	err := r.Scan(&x.ID, &x.EmpresaID, &x.CuentaPorCobrarID, &x.Monto, &x.Fecha, &x.FormaPagoID, &x.CuentaBancariaID, &x.CajaID, &x.CajaSesionID, &x.Referencia, &x.UsuarioID,
 		&x.CreadoEn, &x.ActualizadoEn, &fid, &fcod, &fnom)
 	if fid != nil {
 		x.FormaPago = &FormaPagoRef{ID: *fid, Codigo: *fcod, Nombre: *fnom}
@@ -213,6 +217,9 @@ type pagoIn struct {
 	fechaOK   bool
 	formaPago *int64
 	ref       *string
+	// The bank account or cash box the money comes into (migration 0014's
+	// trigger checks them at the insert).
+	cuentaBancaria, caja *int64
 }
 
 // registrarPago records a payment: it reduces the receivable's balance; the
@@ -275,9 +282,9 @@ func registrarPago(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x
 	}
 	nuevo := saldo.Decimal().Sub(monto)
 	b = &pgx.Batch{}
-	b.Queue(`insert into pagos (empresa_id, cuenta_por_cobrar_id, monto, fecha, forma_pago_id, referencia, usuario_id)
-		values ($1, $2, $3, coalesce($4::date, current_date), $5, $6, $7) returning id`, tx.EmpresaID(), id, db.Numeric(monto), fechaArg,
-		formaPago, ref, p.UsuarioID)
+	b.Queue(`insert into pagos (empresa_id, cuenta_por_cobrar_id, monto, fecha, forma_pago_id, referencia, usuario_id, cuenta_bancaria_id, caja_id)
+		values ($1, $2, $3, coalesce($4::date, current_date), $5, $6, $7, $8, $9) returning id`, tx.EmpresaID(), id, db.Numeric(monto), fechaArg,
+		formaPago, ref, p.UsuarioID, x.cuentaBancaria, x.caja)
 	b.Queue(`update cuentas_por_cobrar set saldo = $3::numeric, estado = case when $3::numeric = 0 then 'pagada' else estado end
 		where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, db.Numeric(nuevo))
 	if nuevo.Equal(decimal.Zero) {

@@ -46,11 +46,14 @@ type lineaIn struct {
 // ventaIn is a validated create body (everything a request alone can tell).
 type ventaIn struct {
 	sucursalID, clienteID, formaPagoID, almacenID *int64
-	fecha                                         time.Time
-	tipo                                          string
-	estado                                        string
-	condicion                                     string // "" = from the customer's dias_credito
-	observaciones                                 *string
+	// The bank account or cash box the money moves (checked, and the box's
+	// open session taken, by migration 0014's trigger at the insert).
+	cuentaBancariaID, cajaID *int64
+	fecha                    time.Time
+	tipo                     string
+	estado                   string
+	condicion                string // "" = from the customer's dias_credito
+	observaciones            *string
 	// The currency of the amounts and its rate to colones (1 for CRC); the
 	// electronic invoice carries both.
 	moneda     string
@@ -158,6 +161,8 @@ func readVenta(in *valid.Input) ventaIn {
 	x.clienteID = optionalID(in, "cliente_id")
 	x.formaPagoID = optionalID(in, "forma_pago_id")
 	x.almacenID = optionalID(in, "almacen_id")
+	x.cuentaBancariaID = optionalID(in, "cuenta_bancaria_id")
+	x.cajaID = optionalID(in, "caja_id")
 	x.fecha, _ = in.Date("fecha_venta", true)
 	x.tipo, _ = oneOf(in, "tipo_comprobante", true, TiposComprobante)
 	if v, ok := oneOf(in, "estado", false, Estados); ok {
@@ -475,8 +480,8 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		  insert into ventas (empresa_id, sucursal_id, cliente_id, usuario_id, forma_pago_id, almacen_id, numero_comprobante,
 		    tipo_comprobante, fecha_venta, estado, condicion_venta, observaciones,
 		    monto_subtotal, monto_descuentos, monto_impuestos, monto_total,
-		    venta_referencia_id, codigo_referencia, razon_referencia, moneda, tipo_cambio)
-		  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29, $30, $31) returning id
+		    venta_referencia_id, codigo_referencia, razon_referencia, moneda, tipo_cambio, cuenta_bancaria_id, caja_id)
+		  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29, $30, $31, $32, $33) returning id
 		), d as (
 		  insert into detalles_venta (empresa_id, venta_id, linea, producto_id, descripcion, cantidad, precio_unitario, descuento,
 		    porcentaje_impuesto, subtotal, monto_impuesto, total)
@@ -490,7 +495,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		x.tipo, x.fecha, x.estado, condicion, x.observaciones,
 		db.Numeric(total.Subtotal), db.Numeric(total.Descuento), db.Numeric(total.Impuesto), db.Numeric(total.Total),
 		nums, prods, descs, cants, precios, descuentos, pcts, subs, imps, tots,
-		x.referenciaID, x.codigoRef, x.razonRef, x.moneda, db.Numeric(x.tipoCambio))
+		x.referenciaID, x.codigoRef, x.razonRef, x.moneda, db.Numeric(x.tipoCambio), x.cuentaBancariaID, x.cajaID)
 	abre := condicion == Credito && x.estado != Borrador
 	if abre {
 		queueAbrirCuenta(tx, b, nil, &numero)

@@ -30,6 +30,9 @@ var esquemaVenta = esquema.Cuerpo{
 		{Nombre: "cliente_id", Tipo: esquema.Entero, Minimo: "1", Descripcion: "Obligatorio en ventas a crédito."},
 		{Nombre: "forma_pago_id", Tipo: esquema.Entero, Minimo: "1"},
 		{Nombre: "almacen_id", Tipo: esquema.Entero, Minimo: "1"},
+		{Nombre: "cuenta_bancaria_id", Tipo: esquema.Entero, Minimo: "1", Descripcion: "Cuenta bancaria a la que entra el dinero de una venta de contado."},
+		{Nombre: "caja_id", Tipo: esquema.Entero, Minimo: "1",
+			Descripcion: "Caja en que se cobra; debe tener una sesión abierta y ser de la sucursal de la venta."},
 		{Nombre: "fecha_venta", Tipo: esquema.Fecha, Requerido: true, Ejemplo: "2026-01-15"},
 		{Nombre: "tipo_comprobante", Tipo: esquema.Texto, Requerido: true, Valores: TiposComprobante, Ejemplo: "tiquete"},
 		{Nombre: "estado", Tipo: esquema.Texto, Valores: []string{Borrador, Pendiente, Pagada}, Descripcion: "Por omisión pendiente; no se crea anulada."},
@@ -54,5 +57,7 @@ var esquemaPago = esquema.Cuerpo{Campos: []esquema.Campo{
 	{Nombre: "monto", Tipo: esquema.Decimal, Requerido: true, Minimo: "0.01", Ejemplo: 1000, Descripcion: "Hasta 2 decimales; no mayor que el saldo."},
 	{Nombre: "fecha", Tipo: esquema.Fecha, Descripcion: "Por omisión hoy."},
 	{Nombre: "forma_pago_id", Tipo: esquema.Entero, Minimo: "1"},
+	{Nombre: "cuenta_bancaria_id", Tipo: esquema.Entero, Minimo: "1", Descripcion: "Cuenta bancaria a la que entra el pago."},
+	{Nombre: "caja_id", Tipo: esquema.Entero, Minimo: "1", Descripcion: "Caja que recibe el pago; debe tener una sesión abierta."},
 	{Nombre: "referencia", Tipo: esquema.Texto, MaxLargo: 100},
 }}

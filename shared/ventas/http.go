@@ -106,6 +106,8 @@ func decodePago(in *valid.Input) (pagoIn, error) {
 		MinMsg: "El campo monto debe ser mayor que 0."})
 	x.fecha, x.fechaOK = in.Date("fecha", false)
 	x.formaPago = optionalID(in, "forma_pago_id")
+	x.cuentaBancaria = optionalID(in, "cuenta_bancaria_id")
+	x.caja = optionalID(in, "caja_id")
 	if v, ok := in.String("referencia", valid.Str{Max: 100}); ok {
 		x.ref = &v
 	}

@@ -136,7 +136,9 @@ type FacturaRef struct {
 }
 
 // Venta is a sale as the API shows it. Detalles are loaded on the detail
-// view (show, create, update), not in lists.
+// view (show, create, update), not in lists. CuentaBancariaID and CajaID
+// are the bank account or cash box its money moves (shared/tesoreria),
+// CajaSesionID the box's session it was recorded in.
 type Venta struct {
 	ID                int64      `json:"id"`
 	EmpresaID         int64      `json:"empresa_id"`
@@ -145,6 +147,9 @@ type Venta struct {
 	UsuarioID         int64      `json:"usuario_id"`
 	FormaPagoID       *int64     `json:"forma_pago_id"`
 	AlmacenID         *int64     `json:"almacen_id"`
+	CuentaBancariaID  *int64     `json:"cuenta_bancaria_id"`
+	CajaID            *int64     `json:"caja_id"`
+	CajaSesionID      *int64     `json:"caja_sesion_id"`
 	NumeroComprobante string     `json:"numero_comprobante"`
 	TipoComprobante   string     `json:"tipo_comprobante"`
 	FechaVenta        string     `json:"fecha_venta"`
@@ -178,7 +183,7 @@ type Venta struct {
 }
 
 const ventaCols = `v.id, v.empresa_id, v.sucursal_id, v.cliente_id, v.usuario_id, v.forma_pago_id, v.almacen_id,
-	v.numero_comprobante, v.tipo_comprobante, v.fecha_venta::text, v.estado, v.condicion_venta, v.observaciones, v.moneda, v.tipo_cambio,
+	v.cuenta_bancaria_id, v.caja_id, v.caja_sesion_id, v.numero_comprobante, v.tipo_comprobante, v.fecha_venta::text, v.estado, v.condicion_venta, v.observaciones, v.moneda, v.tipo_cambio,
 	v.monto_subtotal, v.monto_descuentos, v.monto_impuestos, v.monto_total, v.anulado_en,
 	v.venta_referencia_id, v.codigo_referencia, v.razon_referencia, v.activo, v.eliminado,
 	v.creado_en, v.actualizado_en`
@@ -186,7 +191,7 @@ const ventaCols = `v.id, v.empresa_id, v.sucursal_id, v.cliente_id, v.usuario_id
 func scanVenta(row pgx.CollectableRow) (Venta, error) {
 	var v Venta
 	err := row.Scan(&v.ID, &v.EmpresaID, &v.SucursalID, &v.ClienteID, &v.UsuarioID, &v.FormaPagoID, &v.AlmacenID,
-		&v.NumeroComprobante, &v.TipoComprobante, &v.FechaVenta, &v.Estado, &v.CondicionVenta, &v.Observaciones, &v.Moneda, &v.TipoCambio,
+		&v.CuentaBancariaID, &v.CajaID, &v.CajaSesionID, &v.NumeroComprobante, &v.TipoComprobante, &v.FechaVenta, &v.Estado, &v.CondicionVenta, &v.Observaciones, &v.Moneda, &v.TipoCambio,
 		&v.MontoSubtotal, &v.MontoDescuentos, &v.MontoImpuestos, &v.MontoTotal, &v.AnuladoEn,
 		&v.VentaReferenciaID, &v.CodigoReferencia, &v.RazonReferencia, &v.Activo, &v.Eliminado,
 		&v.CreadoEn, &v.ActualizadoEn)

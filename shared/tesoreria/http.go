@@ -1,0 +1,355 @@
+package tesoreria
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/erpcr/erp/shared/apperr"
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/handler"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
+	"github.com/erpcr/erp/shared/valid"
+)
+
+// Handlers returns the tesoreria group's handlers keyed by route name.
+func Handlers(d *db.DB) lambdahttp.Handlers {
+	cuentaUpdate := handler.Action(d, "Cuenta bancaria actualizada correctamente.", decodeCuentaCambio, ActualizarCuenta)
+	cajaUpdate := handler.Action(d, "Caja actualizada correctamente.", decodeCajaCambio, ActualizarCaja)
+	presupuestoUpdate := handler.Action(d, "Presupuesto actualizado correctamente.", decodePresupuestoCambio, ActualizarPresupuesto)
+	return lambdahttp.Handlers{
+		"cuentas-bancarias.index":          handler.List(d, listaCuentas),
+		"cuentas-bancarias.store":          handler.Create(d, "Cuenta bancaria creada correctamente.", decodeCuentaNueva, CrearCuenta),
+		"cuentas-bancarias.show":           handler.Show(d, BuscarCuenta),
+		"cuentas-bancarias.update":         cuentaUpdate,
+		"cuentas-bancarias.patch":          cuentaUpdate,
+		"cuentas-bancarias.destroy":        handler.Action(d, "Cuenta bancaria eliminada correctamente.", handler.NoBody, EliminarCuenta),
+		"cuentas-bancarias.conciliaciones": handler.List(d, listaConciliaciones),
+		"cuentas-bancarias.conciliar": handler.CreateUnder(d, "Conciliación bancaria registrada correctamente.",
+			decodeConciliacion, Conciliar),
+		"cajas.index":                  handler.List(d, listaCajas),
+		"cajas.store":                  handler.Create(d, "Caja creada correctamente.", decodeCajaNueva, CrearCaja),
+		"cajas.show":                   handler.Show(d, BuscarCaja),
+		"cajas.update":                 cajaUpdate,
+		"cajas.patch":                  cajaUpdate,
+		"cajas.destroy":                handler.Action(d, "Caja eliminada correctamente.", handler.NoBody, EliminarCaja),
+		"cajas.abrir":                  handler.Action(d, "Caja abierta correctamente.", decodeApertura, Abrir),
+		"cajas.cerrar":                 handler.Action(d, "Caja cerrada correctamente.", decodeCierre, Cerrar),
+		"presupuestos.index":           handler.List(d, listaPresupuestos),
+		"presupuestos.store":           handler.Create(d, "Presupuesto creado correctamente.", decodePresupuestoNuevo, CrearPresupuesto),
+		"presupuestos.show":            handler.Show(d, BuscarPresupuesto),
+		"presupuestos.update":          presupuestoUpdate,
+		"presupuestos.patch":           presupuestoUpdate,
+		"presupuestos.destroy":         handler.Action(d, "Presupuesto eliminado correctamente.", handler.NoBody, EliminarPresupuesto),
+		"reportes.presupuesto_vs_real": handler.Get(d, parseConsultaPresupuesto, PresupuestoVsReal),
+	}
+}
+
+// Grupo is the "tesoreria" function group (functions/tesoreria/main.go).
+func Grupo(d *plataforma.Deps) lambdahttp.Handlers { return Handlers(d.DB) }
+
+// ---- decoders ---------------------------------------------------------------
+
+func optionalID(in *valid.Input, key string) *int64 {
+	if n, ok := in.Int(key, valid.Int{Min: valid.Min(1)}); ok {
+		return &n
+	}
+	return nil
+}
+
+func oneOf(in *valid.Input, key string, required bool, values []string) *string {
+	v, ok := in.String(key, valid.Str{Required: required})
+	if !ok {
+		return nil
+	}
+	if !slices.Contains(values, v) {
+		in.Fail(key, "El campo "+key+" debe ser uno de: "+strings.Join(values, ", ")+".")
+		return nil
+	}
+	return &v
+}
+
+// text reads an optional text; clear reports an explicit null (to empty it).
+func text(in *valid.Input, key string, rule valid.Str) (v *string, clear bool) {
+	if s, ok := in.String(key, rule); ok {
+		return &s, false
+	}
+	return nil, in.IsNull(key) && !rule.Required
+}
+
+func optionalBool(in *valid.Input, key string) *bool {
+	if v, ok := in.Bool(key, false); ok {
+		return &v
+	}
+	return nil
+}
+
+func readCuenta(in *valid.Input, creando bool) DatosCuenta {
+	d := DatosCuenta{in: in}
+	d.Banco, _ = text(in, "banco", valid.Str{Required: creando, Max: 255})
+	d.Numero, _ = text(in, "numero", valid.Str{Required: creando, Max: 50})
+	if v, ok := in.String("iban", valid.Str{Required: creando, Max: 64}); ok {
+		iban := NormalizarIBAN(v)
+		if msg := ValidarIBAN(iban); msg != "" {
+			in.Fail("iban", msg)
+		} else {
+			d.IBAN = &iban
+		}
+	} else if !creando && in.IsNull("iban") {
+		in.Fail("iban", "El campo iban es obligatorio.")
+	}
+	d.Moneda = oneOf(in, "moneda", false, Monedas)
+	d.Titular, d.limpiarTitular = text(in, "titular", valid.Str{Max: 255})
+	d.Descripcion, d.limpiarDescripcion = text(in, "descripcion", valid.Str{Max: 1000})
+	d.CuentaContableID = optionalID(in, "cuenta_contable_id")
+	d.Activo = optionalBool(in, "activo")
+	for _, k := range []string{"banco", "numero"} {
+		if !creando && in.IsNull(k) {
+			in.Fail(k, "El campo "+k+" es obligatorio.")
+		}
+	}
+	return d
+}
+
+func decodeCuentaNueva(in *valid.Input) (DatosCuenta, error)  { return readCuenta(in, true), in.Err() }
+func decodeCuentaCambio(in *valid.Input) (DatosCuenta, error) { return readCuenta(in, false), in.Err() }
+
+// saldoRegla is a statement's balance: any sign (an overdraft), 2 decimals.
+var saldoRegla = valid.Dec{Required: true, Scale: 2, Negative: true}
+
+func decodeConciliacion(in *valid.Input) (DatosConciliacion, error) {
+	d := DatosConciliacion{in: in}
+	d.FechaCorte, _ = in.Date("fecha_corte", true)
+	d.SaldoEstado, _ = in.Decimal("saldo_estado_cuenta", saldoRegla)
+	if items, ok := in.List("movimientos", true); ok {
+		d.Movimientos = make([]int64, 0, len(items))
+		for i, raw := range items {
+			n, err := strconv.ParseInt(strings.TrimSpace(string(raw)), 10, 64)
+			if err != nil || n < 1 {
+				in.Fail("movimientos."+strconv.Itoa(i), "Cada movimiento es el id (entero positivo) de una línea de asiento.")
+				continue
+			}
+			d.Movimientos = append(d.Movimientos, n)
+		}
+	}
+	d.Observaciones, _ = text(in, "observaciones", valid.Str{Max: 1000})
+	return d, in.Err()
+}
+
+func readCaja(in *valid.Input, creando bool) DatosCaja {
+	d := DatosCaja{in: in}
+	if n, ok := in.Int("sucursal_id", valid.Int{Required: creando, Min: valid.Min(1)}); ok {
+		d.SucursalID = &n
+	}
+	d.Nombre, _ = text(in, "nombre", valid.Str{Required: creando, Max: 255})
+	d.Codigo, d.limpiarCodigo = text(in, "codigo", valid.Str{Max: 50})
+	d.Descripcion, d.limpiarDescripcion = text(in, "descripcion", valid.Str{Max: 1000})
+	d.CuentaContableID = optionalID(in, "cuenta_contable_id")
+	d.Activo = optionalBool(in, "activo")
+	for _, k := range []string{"sucursal_id", "nombre"} {
+		if !creando && in.IsNull(k) {
+			in.Fail(k, "El campo "+k+" es obligatorio.")
+		}
+	}
+	return d
+}
+
+func decodeCajaNueva(in *valid.Input) (DatosCaja, error)  { return readCaja(in, true), in.Err() }
+func decodeCajaCambio(in *valid.Input) (DatosCaja, error) { return readCaja(in, false), in.Err() }
+
+// montoRegla is cash: >= 0, 2 decimals, within numeric(18,2).
+var montoRegla = valid.Dec{Required: true, Scale: 2, Min: valid.D("0")}
+
+func readSesion(in *valid.Input, key string) (DatosSesion, error) {
+	var d DatosSesion
+	d.Monto, _ = in.Decimal(key, montoRegla)
+	d.Observaciones, _ = text(in, "observaciones", valid.Str{Max: 1000})
+	return d, in.Err()
+}
+
+func decodeApertura(in *valid.Input) (DatosSesion, error) { return readSesion(in, "monto_inicial") }
+func decodeCierre(in *valid.Input) (DatosSesion, error)   { return readSesion(in, "monto_contado") }
+
+// presupuestoRegla is a monthly amount: >= 0, 2 decimals.
+var presupuestoRegla = valid.Dec{Required: true, Scale: 2, Min: valid.D("0")}
+
+func readPresupuesto(in *valid.Input, creando bool) DatosPresupuesto {
+	d := DatosPresupuesto{in: in}
+	if n, ok := in.Int("anio", valid.Int{Required: creando, Min: valid.Min(1900), Max: valid.Min(2999)}); ok {
+		d.Anio = &n
+	}
+	if n, ok := in.Int("cuenta_contable_id", valid.Int{Required: creando, Min: valid.Min(1)}); ok {
+		d.CuentaContableID = &n
+	}
+	if items, ok := in.List("montos", creando); ok {
+		if len(items) != 12 {
+			in.Fail("montos", "El campo montos debe tener 12 montos, uno por mes (enero a diciembre).")
+		} else {
+			d.Montos = make([]decimal.Decimal, 12)
+			for i, raw := range items {
+				one := valid.NewInput(map[string]json.RawMessage{"monto": raw})
+				v, _ := one.Decimal("monto", presupuestoRegla)
+				d.Montos[i] = v
+				for _, msg := range failures(one, "monto") {
+					in.Fail("montos."+strconv.Itoa(i), msg)
+				}
+			}
+		}
+	}
+	d.Descripcion, d.limpiarDescripcion = text(in, "descripcion", valid.Str{Max: 1000})
+	d.Activo = optionalBool(in, "activo")
+	for _, k := range []string{"anio", "cuenta_contable_id", "montos"} {
+		if !creando && in.IsNull(k) {
+			in.Fail(k, "El campo "+k+" es obligatorio.")
+		}
+	}
+	return d
+}
+
+// failures are the messages one field of in got.
+func failures(in *valid.Input, key string) []string {
+	var e *apperr.Error
+	if err := in.Err(); err != nil && errors.As(err, &e) {
+		return e.Fields[key]
+	}
+	return nil
+}
+
+func decodePresupuestoNuevo(in *valid.Input) (DatosPresupuesto, error) {
+	return readPresupuesto(in, true), in.Err()
+}
+func decodePresupuestoCambio(in *valid.Input) (DatosPresupuesto, error) {
+	return readPresupuesto(in, false), in.Err()
+}
+
+// parseConsultaPresupuesto reads ?anio= (required) and ?mes= (1-12).
+func parseConsultaPresupuesto(r *http.Request) (ConsultaPresupuesto, error) {
+	f := httpx.NewFilters(r)
+	var q ConsultaPresupuesto
+	if v := f.Value("anio"); v == "" {
+		f.Fail("anio", "El campo anio es obligatorio.")
+	} else if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < 1900 || n > 2999 {
+		f.Fail("anio", "El campo anio debe ser un año entre 1900 y 2999.")
+	} else {
+		q.Anio = n
+	}
+	if v := f.Value("mes"); v != "" {
+		if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < 1 || n > 12 {
+			f.Fail("mes", "El campo mes debe ser un número del 1 al 12.")
+		} else {
+			q.Mes = &n
+		}
+	}
+	return q, f.Err()
+}
+
+// ---- lists ------------------------------------------------------------------
+
+func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
+	var b []byte
+	err := r.Scan(&b)
+	return b, err
+}
+
+func orden(r *http.Request, sorts map[string]string, def string) (string, error) {
+	return httpx.SortQuery(r, sorts, def)
+}
+
+var cuentaSorts = map[string]string{"id": "b.id", "banco": "b.banco", "numero": "b.numero", "moneda": "b.moneda",
+	"creado_en": "b.creado_en", "actualizado_en": "b.actualizado_en"}
+
+// listaCuentas lists bank accounts: search (bank, number, IBAN), moneda, activos.
+func listaCuentas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMessage], error) {
+	f := httpx.NewFilters(r)
+	moneda := f.OneOf("moneda", Monedas)
+	activos := f.Bool("activos")
+	if err := f.Err(); err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	order, err := orden(r, cuentaSorts, "b.id")
+	if err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	return handler.Query[json.RawMessage]{Cols: cuentaJSON, From: `from cuentas_bancarias b where b.empresa_id = $1 and not b.eliminado
+		and ($2::text is null or b.banco ilike $2 or b.numero ilike $2 or b.iban ilike $2)
+		and ($3::text is null or b.moneda = $3) and ($4::boolean is null or b.activo = $4)`,
+		Order: order + ", b.id", Args: []any{httpx.SearchQuery(r), moneda, activos}, Scan: scanJSON}, nil
+}
+
+// listaConciliaciones lists a bank account's reconciliations, newest cut-off
+// first; 404 for an account the tenant does not have.
+func listaConciliaciones(r *http.Request, _ auth.Principal) (handler.Query[json.RawMessage], error) {
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	return handler.Query[json.RawMessage]{Cols: conciliacionJSON,
+		From:  `from conciliaciones_bancarias r where r.empresa_id = $1 and r.cuenta_bancaria_id = $2`,
+		Order: "r.fecha_corte desc, r.id desc", Args: []any{id}, Scan: scanJSON,
+		Check: func(ctx context.Context, tx *db.Tx) error {
+			var existe bool
+			if err := tx.QueryRow(ctx, `select exists (select 1 from cuentas_bancarias where empresa_id = $1 and id = $2 and not eliminado)`,
+				tx.EmpresaID(), id).Scan(&existe); err != nil {
+				return err
+			}
+			if !existe {
+				return apperr.NewNotFound(msgCuentaNoEncontrada)
+			}
+			return nil
+		}}, nil
+}
+
+var cajaSorts = map[string]string{"id": "c.id", "nombre": "c.nombre", "codigo": "c.codigo", "creado_en": "c.creado_en",
+	"actualizado_en": "c.actualizado_en"}
+
+// listaCajas lists cash boxes: sucursal_id, abierta (with an open session),
+// search (name, code), activos.
+func listaCajas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMessage], error) {
+	f := httpx.NewFilters(r)
+	sucursal := f.ID("sucursal_id")
+	abierta := f.Bool("abierta")
+	activos := f.Bool("activos")
+	if err := f.Err(); err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	order, err := orden(r, cajaSorts, "c.id")
+	if err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	return handler.Query[json.RawMessage]{Cols: cajaJSON, From: `from cajas c where c.empresa_id = $1 and not c.eliminado
+		and ($2::bigint is null or c.sucursal_id = $2)
+		and ($3::boolean is null or $3 = exists (select 1 from caja_sesiones s where s.empresa_id = c.empresa_id and s.caja_id = c.id and s.estado = 'abierta'))
+		and ($4::text is null or c.nombre ilike $4 or c.codigo ilike $4) and ($5::boolean is null or c.activo = $5)`,
+		Order: order + ", c.id", Args: []any{sucursal, abierta, httpx.SearchQuery(r), activos}, Scan: scanJSON}, nil
+}
+
+var presupuestoSorts = map[string]string{"id": "p.id", "anio": "p.anio", "creado_en": "p.creado_en", "actualizado_en": "p.actualizado_en"}
+
+// listaPresupuestos lists budgets: anio, cuenta_contable_id, activos.
+func listaPresupuestos(r *http.Request, _ auth.Principal) (handler.Query[json.RawMessage], error) {
+	f := httpx.NewFilters(r)
+	anio := f.ID("anio")
+	cuenta := f.ID("cuenta_contable_id")
+	activos := f.Bool("activos")
+	if err := f.Err(); err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	order, err := orden(r, presupuestoSorts, "p.id")
+	if err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	return handler.Query[json.RawMessage]{Cols: presupuestoJSON, From: `from presupuestos p where p.empresa_id = $1 and not p.eliminado
+		and ($2::bigint is null or p.anio = $2) and ($3::bigint is null or p.cuenta_contable_id = $3)
+		and ($4::boolean is null or p.activo = $4)`,
+		Order: order + ", p.id", Args: []any{anio, cuenta, activos}, Scan: scanJSON}, nil
+}
