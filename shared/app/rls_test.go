@@ -92,6 +92,21 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 		e.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values ($1, current_date, 500, 510)`, c)
 		// The rate above bumped the company's report cache version (0013).
 		e.Exec(`insert into reportes_cache (empresa_id, clave, version, datos, expira_en) values ($1, 'k', 1, '\x00', now())`, c)
+		// Treasury (migration 0014): a bank account with a reconciliation
+		// and one of its lines, a cash box with a session, a budget.
+		e.Exec(`with b as (insert into cuentas_bancarias (empresa_id, banco, numero, iban, cuenta_contable_id)
+				select $1, 'Banco', '1', 'CR05015202001026284066', id from cuentas_contables where empresa_id = $1 and codigo = '1.1.02.001'
+				returning empresa_id, id),
+			r as (insert into conciliaciones_bancarias (empresa_id, cuenta_bancaria_id, fecha_corte, saldo_libros, saldo_estado_cuenta,
+				total_conciliado, total_no_conciliado, diferencia) select empresa_id, id, current_date, 0, 0, 0, 0, 0 from b returning empresa_id, id)
+			insert into conciliacion_movimientos (empresa_id, conciliacion_id, asiento_linea_id, conciliado, monto)
+			select r.empresa_id, r.id, (select min(l.id) from asiento_lineas l where l.empresa_id = r.empresa_id), false, 0 from r`, c)
+		e.Exec(`with k as (insert into cajas (empresa_id, sucursal_id, nombre, cuenta_contable_id)
+				select $1, s.id, 'Caja', (select cuenta_caja_id from contabilidad_configuracion where empresa_id = $1)
+				from sucursales s where s.empresa_id = $1 and s.es_principal returning empresa_id, id)
+			insert into caja_sesiones (empresa_id, caja_id, monto_inicial) select empresa_id, id, 0 from k`, c)
+		e.Exec(`insert into presupuestos (empresa_id, anio, cuenta_contable_id, montos)
+			select $1, 2026, id, array_fill(0::numeric, array[12]) from cuentas_contables where empresa_id = $1 and codigo = '4.1.01.001'`, c)
 	}
 
 	ctx := context.Background()
