@@ -174,6 +174,11 @@ func Registrar(t Tipo) {
 	if len(t.Formatos) == 0 {
 		t.Formatos = Formatos
 	}
+	for i := range t.Totales {
+		if t.Totales[i].Tipo == "" {
+			t.Totales[i].Tipo = ColImporte
+		}
+	}
 	registro[t.Clave] = t
 }
 

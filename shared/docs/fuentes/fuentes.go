@@ -16,10 +16,10 @@ import (
 	"github.com/erpcr/erp/shared/inventario"
 	"github.com/erpcr/erp/shared/organizacion"
 	"github.com/erpcr/erp/shared/recurso"
+	"github.com/erpcr/erp/shared/reportes"
 	"github.com/erpcr/erp/shared/routes"
 	"github.com/erpcr/erp/shared/sesiones"
 	"github.com/erpcr/erp/shared/terceros"
-	"github.com/erpcr/erp/shared/tesoreria"
 	"github.com/erpcr/erp/shared/usuarios"
 	"github.com/erpcr/erp/shared/ventas"
 	"github.com/erpcr/erp/shared/webhooks"
@@ -37,11 +37,11 @@ var Recursos = []*recurso.Resource{
 // Manuales are the request bodies the hand-written domains declare.
 var Manuales = []map[string]esquema.Cuerpo{
 	sesiones.Esquemas, usuarios.Esquemas, ventas.Esquemas, compras.Esquemas,
-	inventario.Esquemas, facturacion.Esquemas, webhooks.Esquemas, contabilidad.Esquemas, tesoreria.Esquemas,
+	inventario.Esquemas, facturacion.Esquemas, webhooks.Esquemas, contabilidad.Esquemas,
 }
 
 // listasExtra are the routes answering a page whose name does not end in ".index".
-var listasExtra = []string{"webhooks.entregas", "cuentas-bancarias.conciliaciones"}
+var listasExtra = []string{"webhooks.entregas"}
 
 // Todas returns every declared schema.
 func Todas() openapi.Fuentes {
@@ -95,10 +95,19 @@ func Todas() openapi.Fuentes {
 		"properties": map[string]any{"nombre": map[string]any{"type": "string"}, "descripcion": map[string]any{"type": "string"},
 			"ejemplo": map[string]any{}},
 	}}
-	for name, q := range tesoreria.Consultas {
-		f.Consultas[name] = q
-	}
 	documentacion(&f)
+	// The reports (shared/reportes): parameters from its registry, the
+	// report's shape, and the files of formato=pdf|excel|csv.
+	f.Descargas = map[string]string{}
+	for k, v := range reportes.Consultas() {
+		f.Consultas[k] = v
+	}
+	for k, v := range reportes.Datos() {
+		f.Datos[k] = v
+	}
+	for k, v := range reportes.Descargas {
+		f.Descargas[k] = v
+	}
 	for name, ps := range contabilidad.Parametros {
 		f.Parametros[name] = ps
 	}

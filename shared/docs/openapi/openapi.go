@@ -39,6 +39,9 @@ type Fuentes struct {
 	Parametros map[string][]esquema.Campo
 	// Medios are the media type of routes that do not answer JSON.
 	Medios map[string]string
+	// Descargas are the media types a route answers besides JSON (a
+	// report's formato=pdf|excel|csv), comma-separated: binary files.
+	Descargas map[string]string
 	// Listas are the routes that answer a page.
 	Listas map[string]bool
 	// Ejemplos are examples of success responses' data, by route name.
@@ -315,6 +318,11 @@ func responses(version string, rt routes.Route, f Fuentes, lista, hasBody bool) 
 			c = obj{}
 			for _, media := range strings.Split(m, ",") {
 				c[media] = obj{"schema": obj{"type": "string"}}
+			}
+		}
+		if m := f.Descargas[rt.Name]; m != "" {
+			for _, media := range strings.Split(m, ",") {
+				c[media] = obj{"schema": obj{"type": "string", "format": "binary"}}
 			}
 		}
 		out[st] = obj{"description": "Correcto.", "content": c}
