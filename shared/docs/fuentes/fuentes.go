@@ -20,6 +20,7 @@ import (
 	"github.com/erpcr/erp/shared/routes"
 	"github.com/erpcr/erp/shared/sesiones"
 	"github.com/erpcr/erp/shared/terceros"
+	"github.com/erpcr/erp/shared/tesoreria"
 	"github.com/erpcr/erp/shared/usuarios"
 	"github.com/erpcr/erp/shared/ventas"
 	"github.com/erpcr/erp/shared/webhooks"
@@ -37,11 +38,11 @@ var Recursos = []*recurso.Resource{
 // Manuales are the request bodies the hand-written domains declare.
 var Manuales = []map[string]esquema.Cuerpo{
 	sesiones.Esquemas, usuarios.Esquemas, ventas.Esquemas, compras.Esquemas,
-	inventario.Esquemas, facturacion.Esquemas, webhooks.Esquemas, contabilidad.Esquemas,
+	inventario.Esquemas, facturacion.Esquemas, webhooks.Esquemas, contabilidad.Esquemas, tesoreria.Esquemas,
 }
 
 // listasExtra are the routes answering a page whose name does not end in ".index".
-var listasExtra = []string{"webhooks.entregas"}
+var listasExtra = []string{"webhooks.entregas", "cuentas-bancarias.conciliaciones"}
 
 // Todas returns every declared schema.
 func Todas() openapi.Fuentes {
@@ -95,6 +96,9 @@ func Todas() openapi.Fuentes {
 		"properties": map[string]any{"nombre": map[string]any{"type": "string"}, "descripcion": map[string]any{"type": "string"},
 			"ejemplo": map[string]any{}},
 	}}
+	for name, q := range tesoreria.Consultas {
+		f.Consultas[name] = q
+	}
 	documentacion(&f)
 	// The reports (shared/reportes): parameters from its registry, the
 	// report's shape, and the files of formato=pdf|excel|csv.
