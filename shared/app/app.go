@@ -17,6 +17,7 @@ import (
 	"github.com/erpcr/erp/shared/compras"
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/contabilidad"
+	"github.com/erpcr/erp/shared/dashboard"
 	"github.com/erpcr/erp/shared/docs"
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/gateway"
@@ -45,6 +46,7 @@ var Grupos = map[string]plataforma.Grupo{
 	"clientes":     terceros.Clientes,
 	"compras":      compras.Grupo,
 	"contabilidad": contabilidad.Grupo,
+	"dashboard":    dashboard.Grupo,
 	"docs":         docs.Grupo,
 	"empresas":     organizacion.Empresas,
 	"eventos":      plataforma.GrupoEventos,

@@ -151,6 +151,9 @@ func Put[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], do CreateFunc
 		if err != nil {
 			return err
 		}
+		if isNil(any(out)) {
+			return httpx.OKMessage(w, msg)
+		}
 		return httpx.OK(w, msg, out)
 	}
 }

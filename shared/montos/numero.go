@@ -59,3 +59,6 @@ func (m Monto) MarshalJSON() ([]byte, error) {
 	}
 	return []byte(m.d.StringFixed(places)), nil
 }
+
+// NuevoNumero wraps a decimal computed in Go (a variation, a zero).
+func NuevoNumero(d decimal.Decimal) Numero { return Numero{d: d} }
