@@ -54,7 +54,7 @@ fuzz: tools
 lint: tools
 	cfn-lint template.yaml
 
-## tools: cfn-lint, openapi-spec-validator, schemathesis (pip), xmllint, xmlsec1, chromium (apt-get, as root), Go modules
+## tools: cfn-lint, openapi-spec-validator, schemathesis (pip), xmllint, xmlsec1, chromium, pdftotext (apt-get, as root), Go modules
 tools:
 	@command -v cfn-lint >/dev/null 2>&1 || $(PIP) install --quiet cfn-lint
 	@command -v openapi-spec-validator >/dev/null 2>&1 || $(PIP) install --quiet openapi-spec-validator==0.9.0
@@ -67,6 +67,11 @@ tools:
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 			apt-get update -qq && apt-get install -y -qq libxml2-utils xmlsec1 >/dev/null; \
 		else echo "warning: install libxml2-utils and xmlsec1 for the invoicing validators"; fi; \
+	fi
+	@if ! command -v pdftotext >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			apt-get update -qq && apt-get install -y -qq poppler-utils >/dev/null; \
+		else echo "warning: install poppler-utils (pdftotext) for the report export tests"; fi; \
 	fi
 	@$(GO) mod download
 
