@@ -33,14 +33,28 @@ func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
 func (s *Service) Handlers() lambdahttp.Handlers {
 	return lambdahttp.Handlers{
 		"reportes.financiero":           s.exportable(handler.Get(s.DB, leerFinanciero, generar)),
-		"reportes.balanza_comprobacion": handler.Get(s.DB, leerTipo(BalanzaComprobacion), generar),
-		"reportes.libro_mayor":          handler.Get(s.DB, leerTipo(LibroMayor), generar),
-		"reportes.libro_diario":         s.exportable(handler.Get(s.DB, leerTipo(LibroDiario), generar)),
+		"reportes.balanza_comprobacion": s.Servir(BalanzaComprobacion),
+		"reportes.libro_mayor":          s.Servir(LibroMayor),
+		"reportes.libro_diario":         s.Servir(LibroDiario),
 		"reportes.tipos": handler.Get(s.DB, handler.NoQuery, func(context.Context, *db.Tx, auth.Principal, struct{}) ([]TipoDoc, error) {
 			return Documentar(), nil
 		}),
 		"reportes.invalidar_cache": handler.Put(s.DB, "Caché de reportes invalidada.", handler.NoBody, invalidar),
 	}
+}
+
+// Servir is the handler of a registered report type on its own route
+// (GET /api/reportes/<clave>): its parameters read and validated, the
+// report from the cache or computed, answered in the asked format, and a
+// PDF or Excel export counted against the reports class when the type's
+// route is not of that class already. Reports registered later (the
+// operational reports of issue 14) are served by it as they are.
+func (s *Service) Servir(clave string) httpx.HandlerFunc {
+	h := handler.Get(s.DB, leerTipo(clave), generar)
+	if t, ok := Buscar(clave); ok && t.Limite == string(routes.RateReports) {
+		return h
+	}
+	return s.exportable(h)
 }
 
 // Invalidacion is the answer of POST /api/reportes/invalidar-cache.
