@@ -133,14 +133,23 @@ from cuenta k
 union all
 select 1, x.codigo, null, null, x.fecha, x.numero, x.asiento_id, x.linea, x.descripcion, x.debe, x.haber
 from lineas x where x.fecha >= $3
-order by 1, 5, 6, 7, 8`
+order by 1, 5, 6, 7, 8
+limit $7`
+
+// Bounds of the unpaginated books: an answer (a JSON body or a file)
+// stays well within what a Lambda function may return through API Gateway
+// (6 MB), whatever the period asked for.
+const (
+	MaxLineasMayor      = 20000
+	MaxAsientosDescarga = 5000
+)
 
 // mayor is the general ledger of one account.
 func mayor(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	usd := c.Moneda == USD
 	b := &pgx.Batch{}
 	b.Queue(sinTasaSQL, tx.EmpresaID(), inicioLibros, c.FechaFin, usd)
-	b.Queue(mayorSQL, tx.EmpresaID(), *c.CuentaID, c.FechaInicio, c.FechaFin, c.SucursalID, usd)
+	b.Queue(mayorSQL, tx.EmpresaID(), *c.CuentaID, c.FechaInicio, c.FechaFin, c.SucursalID, usd, MaxLineasMayor+2)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close()
 	if err := leerSinTasa(br); err != nil {
@@ -180,6 +189,10 @@ func mayor(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 			inicial = debe.Round(2).Mul(signo)
 			saldoAcum = inicial
 			continue
+		}
+		if len(filas) == MaxLineasMayor {
+			return nil, apperr.InvalidField("fecha_fin", fmt.Sprintf(
+				"La cuenta tiene más de %d líneas en el período; acorte el período del libro mayor.", MaxLineasMayor))
 		}
 		d, h := debe.Round(2), haber.Round(2)
 		saldoAcum = saldoAcum.Add(d.Sub(h).Mul(signo))
@@ -231,8 +244,8 @@ var diarioTotalSQL = `select count(*),
 	from asientos_contables a ` + joinTasa("$5") + `
 	where a.id in (select a.id ` + diarioFiltro + `)`
 
-// diarioPaginaSQL: one page of entries ($6 rows from $7; every row when $6
-// is null) with their lines as JSON, in one statement.
+// diarioPaginaSQL: one page of entries ($6 rows from $7) with their lines
+// as JSON, in one statement.
 var diarioPaginaSQL = `select a.id, a.numero, a.fecha, a.descripcion, a.origen, a.estado,
 	(select json_agg(json_build_object('cuenta_id', l.cuenta_id, 'codigo', k.codigo, 'cuenta', k.nombre,
 		'descripcion', l.descripcion, 'debe', (l.debe / ` + tasa("$5") + `)::text, 'haber', (l.haber / ` + tasa("$5") + `)::text) order by l.linea)
@@ -249,6 +262,12 @@ func diario(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	if c.Pagina.PerPage > 0 {
 		limite = &c.Pagina.PerPage
 	}
+	descarga := MaxAsientosDescarga + 1
+	pagina := limite
+	if pagina == nil {
+		// A download is every entry of the period, up to the bound.
+		pagina = &descarga
+	}
 	offset := 0
 	if limite != nil {
 		offset = c.Pagina.Offset()
@@ -256,7 +275,7 @@ func diario(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	b := &pgx.Batch{}
 	b.Queue(sinTasaSQL, tx.EmpresaID(), c.FechaInicio, c.FechaFin, usd)
 	b.Queue(diarioTotalSQL, tx.EmpresaID(), c.FechaInicio, c.FechaFin, c.SucursalID, usd)
-	b.Queue(diarioPaginaSQL, tx.EmpresaID(), c.FechaInicio, c.FechaFin, c.SucursalID, usd, limite, offset)
+	b.Queue(diarioPaginaSQL, tx.EmpresaID(), c.FechaInicio, c.FechaFin, c.SucursalID, usd, *pagina, offset)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close()
 	if err := leerSinTasa(br); err != nil {
@@ -266,6 +285,10 @@ func diario(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	var debe, haber decimal.Decimal
 	if err := br.QueryRow().Scan(&total, &debe, &haber); err != nil {
 		return nil, fmt.Errorf("reportes: libro diario: %w", err)
+	}
+	if limite == nil && total > MaxAsientosDescarga {
+		return nil, apperr.InvalidField("fecha_fin", fmt.Sprintf(
+			"El período tiene %d asientos; el libro diario se descarga con a lo sumo %d: acorte el período.", total, MaxAsientosDescarga))
 	}
 	rows, err := br.Query()
 	if err != nil {
