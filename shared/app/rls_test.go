@@ -90,6 +90,11 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 		// payment above were posted when their statements committed.
 		e.Exec(`insert into periodos_contables (empresa_id, anio, mes, estado) values ($1, 2020, 1, 'cerrado')`, c)
 		e.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values ($1, current_date, 500, 510)`, c)
+		// The sale above fed resumen_ventas_dia and dashboard_versiones at its
+		// commit (its lines came in a later statement, so no product rows).
+		e.Exec(`insert into resumen_productos_dia (empresa_id, fecha, producto_id, cantidad, monto)
+			select $1, current_date, id, 1, 1000 from productos where empresa_id = $1 limit 1`, c)
+		e.Exec(`insert into dashboard_cache (empresa_id, clave, version, datos) values ($1, 'x', 0, '{}')`, c)
 		// The rate above bumped the company's report cache version (0013).
 		e.Exec(`insert into reportes_cache (empresa_id, clave, version, datos, expira_en) values ($1, 'k', 1, '\x00', now())`, c)
 		// Treasury (migration 0014): a bank account with a reconciliation

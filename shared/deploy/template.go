@@ -86,7 +86,7 @@ var identityHeaders = []string{"Authorization", "X-Empresa-Id"}
 // parameters are sorted).
 func Template() []byte {
 	fns := routes.Functions()
-	all := append(routes.All(), aliases("")...)
+	all := apiRoutes("")
 
 	root := &mapping{spaced: true}
 	root.set("AWSTemplateFormatVersion", quoted("2010-09-09"))
@@ -613,37 +613,102 @@ func authorizerFunction(fns []routes.Function) string {
 	panic("deploy: routes.Functions() has no authorizer")
 }
 
-// groupRoutes returns a group's routes sorted by event name, so the output
-// does not depend on the order of the route table.
+// groupRoutes returns a group's API Gateway routes sorted by event name,
+// so the output does not depend on the order of the route table.
 func groupRoutes(group string) []routes.Route {
-	rs := append(routes.ByGroup(group), aliases(group)...)
+	rs := apiRoutes(group)
 	sort.SliceStable(rs, func(i, j int) bool { return eventName(rs[i]) < eventName(rs[j]) })
 	return rs
 }
 
-// aliases are the versioned routes of a group ("" for every group): for
-// each first path segment its routes use, ANY /api/v1/<segment> and
-// /api/v1/<segment>/{proxy+}, and the same under /api/v2, sent to the
-// group's function, which resolves the version and routes on the table's
-// own path (lambdahttp). Greedy routes per segment, rather than every route
-// again per version, keep the API under API Gateway's 300-routes quota.
-func aliases(group string) []routes.Route {
+// apiRoutes are the API Gateway routes of the template for a group (""
+// for every group). API Gateway only picks the function; the function's
+// mux routes on the method and the table's own path (lambdahttp), answers
+// 405 for a known path with another method and 404 for an unknown one. So
+// each first path segment under /api gets ANY /api/<segment> and ANY
+// /api/<segment>/{proxy+}, and the same under /api/v1 and /api/v2, sent to
+// the group with the most routes under it (routes.AliasPrefixes); a route
+// of another group under that segment gets exact ANY routes, which API
+// Gateway prefers to the greedy one (routes.AliasExactos). Tax routes,
+// declared under /api/v1, get no unversioned route. The $default route
+// stays as declared. One route per operation and version would pass API
+// Gateway's quota of 300 routes per API with the accounting modules.
+func apiRoutes(group string) []routes.Route {
 	var out []routes.Route
+	versions := func(declared []routes.Route) []string {
+		for _, r := range declared {
+			if r.Path != r.Canonica() {
+				return []string{"v1", "v2"}
+			}
+		}
+		return []string{"", "v1", "v2"}
+	}
+	base := func(v, rest string) string {
+		if v == "" {
+			return "/api/" + rest
+		}
+		return "/api/" + v + "/" + rest
+	}
+	login := func(rs []routes.Route) routes.RateClass {
+		for _, r := range rs {
+			if r.Rate == routes.RateLogin {
+				return routes.RateLogin
+			}
+		}
+		return routes.RateGeneral
+	}
+	bySegment := map[string][]routes.Route{}
+	for _, r := range routes.All() {
+		if r.Path == routes.DefaultRoute {
+			if group == "" || r.Group == group {
+				out = append(out, r)
+			}
+			continue
+		}
+		seg, _, _ := strings.Cut(strings.TrimPrefix(r.Canonica(), "/api/"), "/")
+		bySegment[seg] = append(bySegment[seg], r)
+	}
 	for g, prefixes := range routes.AliasPrefixes() {
 		if group != "" && g != group {
 			continue
 		}
 		for prefix, public := range prefixes {
-			for _, v := range []string{"v1", "v2"} {
-				base := "/api/" + v + "/" + prefix
+			var own []routes.Route
+			for _, r := range bySegment[prefix] {
+				if r.Group == g {
+					own = append(own, r)
+				}
+			}
+			for _, v := range versions(own) {
+				name := strings.TrimPrefix(v+"."+prefix, ".")
 				out = append(out,
-					routes.Route{Name: v + "." + prefix, Method: "ANY", Path: base, Group: g, Public: public},
-					routes.Route{Name: v + "." + prefix + ".proxy", Method: "ANY", Path: base + "/{proxy+}", Group: g, Public: public})
+					routes.Route{Name: "api." + name, Method: "ANY", Path: base(v, prefix), Group: g, Public: public, Rate: login(own)},
+					routes.Route{Name: "api." + name + ".proxy", Method: "ANY", Path: base(v, prefix) + "/{proxy+}", Group: g, Public: public, Rate: login(own)})
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
+	for _, r := range routes.AliasExactos() {
+		if group != "" && r.Group != group {
+			continue
+		}
+		rest := strings.TrimPrefix(r.Canonica(), "/api/")
+		for _, v := range versions([]routes.Route{r}) {
+			out = append(out, routes.Route{Name: strings.TrimPrefix(v+"."+r.Name, "."), Method: "ANY", Path: base(v, rest),
+				Group: r.Group, Public: r.Public, Rate: r.Rate})
+		}
+	}
+	// Two exact routes of one path (GET and POST of another group's
+	// collection) are one ANY route.
+	seen := map[string]bool{}
+	dedup := out[:0]
+	for _, r := range out {
+		if !seen[r.Key()] {
+			seen[r.Key()] = true
+			dedup = append(dedup, r)
+		}
+	}
+	sort.Slice(dedup, func(i, j int) bool { return dedup[i].Path < dedup[j].Path })
+	return dedup
 }
 
 // sortedRoutes orders routes by path, then method.

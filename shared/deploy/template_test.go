@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -51,8 +52,8 @@ func TestEveryRouteIsAnHttpAPIEvent(t *testing.T) {
 	doc := parseYAML(t, Template())
 	resources := doc.get(t, "Resources")
 	paths := resources.get(t, apiLogicalID, "Properties", "DefinitionBody", "paths")
-	// The route table, plus the versioned aliases the template derives from it.
-	table := append(routes.All(), aliases("")...)
+	// The API Gateway routes the template derives from the route table.
+	table := apiRoutes("")
 
 	seen := map[string]bool{}
 	for _, r := range table {
@@ -510,29 +511,64 @@ func (p *yamlParser) unquote(s string) string {
 	return u
 }
 
-func TestEveryRouteIsReachableUnderBothVersionPrefixes(t *testing.T) {
-	have := map[string]routes.Route{}
-	for _, a := range aliases("") {
-		have[a.Path] = a
-	}
+func TestEveryRouteReachesItsFunctionUnderEveryVersionPrefix(t *testing.T) {
+	api := apiRoutes("")
 	for _, r := range routes.All() {
 		if r.Path == routes.DefaultRoute {
 			continue
 		}
 		rest := strings.TrimPrefix(r.Canonica(), "/api/")
-		prefix, _, nested := strings.Cut(rest, "/")
-		for _, v := range []string{"v1", "v2"} {
-			want := "/api/" + v + "/" + prefix
-			if nested {
-				want += "/{proxy+}"
-			}
-			a, ok := have[want]
-			if !ok || a.Group != r.Group || a.Public != r.Public {
-				t.Errorf("%s: alias %s missing or wrong (%+v)", r.Key(), want, a)
+		prefixes := []string{"/api/", "/api/v1/", "/api/v2/"}
+		if r.Path != r.Canonica() {
+			prefixes = prefixes[1:] // tax routes answer only with a version
+		}
+		for _, pre := range prefixes {
+			concrete := regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(pre+rest, "7")
+			got, ok := selectRoute(api, concrete)
+			if !ok || got.Group != r.Group || got.Public != r.Public {
+				t.Errorf("%s %s: API Gateway would pick %+v (found %v), want group %s public %v", r.Method, concrete, got, ok, r.Group, r.Public)
 			}
 		}
 	}
-	if n := len(routes.All()) + len(aliases("")); n > 300 {
+	if n := len(api); n > 300 {
 		t.Errorf("%d API Gateway routes: over the default quota of 300 per API", n)
 	}
+}
+
+// selectRoute is API Gateway's choice for a path among ANY routes: a route
+// without a greedy variable that matches segment by segment (fewest
+// variables first), else the greedy route with the longest prefix.
+func selectRoute(api []routes.Route, path string) (routes.Route, bool) {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	best, bestVars := routes.Route{}, -1
+	for _, r := range api {
+		if r.Path == routes.DefaultRoute || strings.HasSuffix(r.Path, "{proxy+}") {
+			continue
+		}
+		ps := strings.Split(strings.Trim(r.Path, "/"), "/")
+		if len(ps) != len(segs) {
+			continue
+		}
+		vars, ok := 0, true
+		for i := range ps {
+			if strings.HasPrefix(ps[i], "{") {
+				vars++
+			} else if ps[i] != segs[i] {
+				ok = false
+			}
+		}
+		if ok && (bestVars < 0 || vars < bestVars) {
+			best, bestVars = r, vars
+		}
+	}
+	if bestVars >= 0 {
+		return best, true
+	}
+	longest := -1
+	for _, r := range api {
+		if prefix, ok := strings.CutSuffix(r.Path, "{proxy+}"); ok && strings.HasPrefix(path, prefix) && len(prefix) > longest {
+			best, longest = r, len(prefix)
+		}
+	}
+	return best, longest >= 0
 }

@@ -116,15 +116,21 @@ func DeprecacionV1(group string) (Deprecacion, bool) {
 // ("ventas", "hacienda", ...), each with whether all of its routes are
 // public: the template declares /api/v1/<prefix>/{proxy+} and
 // /api/v2/<prefix>/{proxy+} for each, since one explicit route per version
-// would pass API Gateway's 300-routes quota.
+// would pass API Gateway's 300-routes quota. A prefix several groups serve
+// (/api/reportes: the reports group and tesoreria's budget report) belongs
+// to the group with the most routes under it (ties: the first by name); the
+// other groups' routes under it get exact aliases (AliasExactos).
 func AliasPrefixes() map[string]map[string]bool {
+	owners := prefixOwners()
 	out := map[string]map[string]bool{} // group -> prefix -> public
 	for _, r := range routesTable() {
 		if r.Path == DefaultRoute {
 			continue
 		}
-		p := strings.TrimPrefix(r.Canonica(), "/api/")
-		seg, _, _ := strings.Cut(p, "/")
+		seg := prefixOf(r)
+		if owners[seg] != r.Group {
+			continue
+		}
 		if out[r.Group] == nil {
 			out[r.Group] = map[string]bool{}
 		}
@@ -132,6 +138,54 @@ func AliasPrefixes() map[string]map[string]bool {
 		out[r.Group][seg] = r.Public && (!seen || pub)
 	}
 	return out
+}
+
+// AliasExactos are the routes under a prefix another group owns
+// (AliasPrefixes): each is reachable under /api/v1 and /api/v2 through an
+// exact alias to its own group, which API Gateway prefers to the owner's
+// greedy one.
+func AliasExactos() []Route {
+	owners := prefixOwners()
+	var out []Route
+	for _, r := range routesTable() {
+		if r.Path != DefaultRoute && owners[prefixOf(r)] != r.Group {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// prefixOf is a route's first path segment under /api/.
+func prefixOf(r Route) string {
+	seg, _, _ := strings.Cut(strings.TrimPrefix(r.Canonica(), "/api/"), "/")
+	return seg
+}
+
+// prefixOwners maps each first path segment to the group that owns its
+// greedy aliases: the one with the most routes under it.
+func prefixOwners() map[string]string {
+	counts := map[string]map[string]int{}
+	for _, r := range routesTable() {
+		if r.Path == DefaultRoute {
+			continue
+		}
+		seg := prefixOf(r)
+		if counts[seg] == nil {
+			counts[seg] = map[string]int{}
+		}
+		counts[seg][r.Group]++
+	}
+	owners := map[string]string{}
+	for seg, byGroup := range counts {
+		best, n := "", -1
+		for g, c := range byGroup {
+			if c > n || (c == n && g < best) {
+				best, n = g, c
+			}
+		}
+		owners[seg] = best
+	}
+	return owners
 }
 
 // Collections are the canonical paths of the resources with a show route
