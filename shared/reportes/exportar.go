@@ -266,7 +266,7 @@ func entero(v any) (int64, bool) {
 	return 0, false
 }
 
-// texto is a cell as text: amounts as plain decimals (CSV).
+// plano is a cell as text: amounts as plain decimals (CSV).
 func (c celda) plano() string {
 	if c.importe != nil {
 		return c.importe.StringFixed(2)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -268,11 +267,6 @@ func (l *libro) arbol(incluir func(k *cuenta) bool, monto func(k *cuenta) decima
 func (l *libro) tieneMovimiento(id int64) bool {
 	s, ok := l.saldos[id]
 	return ok && !(s.Inicial.IsZero() && s.Debe.IsZero() && s.Haber.IsZero())
-}
-
-// dePrefijo reports whether codigo is prefijo or one of its subaccounts.
-func dePrefijo(codigo, prefijo string) bool {
-	return codigo == prefijo || strings.HasPrefix(codigo, prefijo+".")
 }
 
 // ordenarFilas sorts rows by their codigo.
