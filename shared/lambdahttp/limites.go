@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
@@ -68,7 +69,24 @@ func limitar(lim Limitador, rt routes.Route, p *auth.Principal, w http.ResponseW
 		httpx.Logger(r.Context()).Warn("rate limit: not counted", "class", rt.Rate, "error", err.Error())
 		return nil
 	}
-	return Encabezados(w, res, MensajeLimite(rt.Rate, res))
+	if err := Encabezados(w, res, MensajeLimite(rt.Rate, res)); err != nil || rt.Descargas == "" || !pideArchivo(r) {
+		return err
+	}
+	// A file asked for counts in its own class too; its headers are the
+	// ones the caller is closest to running out of.
+	res, err = lim.Contar(r.Context(), string(rt.Descargas), claveLimite(rt, p, r))
+	if err != nil {
+		httpx.Logger(r.Context()).Warn("rate limit: not counted", "class", rt.Descargas, "error", err.Error())
+		return nil
+	}
+	return Encabezados(w, res, MensajeLimite(rt.Descargas, res))
+}
+
+// pideArchivo reports whether the request asks for a file (?formato= other
+// than json).
+func pideArchivo(r *http.Request) bool {
+	f := strings.TrimSpace(r.URL.Query().Get("formato"))
+	return f != "" && f != "json"
 }
 
 // Encabezados writes X-RateLimit-Limit, -Remaining and -Reset (Unix

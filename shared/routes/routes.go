@@ -59,6 +59,9 @@ type Route struct {
 	TargetTenant bool
 	// Rate is the limiter class.
 	Rate RateClass
+	// Descargas is the class also counted when the request asks for a file
+	// (?formato=csv|excel|pdf): a list exported, a report printed.
+	Descargas RateClass
 	// Public routes have no authorizer and need no token.
 	Public bool
 	// NoETag excludes the route from ETag/304 handling (health, metrics).
@@ -87,7 +90,8 @@ func crud(group, resource, module string) []Route {
 	base := "/api/" + resource
 	item := base + "/{id}"
 	return []Route{
-		{Name: resource + ".index", Method: "GET", Path: base, Group: group, Permissions: []string{module + ".leer"}, Summary: "Listar " + resource},
+		{Name: resource + ".index", Method: "GET", Path: base, Group: group, Permissions: []string{module + ".leer"}, Descargas: RateExports,
+			Summary: "Listar " + resource + " (formato=csv|excel exporta todas las filas filtradas; límite exports)"},
 		{Name: resource + ".store", Method: "POST", Path: base, Group: group, Permissions: []string{module + ".crear"}, Summary: "Crear en " + resource},
 		{Name: resource + ".show", Method: "GET", Path: item, Group: group, Permissions: []string{module + ".leer"}, Summary: "Ver un registro de " + resource},
 		{Name: resource + ".update", Method: "PUT", Path: item, Group: group, Permissions: []string{module + ".actualizar"}, Summary: "Actualizar un registro de " + resource},

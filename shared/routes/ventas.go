@@ -5,7 +5,7 @@ func init() {
 	Register(func() []Route {
 		rs := CRUD("ventas", "ventas", "ventas")
 		summaries := map[string]string{
-			"ventas.index":   "Listar ventas (filtros sucursal_id, cliente_id, fecha_inicio, fecha_fin, estado, search)",
+			"ventas.index":   "Listar ventas (filtros sucursal_id, cliente_id, fecha_inicio, fecha_fin, estado, search; formato=csv|excel exporta todas las filas filtradas, límite exports)",
 			"ventas.store":   "Registrar una venta con sus detalles (admite Idempotency-Key)",
 			"ventas.show":    "Ver una venta con cliente, detalles y usuario",
 			"ventas.update":  "Cambiar observaciones o estado de una venta",
