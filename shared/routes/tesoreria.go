@@ -32,9 +32,9 @@ func init() {
 			rs[i].Summary = summaries[rs[i].Name]
 		}
 		return append(rs,
-			Route{Name: "cuentas-bancarias.conciliaciones", Method: "GET", Path: "/api/cuentas-bancarias/{id}/conciliaciones", Group: "tesoreria",
+			Route{Name: "cuentas-bancarias.conciliaciones.index", Method: "GET", Path: "/api/cuentas-bancarias/{id}/conciliaciones", Group: "tesoreria",
 				Permissions: []string{"cuentas_bancarias.leer"}, Summary: "Listar las conciliaciones bancarias de una cuenta"},
-			Route{Name: "cuentas-bancarias.conciliar", Method: "POST", Path: "/api/cuentas-bancarias/{id}/conciliaciones", Group: "tesoreria",
+			Route{Name: "cuentas-bancarias.conciliaciones.store", Method: "POST", Path: "/api/cuentas-bancarias/{id}/conciliaciones", Group: "tesoreria",
 				Permissions: []string{"cuentas_bancarias.actualizar"},
 				Summary:     "Registrar una conciliación bancaria (fecha_corte, saldo_estado_cuenta, movimientos conciliados)"},
 			Route{Name: "cajas.abrir", Method: "POST", Path: "/api/cajas/{id}/abrir", Group: "tesoreria",

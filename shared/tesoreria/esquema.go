@@ -6,18 +6,18 @@ import "github.com/erpcr/erp/shared/esquema"
 // the decoders of http.go read them (the OpenAPI document; the docs tests
 // prove the two agree on required fields).
 var Esquemas = map[string]esquema.Cuerpo{
-	"cuentas-bancarias.store":     cuentaEsquema(true),
-	"cuentas-bancarias.update":    cuentaEsquema(false),
-	"cuentas-bancarias.patch":     cuentaEsquema(false),
-	"cuentas-bancarias.conciliar": conciliacionEsquema,
-	"cajas.store":                 cajaEsquema(true),
-	"cajas.update":                cajaEsquema(false),
-	"cajas.patch":                 cajaEsquema(false),
-	"cajas.abrir":                 sesionEsquema("monto_inicial", "Efectivo con que abre la caja.", 20000),
-	"cajas.cerrar":                sesionEsquema("monto_contado", "Efectivo contado al cerrar.", 45250),
-	"presupuestos.store":          presupuestoEsquema(true),
-	"presupuestos.update":         presupuestoEsquema(false),
-	"presupuestos.patch":          presupuestoEsquema(false),
+	"cuentas-bancarias.store":                cuentaEsquema(true),
+	"cuentas-bancarias.update":               cuentaEsquema(false),
+	"cuentas-bancarias.patch":                cuentaEsquema(false),
+	"cuentas-bancarias.conciliaciones.store": conciliacionEsquema,
+	"cajas.store":                            cajaEsquema(true),
+	"cajas.update":                           cajaEsquema(false),
+	"cajas.patch":                            cajaEsquema(false),
+	"cajas.abrir":                            sesionEsquema("monto_inicial", "Efectivo con que abre la caja.", 20000),
+	"cajas.cerrar":                           sesionEsquema("monto_contado", "Efectivo contado al cerrar.", 45250),
+	"presupuestos.store":                     presupuestoEsquema(true),
+	"presupuestos.update":                    presupuestoEsquema(false),
+	"presupuestos.patch":                     presupuestoEsquema(false),
 }
 
 // Consultas are the query parameters of the budget report.

@@ -28,14 +28,14 @@ func Handlers(d *db.DB) lambdahttp.Handlers {
 	cajaUpdate := handler.Action(d, "Caja actualizada correctamente.", decodeCajaCambio, ActualizarCaja)
 	presupuestoUpdate := handler.Action(d, "Presupuesto actualizado correctamente.", decodePresupuestoCambio, ActualizarPresupuesto)
 	return lambdahttp.Handlers{
-		"cuentas-bancarias.index":          handler.List(d, listaCuentas),
-		"cuentas-bancarias.store":          handler.Create(d, "Cuenta bancaria creada correctamente.", decodeCuentaNueva, CrearCuenta),
-		"cuentas-bancarias.show":           handler.Show(d, BuscarCuenta),
-		"cuentas-bancarias.update":         cuentaUpdate,
-		"cuentas-bancarias.patch":          cuentaUpdate,
-		"cuentas-bancarias.destroy":        handler.Action(d, "Cuenta bancaria eliminada correctamente.", handler.NoBody, EliminarCuenta),
-		"cuentas-bancarias.conciliaciones": handler.List(d, listaConciliaciones),
-		"cuentas-bancarias.conciliar": handler.CreateUnder(d, "Conciliación bancaria registrada correctamente.",
+		"cuentas-bancarias.index":                handler.List(d, listaCuentas),
+		"cuentas-bancarias.store":                handler.Create(d, "Cuenta bancaria creada correctamente.", decodeCuentaNueva, CrearCuenta),
+		"cuentas-bancarias.show":                 handler.Show(d, BuscarCuenta),
+		"cuentas-bancarias.update":               cuentaUpdate,
+		"cuentas-bancarias.patch":                cuentaUpdate,
+		"cuentas-bancarias.destroy":              handler.Action(d, "Cuenta bancaria eliminada correctamente.", handler.NoBody, EliminarCuenta),
+		"cuentas-bancarias.conciliaciones.index": handler.List(d, listaConciliaciones),
+		"cuentas-bancarias.conciliaciones.store": handler.CreateUnder(d, "Conciliación bancaria registrada correctamente.",
 			decodeConciliacion, Conciliar),
 		"cajas.index":                  handler.List(d, listaCajas),
 		"cajas.store":                  handler.Create(d, "Caja creada correctamente.", decodeCajaNueva, CrearCaja),

@@ -42,7 +42,7 @@ var Manuales = []map[string]esquema.Cuerpo{
 }
 
 // listasExtra are the routes answering a page whose name does not end in ".index".
-var listasExtra = []string{"webhooks.entregas", "cuentas-bancarias.conciliaciones"}
+var listasExtra = []string{"webhooks.entregas"}
 
 // Todas returns every declared schema.
 func Todas() openapi.Fuentes {
