@@ -364,3 +364,25 @@ func TestExistingCompaniesGetTheTreasuryPermissions(t *testing.T) {
 		t.Errorf("vendedor got %d cajas permissions", n)
 	}
 }
+
+// Naming a cash box or bank account costs a sale no round trip: the box's
+// session and the references are checked by the insert's trigger.
+func TestASaleNamingACashBoxCostsTheSameRoundTrips(t *testing.T) {
+	f := setup(t)
+	caja := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.sucursal, "nombre": "Caja"})))
+	cuenta := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+		"banco": "BN", "numero": "1", "iban": iban("015202001026284066")})))
+	f.ok(http.StatusOK, f.call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 0}))
+	vender := func(kv ...any) int64 {
+		before := f.e.Queries.Load()
+		f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/ventas", f.venta(1, kv...)))
+		return f.e.Queries.Load() - before
+	}
+	sin := vender()
+	conCaja := vender("caja_id", caja, "forma_pago_id", f.forma("01"))
+	conBanco := vender("cuenta_bancaria_id", cuenta, "forma_pago_id", f.forma("04"))
+	if conCaja != sin || conBanco != sin {
+		t.Errorf("round trips: %d without, %d with a cash box, %d with a bank account", sin, conCaja, conBanco)
+	}
+	t.Logf("a sale: %d round trips, with or without caja_id/cuenta_bancaria_id", sin)
+}
