@@ -21,6 +21,7 @@ import (
 	"github.com/erpcr/erp/shared/docs"
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/gateway"
+	"github.com/erpcr/erp/shared/importaciones"
 	"github.com/erpcr/erp/shared/inventario"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/migracion"
@@ -40,26 +41,27 @@ import (
 
 // Grupos maps every HTTP function group to its constructor.
 var Grupos = map[string]plataforma.Grupo{
-	"almacenes":    organizacion.Almacenes,
-	"auth":         sesiones.Grupo,
-	"catalogos":    catalogo.Catalogos,
-	"clientes":     terceros.Clientes,
-	"compras":      compras.Grupo,
-	"contabilidad": contabilidad.Grupo,
-	"dashboard":    dashboard.Grupo,
-	"docs":         docs.Grupo,
-	"empresas":     organizacion.Empresas,
-	"eventos":      plataforma.GrupoEventos,
-	"inventario":   inventario.Grupo,
-	"ops":          ops.Grupo,
-	"productos":    catalogo.Productos,
-	"proveedores":  terceros.Proveedores,
-	"reportes":     reportes.Grupo,
-	"sucursales":   organizacion.Sucursales,
-	"tesoreria":    tesoreria.Grupo,
-	"usuarios":     usuarios.Grupo,
-	"ventas":       ventas.Grupo,
-	"webhooks":     plataforma.GrupoWebhooks,
+	"almacenes":     organizacion.Almacenes,
+	"auth":          sesiones.Grupo,
+	"catalogos":     catalogo.Catalogos,
+	"clientes":      terceros.Clientes,
+	"compras":       compras.Grupo,
+	"contabilidad":  contabilidad.Grupo,
+	"dashboard":     dashboard.Grupo,
+	"docs":          docs.Grupo,
+	"empresas":      organizacion.Empresas,
+	"eventos":       plataforma.GrupoEventos,
+	"importaciones": importaciones.Grupo,
+	"inventario":    inventario.Grupo,
+	"ops":           ops.Grupo,
+	"productos":     catalogo.Productos,
+	"proveedores":   terceros.Proveedores,
+	"reportes":      reportes.Grupo,
+	"sucursales":    organizacion.Sucursales,
+	"tesoreria":     tesoreria.Grupo,
+	"usuarios":      usuarios.Grupo,
+	"ventas":        ventas.Grupo,
+	"webhooks":      plataforma.GrupoWebhooks,
 	// "hacienda" is served by the process's one invoicing service
 	// (Deps.Hacienda), which the local worker shares.
 }

@@ -12,8 +12,13 @@ import (
 	"github.com/erpcr/erp/shared/valid"
 )
 
-// MaxBodyBytes is the request body limit (1 MiB).
+// MaxBodyBytes is the limit of a JSON request body (1 MiB).
 const MaxBodyBytes = 1 << 20
+
+// MaxUploadBytes is the transport's body limit (httpx.Observe): a file
+// upload (an import of up to 5 MiB) plus its multipart framing. Handlers
+// that read a body bound it themselves: ReadInput to MaxBodyBytes.
+const MaxUploadBytes = 5<<20 + 64<<10
 
 // ReadInput reads the request body as a JSON object. An empty body is an
 // empty object. Wrong content type -> 415, too large -> 413, malformed or not
@@ -22,7 +27,7 @@ func ReadInput(r *http.Request) (*valid.Input, error) {
 	if r.Body == nil {
 		return valid.Decode(nil)
 	}
-	body, err := io.ReadAll(r.Body)
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, MaxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {

@@ -158,7 +158,9 @@ func Observe(o Options, next http.Handler) http.Handler {
 		ctx = context.WithValue(ctx, routeKey, ri)
 		r = r.WithContext(ctx)
 		if r.Body != nil {
-			r.Body = http.MaxBytesReader(tw, r.Body, MaxBodyBytes)
+			// The transport cap is the largest body any route reads (a file
+			// import); ReadInput keeps JSON bodies to MaxBodyBytes.
+			r.Body = http.MaxBytesReader(tw, r.Body, MaxUploadBytes)
 		}
 		defer func() {
 			if p := recover(); p != nil {

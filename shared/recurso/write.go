@@ -299,7 +299,9 @@ func (res *Resource) save(c *Call, raw map[string]json.RawMessage) error {
 	}
 	if err != nil {
 		if field, msg, ok := res.uniqueField(err); ok {
-			return apperr.InvalidField(field, msg)
+			e := apperr.InvalidField(field, msg)
+			e.Err = err // the transaction is aborted (Importar stops there)
+			return e
 		}
 		return fmt.Errorf("recurso: %s: write: %w", res.Name, err)
 	}
