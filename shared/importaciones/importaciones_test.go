@@ -186,6 +186,13 @@ func TestAplicarIsAllOrNothing(t *testing.T) {
 		if n := testenv.Scalar[int64](t, e, `select count(*) from eventos where empresa_id = 1`); n != eventos+2 {
 			t.Errorf("eventos: %d new, want 2", n-eventos)
 		}
+		// The event carries the customer as POST's does (same keys).
+		e.Create(t, admin, "/api/clientes", map[string]any{"tipo_identificacion": "fisica", "identificacion": "808880888", "nombre": "Por API"})
+		claves := testenv.Column[string](t, e, `select string_agg(k, ',' order by k) from eventos ev, jsonb_object_keys(ev.payload) k
+			where ev.empresa_id = 1 and ev.payload->>'identificacion' in ('202220222', '808880888') group by ev.id order by ev.id`)
+		if len(claves) != 2 || claves[0] != claves[1] || !strings.Contains(claves[0], "nombre_completo") {
+			t.Errorf("event payload keys: %q", claves)
+		}
 	})
 }
 

@@ -1,6 +1,7 @@
 package recurso
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/erpcr/erp/shared/apperr"
@@ -55,49 +57,168 @@ const MsgInterrumpida = "La base de datos rechazó esta fila y la importación s
 // fails validation writes nothing (validation precedes the insert); a
 // database error on a row aborts the transaction: it is reported on that
 // row and Importar stops (Interrumpida). Other errors are returned.
+//
+// Round trips: a row costs save's two (the pipelined checks, the insert).
+// AfterCreate receives the record as the API shows it, as on POST; those
+// records are reloaded once all rows are saved, a chunk of rows per round
+// trip, instead of one reload per row, and AfterCreate then runs for each
+// row in file order. A resource without AfterCreate is not reloaded at all
+// (an import answers counts, not records).
 func (res *Resource) Importar(ctx context.Context, tx *db.Tx, p auth.Principal, filas []Fila) (Importacion, error) {
 	var out Importacion
 	if res.ReadOnly {
 		return out, fmt.Errorf("recurso: %s: import into a read-only resource", res.Name)
 	}
+	var creadas []importada
 	for _, f := range filas {
 		in := valid.NewInput(res.Celdas(f.Celdas))
-		_, err := res.crear(ctx, tx, p, in)
+		c := &Call{Ctx: ctx, Principal: p, Tx: tx, In: in}
+		var err error
+		if res.BeforeRead != nil {
+			// The reload depends on per-call state: run POST's path whole.
+			_, err = res.crear(ctx, tx, p, in)
+		} else {
+			err = res.save(c, in.Raw())
+		}
 		if err == nil {
-			out.Validas++
+			creadas = append(creadas, importada{fila: f.Numero, call: c})
 			continue
 		}
-		var pg *pgconn.PgError
-		if errors.As(err, &pg) {
-			e := ErrorFila{Fila: f.Numero, Mensajes: []string{MsgInterrumpida}}
-			if ae, ok := apperr.As(err); ok && ae.Kind == apperr.Invalid {
-				for campo, msgs := range ae.Fields {
-					e.Campo = campo
-					e.Mensajes = append(append([]string{}, msgs...), MsgInterrumpida)
-				}
-			}
-			out.Errores = append(out.Errores, e)
-			out.Interrumpida = true
-			return out, nil
+		if parar, err := out.registrar(res, f.Numero, err); parar || err != nil {
+			return out, err
 		}
-		ae, ok := apperr.As(err)
-		switch {
-		case ok && ae.Kind == apperr.Invalid:
-			campos := make([]string, 0, len(ae.Fields))
-			for campo := range ae.Fields {
-				campos = append(campos, campo)
+	}
+	if res.AfterCreate != nil && res.BeforeRead == nil {
+		for i := 0; i < len(creadas); i += recargaLote {
+			lote := creadas[i:min(i+recargaLote, len(creadas))]
+			rows, err := res.recargar(ctx, tx, lote)
+			if err != nil {
+				return out, err
 			}
-			sort.Slice(campos, func(i, j int) bool { return res.orden(campos[i]) < res.orden(campos[j]) })
-			for _, campo := range campos {
-				out.Errores = append(out.Errores, ErrorFila{Fila: f.Numero, Campo: campo, Mensajes: ae.Fields[campo]})
+			for j, imp := range lote {
+				if err := res.AfterCreate(imp.call, rows[j]); err != nil {
+					if parar, err := out.registrar(res, imp.fila, err); parar || err != nil {
+						return out, err
+					}
+					continue
+				}
+				out.Validas++
 			}
-		case ok && ae.Kind != apperr.Internal:
-			out.Errores = append(out.Errores, ErrorFila{Fila: f.Numero, Mensajes: []string{ae.Message}})
-		default:
-			return out, fmt.Errorf("recurso: %s: import row %d: %w", res.Name, f.Numero, err)
+		}
+		return out, nil
+	}
+	out.Validas = len(creadas)
+	return out, nil
+}
+
+// recargaLote is how many created rows one reload query loads.
+const recargaLote = 1000
+
+// importada is a row saved by Importar, with its call (c.ID is the new id).
+type importada struct {
+	fila int
+	call *Call
+}
+
+// recargar loads created records as POST's answer shows them (find with
+// detail), a chunk at once: the rows, then their relations and
+// aggregates, then each row's details, all pipelined in one round trip.
+func (res *Resource) recargar(ctx context.Context, tx *db.Tx, lote []importada) ([]Row, error) {
+	ids := make([]int64, len(lote))
+	for i, imp := range lote {
+		ids[i] = imp.call.ID
+	}
+	c := &Call{Ctx: ctx, Tx: tx, Principal: lote[0].call.Principal}
+	a := &Args{}
+	where := res.visible(c, a)
+	rows, err := tx.Query(ctx, `select `+res.rowExpr()+` from `+res.Table+` t where `+where+` and t.id = any(`+a.Add(ids)+`)`, a.Values()...)
+	if err != nil {
+		return nil, fmt.Errorf("recurso: %s: import reload: %w", res.Name, err)
+	}
+	list, err := pgx.CollectRows(rows, scanRow)
+	if err != nil {
+		return nil, fmt.Errorf("recurso: %s: import reload: %w", res.Name, err)
+	}
+	byID := make(map[int64]Row, len(list))
+	for _, r := range list {
+		byID[rowID(r)] = r
+	}
+	out := make([]Row, len(lote))
+	for i, id := range ids {
+		if out[i] = byID[id]; out[i] == nil {
+			return nil, fmt.Errorf("recurso: %s: import reload: row %d not found", res.Name, id)
+		}
+	}
+	if err := res.decorate(c, tx, out, false); err != nil {
+		return nil, err
+	}
+	if len(res.Details) == 0 {
+		return out, nil
+	}
+	b := &pgx.Batch{}
+	for _, id := range ids {
+		for _, d := range res.Details {
+			b.Queue(d.SQL, id)
+		}
+	}
+	br := tx.SendBatch(ctx, b)
+	defer br.Close()
+	for i := range ids {
+		for _, d := range res.Details {
+			var raw []byte
+			if err := br.QueryRow().Scan(&raw); err != nil {
+				return nil, fmt.Errorf("recurso: %s.%s: import reload: %w", res.Name, d.Name, err)
+			}
+			var v any
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber()
+			if err := dec.Decode(&v); err != nil {
+				return nil, fmt.Errorf("recurso: %s.%s: import reload: %w", res.Name, d.Name, err)
+			}
+			if v == nil {
+				v = []any{}
+			}
+			out[i][d.Name] = v
 		}
 	}
 	return out, nil
+}
+
+// registrar reports a row's error: Invalid errors by field (declaration
+// order), other application errors on the whole row. parar is true when a
+// database error aborted the transaction; err is returned for an internal
+// error.
+func (out *Importacion) registrar(res *Resource, fila int, err error) (parar bool, _ error) {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		e := ErrorFila{Fila: fila, Mensajes: []string{MsgInterrumpida}}
+		if ae, ok := apperr.As(err); ok && ae.Kind == apperr.Invalid {
+			for campo, msgs := range ae.Fields {
+				e.Campo = campo
+				e.Mensajes = append(append([]string{}, msgs...), MsgInterrumpida)
+			}
+		}
+		out.Errores = append(out.Errores, e)
+		out.Interrumpida = true
+		return true, nil
+	}
+	ae, ok := apperr.As(err)
+	switch {
+	case ok && ae.Kind == apperr.Invalid:
+		campos := make([]string, 0, len(ae.Fields))
+		for campo := range ae.Fields {
+			campos = append(campos, campo)
+		}
+		sort.Slice(campos, func(i, j int) bool { return res.orden(campos[i]) < res.orden(campos[j]) })
+		for _, campo := range campos {
+			out.Errores = append(out.Errores, ErrorFila{Fila: fila, Campo: campo, Mensajes: ae.Fields[campo]})
+		}
+		return false, nil
+	case ok && ae.Kind != apperr.Internal:
+		out.Errores = append(out.Errores, ErrorFila{Fila: fila, Mensajes: []string{ae.Message}})
+		return false, nil
+	}
+	return true, fmt.Errorf("recurso: %s: import row %d: %w", res.Name, fila, err)
 }
 
 // orden is a field's position in the declaration (unknown keys last).
