@@ -13,6 +13,7 @@ import (
 	"github.com/erpcr/erp/shared/docs/openapi"
 	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/facturacion"
+	"github.com/erpcr/erp/shared/importaciones"
 	"github.com/erpcr/erp/shared/inventario"
 	"github.com/erpcr/erp/shared/organizacion"
 	"github.com/erpcr/erp/shared/recurso"
@@ -121,7 +122,20 @@ func Todas() openapi.Fuentes {
 	for name, ex := range ejemplos {
 		f.Ejemplos[name] = ex
 	}
+	importacionesDoc(&f)
 	return f
+}
+
+// importacionesDoc declares the imports: the multipart form, the report
+// (200 when validating, 201 when created), {tipo} and the template files.
+func importacionesDoc(f *openapi.Fuentes) {
+	f.Formularios = map[string]map[string]any{"importaciones.store": importaciones.Formulario()}
+	f.Estados = map[string][]string{"importaciones.store": {"200", "201"}}
+	f.Datos["importaciones.store"] = importaciones.Datos()
+	f.Parametros["importaciones.store"] = []esquema.Campo{importaciones.ParametroTipo()}
+	f.Parametros["importaciones.plantilla"] = []esquema.Campo{importaciones.ParametroTipo()}
+	f.Consultas["importaciones.plantilla"] = []esquema.Campo{importaciones.ConsultaFormato()}
+	f.Medios["importaciones.plantilla"] = importaciones.MediosPlantilla
 }
 
 // ejemplos are response examples of the main resources (data of a show, or

@@ -46,6 +46,12 @@ type Fuentes struct {
 	Listas map[string]bool
 	// Ejemplos are examples of success responses' data, by route name.
 	Ejemplos map[string]any
+	// Formularios are multipart/form-data request bodies (a file upload),
+	// as JSON Schemas of the form's parts.
+	Formularios map[string]map[string]any
+	// Estados replace the success statuses of a route (an import answers
+	// 200 when it only validates, 201 when it creates).
+	Estados map[string][]string
 }
 
 // Build returns the document of version as JSON (stable: keys sorted,
@@ -221,7 +227,10 @@ func operation(version string, rt routes.Route, f Fuentes) obj {
 		op["parameters"] = params
 	}
 	cuerpo, hasBody := f.Cuerpos[rt.Name]
-	if hasBody {
+	if form, ok := f.Formularios[rt.Name]; ok {
+		hasBody = true
+		op["requestBody"] = obj{"required": true, "content": obj{"multipart/form-data": obj{"schema": form}}}
+	} else if hasBody {
 		schema := cuerpo.Schema()
 		media := obj{"schema": schema, "example": cuerpo.Ejemplo()}
 		content := obj{"application/json": media}
@@ -312,7 +321,11 @@ func responses(version string, rt routes.Route, f Fuentes, lista, hasBody bool) 
 			example = obj{"success": true, "data": ex}
 		}
 	}
-	for _, st := range successStatus(rt) {
+	estados := successStatus(rt)
+	if e, ok := f.Estados[rt.Name]; ok {
+		estados = e
+	}
+	for _, st := range estados {
 		c := content(version, rt, body, example)
 		if m := f.Medios[rt.Name]; m != "" {
 			c = obj{}
