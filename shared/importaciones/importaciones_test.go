@@ -418,3 +418,68 @@ func TestImportOf10000Clientes(t *testing.T) {
 	}
 	t.Logf("10,000 clientes (%d KB) imported with modo=aplicar in %s", len(archivo)>>10, dur.Round(time.Millisecond))
 }
+
+func TestTheVersionedPathsServeTheSameImport(t *testing.T) {
+	e := testenv.NewParallel(t, sinLimite)
+	admin := e.Admin(1)
+	for _, v := range []string{"v1", "v2"} {
+		t.Run(v, func(t *testing.T) {
+			body, ct := multipartBody(t, "c.csv", []byte("tipo_identificacion,identificacion,nombre\nfisica,12,X\n"), "validar")
+			r := e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/" + v + "/importaciones/clientes", Token: admin, Body: body,
+				Headers: map[string]string{"Content-Type": ct}})
+			if r.Status != http.StatusOK || len(errores(r)["2/identificacion"]) == 0 {
+				t.Fatalf("%d %s", r.Status, r.Raw)
+			}
+			p := e.Get("/api/"+v+"/importaciones/plantillas/clientes", admin)
+			if p.Status != http.StatusOK || !bytes.HasPrefix(p.Raw, []byte("\ufefftipo_identificacion,")) {
+				t.Fatalf("%d %s", p.Status, p.Raw)
+			}
+		})
+	}
+}
+
+func TestADatabaseErrorEndsTheReportAtItsRow(t *testing.T) {
+	e := testenv.NewParallel(t, sinLimite)
+	admin := e.Admin(1)
+	// A trigger stands for what only the database catches: a unique index
+	// the pre-check cannot see (a concurrent import) or any other refusal.
+	e.Exec(`create function importaciones_prueba() returns trigger language plpgsql as $$
+		begin
+			if new.nombre = 'Duplicado' then
+				raise exception 'duplicado' using errcode = 'unique_violation', constraint = 'clientes_empresa_id_identificacion_key';
+			elsif new.nombre = 'Roto' then
+				raise exception 'roto';
+			end if;
+			return new;
+		end $$`)
+	e.Exec(`create trigger importaciones_prueba before insert on clientes for each row execute function importaciones_prueba()`)
+	antes := contar(t, e, 1, "clientes")
+	cases := []struct {
+		name, nombre, campo, mensaje string
+	}{
+		{"a unique violation blames its field", "Duplicado", "identificacion", "Ya existe un cliente con esa identificación en esta empresa."},
+		{"another error blames the row", "Roto", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			archivo := []byte("tipo_identificacion,identificacion,nombre\n" +
+				"fisica,901110111,Bien\n" +
+				"fisica,901110222," + c.nombre + "\n" +
+				"fisica,12,Cédula mala sin revisar\n")
+			r := importar(t, e, admin, "clientes", "c.csv", archivo, "aplicar")
+			list, _ := testenv.Get(r.JSON, "data.errores").([]any)
+			if r.Status != http.StatusUnprocessableEntity || len(list) != 1 || testenv.Num(r.JSON, "data.validas") != 1 {
+				t.Fatalf("%d %s", r.Status, r.Raw)
+			}
+			got := list[0].(map[string]any)
+			msgs := fmt.Sprint(got["mensajes"])
+			if got["fila"] != float64(3) || got["campo"] != c.campo || !strings.Contains(msgs, c.mensaje) ||
+				!strings.Contains(msgs, "la importación se detuvo aquí") {
+				t.Fatalf("%v", got)
+			}
+			if n := contar(t, e, 1, "clientes"); n != antes {
+				t.Errorf("wrote %d", n-antes)
+			}
+		})
+	}
+}

@@ -85,6 +85,7 @@ func (res *Resource) Importar(ctx context.Context, tx *db.Tx, p auth.Principal, 
 			continue
 		}
 		if parar, err := out.registrar(res, f.Numero, err); parar || err != nil {
+			out.Validas = len(creadas) // the rows saved before it
 			return out, err
 		}
 	}
