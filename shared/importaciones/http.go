@@ -62,7 +62,7 @@ const (
 // Grupo returns the handlers of the importaciones group.
 func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
 	return lambdahttp.Handlers{
-		"importaciones.store":     importar(d.DB),
+		"importaciones.importar":  importar(d.DB),
 		"importaciones.plantilla": plantilla,
 	}
 }

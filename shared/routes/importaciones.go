@@ -7,7 +7,7 @@ func init() {
 	Register(func() []Route {
 		perms := []string{"productos.crear", "clientes.crear", "proveedores.crear"}
 		return []Route{
-			{Name: "importaciones.store", Method: "POST", Path: "/api/importaciones/{tipo}", Group: "importaciones",
+			{Name: "importaciones.importar", Method: "POST", Path: "/api/importaciones/{tipo}", Group: "importaciones",
 				Permissions: perms, Rate: RateImports,
 				Summary: "Importar productos, clientes o proveedores desde un archivo CSV o XLSX (multipart/form-data: archivo, modo=validar|aplicar; límite imports)"},
 			{Name: "importaciones.plantilla", Method: "GET", Path: "/api/importaciones/plantillas/{tipo}", Group: "importaciones",

@@ -129,10 +129,10 @@ func Todas() openapi.Fuentes {
 // importacionesDoc declares the imports: the multipart form, the report
 // (200 when validating, 201 when created), {tipo} and the template files.
 func importacionesDoc(f *openapi.Fuentes) {
-	f.Formularios = map[string]map[string]any{"importaciones.store": importaciones.Formulario()}
-	f.Estados = map[string][]string{"importaciones.store": {"200", "201"}}
-	f.Datos["importaciones.store"] = importaciones.Datos()
-	f.Parametros["importaciones.store"] = []esquema.Campo{importaciones.ParametroTipo()}
+	f.Formularios = map[string]map[string]any{"importaciones.importar": importaciones.Formulario()}
+	f.Estados = map[string][]string{"importaciones.importar": {"200", "201"}}
+	f.Datos["importaciones.importar"] = importaciones.Datos()
+	f.Parametros["importaciones.importar"] = []esquema.Campo{importaciones.ParametroTipo()}
 	f.Parametros["importaciones.plantilla"] = []esquema.Campo{importaciones.ParametroTipo()}
 	f.Consultas["importaciones.plantilla"] = []esquema.Campo{importaciones.ConsultaFormato()}
 	f.Medios["importaciones.plantilla"] = importaciones.MediosPlantilla
