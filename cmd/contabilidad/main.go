@@ -10,21 +10,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/contabilidad"
+	"github.com/erpcr/erp/shared/db/pgcluster"
 )
 
 func main() {
@@ -40,7 +35,7 @@ func run(ctx context.Context, out io.Writer) error {
 	dsn := os.Getenv("DATABASE_URL")
 	if dsn == "" {
 		var err error
-		if dsn, err = localURL(filepath.Join(".local", "pgdata")); err != nil {
+		if dsn, err = pgcluster.URLLocal(filepath.Join(".local", "pgdata")); err != nil {
 			return err
 		}
 	}
@@ -77,27 +72,4 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "Total: %d asientos contabilizados.\n", total)
 	return nil
-}
-
-// localURL reads the port of the cluster `make run` started from its
-// postmaster.pid (the fourth line) and returns the owner URL of database erp.
-func localURL(dir string) (string, error) {
-	f, err := os.Open(filepath.Join(dir, "postmaster.pid"))
-	if err != nil {
-		return "", errors.New("defina DATABASE_URL o inicie `make run` (no hay PostgreSQL local en .local/pgdata)")
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for i := 1; sc.Scan(); i++ {
-		if i == 4 {
-			port, err := strconv.Atoi(strings.TrimSpace(sc.Text()))
-			if err != nil {
-				break
-			}
-			u := url.URL{Scheme: "postgres", User: url.User("postgres"), Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
-				Path: "/erp", RawQuery: "sslmode=disable"}
-			return u.String(), nil
-		}
-	}
-	return "", fmt.Errorf("no se pudo leer el puerto de %s", f.Name())
 }
