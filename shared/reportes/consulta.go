@@ -36,6 +36,10 @@ type Consulta struct {
 	Nivel   int
 	Pagina  httpx.PageRequest
 	Formato string
+	// FechaCorte is the date of the aging reports (default today in Costa
+	// Rica); Agrupar the grouping of the sales report.
+	FechaCorte time.Time
+	Agrupar    string
 }
 
 // Parametros are the normalized parameters as the report shows them; they
@@ -43,14 +47,28 @@ type Consulta struct {
 // share an entry. formato is not among them: every format is rendered from
 // the same cached report.
 func (c Consulta) Parametros(t Tipo) map[string]any {
-	p := map[string]any{"fecha_fin": fecha(c.FechaFin), "moneda": c.Moneda}
+	p := map[string]any{}
+	if tiene(t, "fecha_fin") {
+		p["fecha_fin"] = fecha(c.FechaFin)
+	}
+	if tiene(t, "moneda") {
+		p["moneda"] = c.Moneda
+	}
 	if !c.FechaInicio.IsZero() {
 		p["fecha_inicio"] = fecha(c.FechaInicio)
 	}
-	if c.SucursalID != nil {
-		p["sucursal_id"] = *c.SucursalID
-	} else {
-		p["sucursal_id"] = nil
+	if tiene(t, "sucursal_id") {
+		if c.SucursalID != nil {
+			p["sucursal_id"] = *c.SucursalID
+		} else {
+			p["sucursal_id"] = nil
+		}
+	}
+	if tiene(t, "fecha_corte") {
+		p["fecha_corte"] = fecha(c.FechaCorte)
+	}
+	if tiene(t, "agrupar") {
+		p["agrupar"] = c.Agrupar
 	}
 	if tiene(t, "comparar") {
 		if c.Comparar {
@@ -73,6 +91,16 @@ func (c Consulta) Parametros(t Tipo) map[string]any {
 		p["page"], p["per_page"] = c.Pagina.Page, c.Pagina.PerPage
 	}
 	return p
+}
+
+// zonaCR is Costa Rica's time (UTC-6, no daylight saving).
+var zonaCR = time.FixedZone("America/Costa_Rica", -6*60*60)
+
+// hoyCR is today's date in Costa Rica (a date at UTC midnight, as the
+// date parameters are read).
+func hoyCR() time.Time {
+	n := time.Now().In(zonaCR)
+	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
 }
 
 func fecha(t time.Time) string { return t.Format(time.DateOnly) }
@@ -130,6 +158,17 @@ func leerConsulta(r *http.Request, t Tipo) (Consulta, error) {
 			}
 		case "sucursal_id":
 			c.SucursalID = f.ID("sucursal_id")
+		case "fecha_corte":
+			if v := f.Date("fecha_corte"); v != nil {
+				c.FechaCorte = *v
+			} else if f.Value("fecha_corte") == "" {
+				c.FechaCorte = hoyCR()
+			}
+		case "agrupar":
+			c.Agrupar = p.Valores[0]
+			if v := f.OneOf("agrupar", p.Valores); v != nil {
+				c.Agrupar = *v
+			}
 		case "moneda":
 			if v := f.OneOf("moneda", p.Valores); v != nil {
 				c.Moneda = *v

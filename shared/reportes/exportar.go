@@ -73,8 +73,11 @@ func periodo(r *Reporte) string {
 	ini, _ := r.Parametros["fecha_inicio"].(string)
 	fin, _ := r.Parametros["fecha_fin"].(string)
 	moneda, _ := r.Parametros["moneda"].(string)
+	corte, _ := r.Parametros["fecha_corte"].(string)
 	var s string
 	switch {
+	case corte != "":
+		s = "Al " + corte
 	case r.Tipo == BalanceGeneral:
 		s = "Al " + fin
 	case ini != "":

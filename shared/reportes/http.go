@@ -36,6 +36,8 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		"reportes.balanza_comprobacion": s.Servir(BalanzaComprobacion),
 		"reportes.libro_mayor":          s.Servir(LibroMayor),
 		"reportes.libro_diario":         s.Servir(LibroDiario),
+		"reportes.antiguedad_cobrar":    s.Servir(AntiguedadCobrar),
+		"reportes.antiguedad_pagar":     s.Servir(AntiguedadPagar),
 		"reportes.tipos": handler.Get(s.DB, handler.NoQuery, func(context.Context, *db.Tx, auth.Principal, struct{}) ([]TipoDoc, error) {
 			return Documentar(), nil
 		}),

@@ -17,6 +17,12 @@ func init() {
 			return Route{Name: "reportes." + name, Method: method, Path: base + path, Group: "reportes", Permissions: leer,
 				Rate: rate, Summary: summary + permisos}
 		}
+		// The operational reports (issue 14) need the permission of their
+		// module; their class is reports.
+		op := func(name, path string, permisos []string, summary string) Route {
+			return Route{Name: "reportes." + name, Method: "GET", Path: base + path, Group: "reportes", Permissions: permisos,
+				Rate: RateReports, Summary: summary}
+		}
 		return []Route{
 			r("financiero", "GET", "/financiero", RateGeneral,
 				"Estado de resultados, balance general o flujo de efectivo (tipo, fecha_inicio, fecha_fin, sucursal_id, moneda, comparar, nivel, formato json|pdf|excel|csv; pdf y excel cuentan en el límite de reportes)."),
@@ -26,6 +32,10 @@ func init() {
 				"Libro mayor de una cuenta con saldo acumulado (cuenta_id, fecha_inicio, fecha_fin, sucursal_id, moneda, formato)."),
 			r("libro_diario", "GET", "/libro-diario", RateGeneral,
 				"Libro diario: asientos con sus líneas, paginado (fecha_inicio, fecha_fin, sucursal_id, moneda, page, per_page, formato; pdf y excel cuentan en el límite de reportes)."),
+			op("antiguedad_cobrar", "/antiguedad-cuentas-por-cobrar", []string{"ventas.leer"},
+				"Antigüedad de cuentas por cobrar por cliente: corriente, 1-30, 31-60, 61-90 y más de 90 días (fecha_corte, por omisión hoy; formato). Permiso: ventas.leer."),
+			op("antiguedad_pagar", "/antiguedad-cuentas-por-pagar", []string{"compras.leer"},
+				"Antigüedad de cuentas por pagar por proveedor: corriente, 1-30, 31-60, 61-90 y más de 90 días (fecha_corte, por omisión hoy; formato). Permiso: compras.leer."),
 			r("tipos", "GET", "/tipos", RateGeneral, "Tipos de reporte con sus parámetros, formatos y totales."),
 			r("invalidar_cache", "POST", "/invalidar-cache", RateGeneral, "Vaciar la caché de reportes de la empresa."),
 		}

@@ -1,0 +1,166 @@
+package reportes_test
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+// op is a company's set-up for the operational reports: a product of
+// 5,000 + IVA 13 % with stock, a customer with 30 days of credit, the
+// principal warehouse and the administrator's token.
+type op struct {
+	f        *fx
+	empresa  int
+	tok      string
+	almacen  int64
+	producto int64
+	cliente  int64
+}
+
+func (f *fx) operativo(empresa int) *op {
+	f.t.Helper()
+	o := &op{f: f, empresa: empresa, tok: f.e.Admin(empresa)}
+	o.almacen = testenv.Scalar[int64](f.t, f.e, `select id from almacenes where empresa_id = $1 and es_principal`, empresa)
+	o.producto = testenv.Scalar[int64](f.t, f.e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo,
+			precio_venta, precio_compra, gestionado_inventario, activo)
+		select $1::bigint, c.id, u.id, (select id from tipos_impuesto where codigo = '01' and codigo_tarifa_iva = '08'),
+			'Producto operativo', 'OP-' || $1::bigint, 'producto', 5000, 1000, true, true
+		from categorias_producto c, unidades_medida u where c.empresa_id = $1 and u.codigo = 'Unid' limit 1 returning id`, empresa)
+	f.e.Exec(`insert into inventarios (empresa_id, almacen_id, producto_id, lote, cantidad_disponible, costo_unitario)
+		values ($1, $2, $3, 'L1', 100, 1000)`, empresa, o.almacen, o.producto)
+	o.cliente = testenv.Scalar[int64](f.t, f.e, `insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre, apellidos, dias_credito)
+		values ($1::bigint, 'fisica', '10999' || $1::text || '777', 'Cliente', 'Operativo', 30) returning id`, empresa)
+	return o
+}
+
+// venta creates a confirmed sale of n units through the API (credito
+// with the customer, or contado without one) and returns its id.
+func (o *op) venta(fecha string, n int, credito bool) int64 {
+	o.f.t.Helper()
+	body := map[string]any{"fecha_venta": fecha, "tipo_comprobante": "factura", "condicion_venta": "contado", "almacen_id": o.almacen,
+		"detalles": []any{map[string]any{"producto_id": o.producto, "cantidad": n, "precio_unitario": 5000}}}
+	if credito {
+		body["condicion_venta"], body["cliente_id"] = "credito", o.cliente
+	}
+	return int64(o.f.e.Create(o.f.t, o.tok, "/api/ventas", body))
+}
+
+// cobrar pays part of a sale's receivable through the API.
+func (o *op) cobrar(venta int64, monto, fecha string) {
+	o.f.t.Helper()
+	cxc := testenv.Scalar[int64](o.f.t, o.f.e, `select id from cuentas_por_cobrar where venta_id = $1`, venta)
+	forma := testenv.Scalar[int64](o.f.t, o.f.e, `select id from formas_pago where activo order by id limit 1`)
+	r := o.f.e.Call(o.tok, http.MethodPost, "/api/cuentas-por-cobrar/"+strconv.FormatInt(cxc, 10)+"/pagos",
+		map[string]any{"monto": monto, "fecha": fecha, "forma_pago_id": forma})
+	if r.Status != http.StatusCreated && r.Status != http.StatusOK {
+		o.f.t.Fatalf("pago: %d %s", r.Status, r.Raw)
+	}
+}
+
+// compra creates an order of n units at 1,000 + IVA 13 % from a supplier
+// with dias days of credit and receives it through the API (its payable
+// is issued today and due in dias days).
+func (o *op) compra(n, dias int) int64 {
+	o.f.t.Helper()
+	prov := testenv.Scalar[int64](o.f.t, o.f.e, `insert into proveedores (empresa_id, nombre, nit_ruc, dias_credito)
+		values ($1::bigint, 'Proveedor ' || $2::int::text || ' días', 'NIT-' || $1::text || '-' || $2::int::text || '-' || $3::int::text, $2::int) returning id`, o.empresa, dias, n)
+	id := o.f.e.Create(o.f.t, o.tok, "/api/ordenes-compra", map[string]any{"proveedor_id": prov, "fecha_orden": hoy(), "estado": "pendiente",
+		"detalles": []any{map[string]any{"producto_id": o.producto, "cantidad": n, "precio_unitario": 1000}}})
+	p := "/api/ordenes-compra/" + strconv.Itoa(id)
+	for _, s := range []struct {
+		path string
+		body any
+	}{{p + "/aprobar", nil}, {p + "/recibir", map[string]any{"almacen_id": o.almacen}}} {
+		if r := o.f.e.Call(o.tok, http.MethodPost, s.path, s.body); r.Status != http.StatusOK {
+			o.f.t.Fatalf("%s: %d %s", s.path, r.Status, r.Raw)
+		}
+	}
+	return prov
+}
+
+func hoy() string {
+	return time.Now().In(time.FixedZone("CR", -6*3600)).Format(time.DateOnly)
+}
+
+func dias(n int) string {
+	d, _ := time.Parse(time.DateOnly, hoy())
+	return d.AddDate(0, 0, n).Format(time.DateOnly)
+}
+
+// Aging at 2026-06-30 of five credit sales of company 1 (30 days of
+// credit), one in each bucket, one of them partly paid before the cut and
+// one paid after it; payables of suppliers with 0, 10 and 45 days of
+// credit aged 40 days from now. Company 2's sale and purchase never show.
+func TestAgingReportsBucketPendingBalancesAtTheCutDate(t *testing.T) {
+	f := setup(t)
+	o := f.operativo(1)
+	o.venta("2026-06-20", 1, true)      // due 07-20: corriente 5,650
+	o.venta("2026-05-20", 2, true)      // due 06-19, 11 days: 1-30 11,300
+	c := o.venta("2026-04-10", 1, true) // due 05-10, 51 days: 31-60 5,650 - 650 paid
+	o.cobrar(c, "650.00", "2026-05-01")
+	d := o.venta("2026-03-20", 1, true) // due 04-19, 72 days: 61-90 5,650 (paid later)
+	o.cobrar(d, "5650.00", "2026-07-10")
+	o.venta("2026-03-01", 1, true)  // due 03-31, 91 days: > 90 5,650
+	o.venta("2026-06-25", 3, false) // cash: no receivable
+	o.venta("2026-07-01", 1, true)  // after the cut
+	o2 := f.operativo(2)
+	o2.venta("2026-03-01", 7, true)
+	o2.compra(9, 0)
+
+	r := f.ok("/api/reportes/antiguedad-cuentas-por-cobrar?fecha_corte=2026-06-30")
+	want(t, r, "cobrar", map[string]string{
+		"data.totales.corriente": "5650.00", "data.totales.dias_1_30": "11300.00", "data.totales.dias_31_60": "5000.00",
+		"data.totales.dias_61_90": "5650.00", "data.totales.mas_90": "5650.00", "data.totales.total": "33250.00",
+		"data.secciones.0.filas.0.total": "33250.00",
+	})
+	if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != 1 || testenv.Str(r.JSON, "data.tipo") != "antiguedad-cuentas-por-cobrar" ||
+		testenv.Str(r.JSON, "data.parametros.fecha_corte") != "2026-06-30" || testenv.Str(r.JSON, "data.secciones.0.filas.0.nombre") != "Cliente Operativo" {
+		t.Errorf("one customer of company 1: %s", r.Raw)
+	}
+	// Default cut: today: the sale paid on 07-10 is gone and the one of
+	// 07-01 is in.
+	r = f.ok("/api/reportes/antiguedad-cuentas-por-cobrar")
+	if testenv.Str(r.JSON, "data.parametros.fecha_corte") != hoy() {
+		t.Errorf("default fecha_corte: %s", r.Raw)
+	}
+	want(t, r, "cobrar today", map[string]string{"data.totales.total": "33250.00"})
+
+	o.compra(2, 0)  // 2,260 due today
+	o.compra(3, 10) // 3,390 due in 10 days
+	o.compra(4, 45) // 4,520 due in 45 days
+	r = f.ok("/api/reportes/antiguedad-cuentas-por-pagar?fecha_corte=" + dias(40))
+	want(t, r, "pagar", map[string]string{
+		"data.totales.corriente": "4520.00", "data.totales.dias_1_30": "3390.00", "data.totales.dias_31_60": "2260.00",
+		"data.totales.dias_61_90": "0.00", "data.totales.mas_90": "0.00", "data.totales.total": "10170.00",
+	})
+	if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != 3 {
+		t.Errorf("three suppliers of company 1: %s", r.Raw)
+	}
+	// Before the payables were issued there is nothing.
+	r = f.ok("/api/reportes/antiguedad-cuentas-por-pagar?fecha_corte=2026-01-01")
+	want(t, r, "pagar before", map[string]string{"data.totales.total": "0.00"})
+
+	// Company 2 sees only its own.
+	r2 := f.e.Get("/api/reportes/antiguedad-cuentas-por-cobrar?fecha_corte=2026-06-30", f.e.Admin(2))
+	want(t, r2, "cobrar company 2", map[string]string{"data.totales.mas_90": "39550.00", "data.totales.total": "39550.00"})
+	r2 = f.e.Get("/api/reportes/antiguedad-cuentas-por-pagar?fecha_corte="+dias(40), f.e.Admin(2))
+	want(t, r2, "pagar company 2", map[string]string{"data.totales.dias_31_60": "10170.00", "data.totales.total": "10170.00"})
+
+	// A bad date is a 422 on its name; both are listed.
+	for _, p := range []string{"/api/reportes/antiguedad-cuentas-por-cobrar?fecha_corte=2026-13-01", "/api/reportes/antiguedad-cuentas-por-pagar?fecha_corte=ayer"} {
+		if r := f.get(p); r.Status != http.StatusUnprocessableEntity || testenv.Str(r.JSON, "errors.fecha_corte.0") == "" {
+			t.Errorf("%s: %d %s", p, r.Status, r.Raw)
+		}
+	}
+	tipos := f.ok("/api/reportes/tipos").Raw
+	for _, k := range []string{`"antiguedad-cuentas-por-cobrar"`, `"antiguedad-cuentas-por-pagar"`, `"fecha_corte"`, `"dias_61_90"`} {
+		if !strings.Contains(string(tipos), k) {
+			t.Errorf("tipos lacks %s", k)
+		}
+	}
+}
