@@ -38,6 +38,7 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		"reportes.libro_diario":         s.Servir(LibroDiario),
 		"reportes.antiguedad_cobrar":    s.Servir(AntiguedadCobrar),
 		"reportes.antiguedad_pagar":     s.Servir(AntiguedadPagar),
+		"reportes.ventas":               s.Servir(Ventas),
 		"reportes.tipos": handler.Get(s.DB, handler.NoQuery, func(context.Context, *db.Tx, auth.Principal, struct{}) ([]TipoDoc, error) {
 			return Documentar(), nil
 		}),

@@ -40,12 +40,19 @@ func (f *fx) operativo(empresa int) *op {
 
 // venta creates a confirmed sale of n units through the API (credito
 // with the customer, or contado without one) and returns its id.
-func (o *op) venta(fecha string, n int, credito bool) int64 {
+func (o *op) venta(fecha string, n int, credito bool, kv ...any) int64 {
 	o.f.t.Helper()
 	body := map[string]any{"fecha_venta": fecha, "tipo_comprobante": "factura", "condicion_venta": "contado", "almacen_id": o.almacen,
 		"detalles": []any{map[string]any{"producto_id": o.producto, "cantidad": n, "precio_unitario": 5000}}}
 	if credito {
 		body["condicion_venta"], body["cliente_id"] = "credito", o.cliente
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] == nil {
+			delete(body, kv[i].(string))
+		} else {
+			body[kv[i].(string)] = kv[i+1]
+		}
 	}
 	return int64(o.f.e.Create(o.f.t, o.tok, "/api/ventas", body))
 }
@@ -161,6 +168,64 @@ func TestAgingReportsBucketPendingBalancesAtTheCutDate(t *testing.T) {
 	for _, k := range []string{`"antiguedad-cuentas-por-cobrar"`, `"antiguedad-cuentas-por-pagar"`, `"fecha_corte"`, `"dias_61_90"`} {
 		if !strings.Contains(string(tipos), k) {
 			t.Errorf("tipos lacks %s", k)
+		}
+	}
+}
+
+// The sales report of March: a cash sale of 2 units, a credit sale of 1,
+// a credit note of 1 against the cash sale (subtracts), a draft of 4 and
+// an April sale (neither counts), and company 2's sale of 7 (never seen).
+func TestSalesReportGroupsConfirmedSalesLessCreditNotes(t *testing.T) {
+	f := setup(t)
+	o := f.operativo(1)
+	contado := o.venta("2026-03-15", 2, false)
+	o.venta("2026-03-16", 1, true)
+	o.venta("2026-03-16", 1, false, "tipo_comprobante", "nota_credito", "venta_referencia_id", contado,
+		"codigo_referencia", "06", "razon_referencia", "Devolución", "almacen_id", nil)
+	o.venta("2026-03-20", 4, false, "estado", "borrador")
+	o.venta("2026-04-01", 1, false)
+	f.operativo(2).venta("2026-03-10", 7, false)
+
+	base := "/api/reportes/ventas?" + marzo
+	r := f.ok(base)
+	want(t, r, "ventas", map[string]string{
+		"data.totales.cantidad": "2.00", "data.totales.subtotal": "10000.00", "data.totales.descuentos": "0.00",
+		"data.totales.impuestos": "1300.00", "data.totales.total": "11300.00",
+		// By day (the default): the 15th, then the 16th (a sale and its note cancel).
+		"data.secciones.0.filas.0.total": "11300.00", "data.secciones.0.filas.1.cantidad": "0.00", "data.secciones.0.filas.1.total": "0.00",
+	})
+	if testenv.Str(r.JSON, "data.parametros.agrupar") != "dia" || testenv.Str(r.JSON, "data.secciones.0.filas.0.grupo") != "2026-03-15" ||
+		testenv.Len(r.JSON, "data.secciones.0.filas") != 2 || testenv.Str(r.JSON, "data.tipo") != "ventas" {
+		t.Errorf("by day: %s", r.Raw)
+	}
+	r = f.ok(base + "&agrupar=cliente")
+	want(t, r, "por cliente", map[string]string{
+		"data.secciones.0.filas.0.subtotal": "5000.00", "data.secciones.0.filas.0.impuestos": "650.00", "data.secciones.0.filas.0.total": "5650.00",
+		"data.secciones.0.filas.1.cantidad": "1.00", "data.secciones.0.filas.1.total": "5650.00", "data.totales.total": "11300.00",
+	})
+	if testenv.Str(r.JSON, "data.secciones.0.filas.0.grupo") != "Cliente Operativo" || testenv.Str(r.JSON, "data.secciones.0.filas.1.grupo") != "Sin cliente" {
+		t.Errorf("by customer: %s", r.Raw)
+	}
+	for _, g := range []string{"producto", "sucursal", "vendedor"} {
+		r = f.ok(base + "&agrupar=" + g)
+		want(t, r, g, map[string]string{"data.totales.total": "11300.00", "data.secciones.0.filas.0.total": "11300.00", "data.secciones.0.filas.0.cantidad": "2.00"})
+		if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != 1 {
+			t.Errorf("by %s: %d rows: %s", g, n, r.Raw)
+		}
+	}
+	if g := testenv.Str(f.ok(base+"&agrupar=producto").JSON, "data.secciones.0.filas.0.grupo"); g != "OP-1 Producto operativo" {
+		t.Errorf("product label %q", g)
+	}
+	r2 := f.e.Get(base, f.e.Admin(2))
+	want(t, r2, "company 2", map[string]string{"data.totales.cantidad": "7.00", "data.totales.total": "39550.00"})
+
+	for p, campo := range map[string]string{
+		base + "&agrupar=mes":                                               "agrupar",
+		"/api/reportes/ventas?fecha_fin=2026-03-31":                         "fecha_inicio",
+		"/api/reportes/ventas?fecha_inicio=2026-03-31&fecha_fin=2026-03-01": "fecha_fin",
+	} {
+		if r := f.get(p); r.Status != http.StatusUnprocessableEntity || testenv.Str(r.JSON, "errors."+campo+".0") == "" {
+			t.Errorf("%s: %d %s", p, r.Status, r.Raw)
 		}
 	}
 }

@@ -36,6 +36,8 @@ func init() {
 				"Antigüedad de cuentas por cobrar por cliente: corriente, 1-30, 31-60, 61-90 y más de 90 días (fecha_corte, por omisión hoy; formato). Permiso: ventas.leer."),
 			op("antiguedad_pagar", "/antiguedad-cuentas-por-pagar", []string{"compras.leer"},
 				"Antigüedad de cuentas por pagar por proveedor: corriente, 1-30, 31-60, 61-90 y más de 90 días (fecha_corte, por omisión hoy; formato). Permiso: compras.leer."),
+			op("ventas", "/ventas", []string{"ventas.leer"},
+				"Ventas confirmadas del período agrupadas por dia, producto, cliente, sucursal o vendedor: cantidad, subtotal, descuentos, impuestos y total; las notas de crédito restan (fecha_inicio, fecha_fin, agrupar, formato). Permiso: ventas.leer."),
 			r("tipos", "GET", "/tipos", RateGeneral, "Tipos de reporte con sus parámetros, formatos y totales."),
 			r("invalidar_cache", "POST", "/invalidar-cache", RateGeneral, "Vaciar la caché de reportes de la empresa."),
 		}
