@@ -39,6 +39,7 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 		"reportes.antiguedad_cobrar":    s.Servir(AntiguedadCobrar),
 		"reportes.antiguedad_pagar":     s.Servir(AntiguedadPagar),
 		"reportes.ventas":               s.Servir(Ventas),
+		"reportes.impuestos":            s.Servir(Impuestos),
 		"reportes.tipos": handler.Get(s.DB, handler.NoQuery, func(context.Context, *db.Tx, auth.Principal, struct{}) ([]TipoDoc, error) {
 			return Documentar(), nil
 		}),

@@ -229,3 +229,59 @@ func TestSalesReportGroupsConfirmedSalesLessCreditNotes(t *testing.T) {
 		}
 	}
 }
+
+// IVA from March to today: March's sale of 2 units at 13 % and one of 3
+// exempt units, April's sale of 3 units less a credit note of 1, today's
+// two received purchases at 13 %; company 2's sale and purchase apart.
+func TestTaxReportSumsIVAChargedAndCreditedByRateAndMonth(t *testing.T) {
+	f := setup(t)
+	o := f.operativo(1)
+	exento := testenv.Scalar[int64](t, f.e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, nombre, codigo, tipo,
+			precio_venta, gestionado_inventario, activo)
+		select 1, c.id, u.id, 'Exento', 'EX-1', 'producto', 2000, false, true
+		from categorias_producto c, unidades_medida u where c.empresa_id = 1 and u.codigo = 'Unid' limit 1 returning id`)
+	ventaMarzo := o.venta("2026-03-15", 2, false)
+	o.venta("2026-03-20", 0, false, "detalles", []any{map[string]any{"producto_id": exento, "cantidad": 3, "precio_unitario": 2000}})
+	o.venta("2026-04-10", 3, true)
+	o.venta("2026-04-12", 1, false, "tipo_comprobante", "nota_credito", "venta_referencia_id", ventaMarzo,
+		"codigo_referencia", "06", "razon_referencia", "Devolución", "almacen_id", nil)
+	o.venta("2026-04-20", 5, false, "estado", "borrador")
+	o.compra(2, 0)
+	o.compra(4, 30)
+	o2 := f.operativo(2)
+	o2.venta("2026-03-10", 7, false)
+	o2.compra(9, 0)
+
+	p := "/api/reportes/impuestos?fecha_inicio=2026-03-01&fecha_fin=" + hoy()
+	r := f.ok(p)
+	mes := hoy()[:7]
+	want(t, r, "impuestos", map[string]string{
+		"data.totales.base_ventas": "26000.00", "data.totales.iva_ventas": "2600.00",
+		"data.totales.base_compras": "6000.00", "data.totales.iva_compras": "780.00", "data.totales.iva_neto": "1820.00",
+		"data.secciones.0.filas.0.porcentaje_impuesto": "0.00", "data.secciones.0.filas.0.base": "6000.00", "data.secciones.0.filas.0.iva": "0.00",
+		"data.secciones.0.filas.1.porcentaje_impuesto": "13.00", "data.secciones.0.filas.1.base": "10000.00", "data.secciones.0.filas.1.iva": "1300.00",
+		"data.secciones.0.filas.2.base": "10000.00", "data.secciones.0.filas.2.iva": "1300.00",
+		"data.secciones.1.filas.0.porcentaje_impuesto": "13.00", "data.secciones.1.filas.0.base": "6000.00", "data.secciones.1.filas.0.iva": "780.00",
+		"data.secciones.0.totales.iva": "2600.00", "data.secciones.1.totales.iva": "780.00",
+	})
+	if testenv.Str(r.JSON, "data.secciones.0.filas.0.mes") != "2026-03" || testenv.Str(r.JSON, "data.secciones.0.filas.2.mes") != "2026-04" ||
+		testenv.Str(r.JSON, "data.secciones.1.filas.0.mes") != mes || testenv.Len(r.JSON, "data.secciones.0.filas") != 3 ||
+		testenv.Len(r.JSON, "data.secciones.1.filas") != 1 || testenv.Str(r.JSON, "data.secciones.0.clave") != "ventas" {
+		t.Errorf("rows: %s", r.Raw)
+	}
+	// March alone: no purchases yet.
+	r = f.ok("/api/reportes/impuestos?" + marzo)
+	want(t, r, "marzo", map[string]string{"data.totales.iva_ventas": "1300.00", "data.totales.iva_compras": "0.00", "data.totales.iva_neto": "1300.00"})
+
+	r2 := f.e.Get(p, f.e.Admin(2))
+	want(t, r2, "company 2", map[string]string{"data.totales.iva_ventas": "4550.00", "data.totales.iva_compras": "1170.00", "data.totales.iva_neto": "3380.00"})
+
+	for q, campo := range map[string]string{
+		"/api/reportes/impuestos?fecha_inicio=2026-03-01":                      "fecha_fin",
+		"/api/reportes/impuestos?fecha_inicio=2026-02-30&fecha_fin=2026-03-31": "fecha_inicio",
+	} {
+		if r := f.get(q); r.Status != http.StatusUnprocessableEntity || testenv.Str(r.JSON, "errors."+campo+".0") == "" {
+			t.Errorf("%s: %d %s", q, r.Status, r.Raw)
+		}
+	}
+}

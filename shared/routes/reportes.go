@@ -38,6 +38,8 @@ func init() {
 				"Antigüedad de cuentas por pagar por proveedor: corriente, 1-30, 31-60, 61-90 y más de 90 días (fecha_corte, por omisión hoy; formato). Permiso: compras.leer."),
 			op("ventas", "/ventas", []string{"ventas.leer"},
 				"Ventas confirmadas del período agrupadas por dia, producto, cliente, sucursal o vendedor: cantidad, subtotal, descuentos, impuestos y total; las notas de crédito restan (fecha_inicio, fecha_fin, agrupar, formato). Permiso: ventas.leer."),
+			op("impuestos", "/impuestos", []string{"asientos_contables.leer", "facturacion_electronica.leer", "ventas.leer"},
+				"IVA cobrado en ventas y acreditable en compras por tarifa y mes, y el IVA neto (fecha_inicio, fecha_fin, formato). Permiso: asientos_contables.leer, facturacion_electronica.leer o ventas.leer."),
 			r("tipos", "GET", "/tipos", RateGeneral, "Tipos de reporte con sus parámetros, formatos y totales."),
 			r("invalidar_cache", "POST", "/invalidar-cache", RateGeneral, "Vaciar la caché de reportes de la empresa."),
 		}
