@@ -147,7 +147,7 @@ func routesTable() []Route {
 				if r.Rate == "" {
 					r.Rate = RateGeneral
 				}
-				table = append(table, r)
+				table = append(table, conDescargas(r))
 			}
 		}
 	})
@@ -196,8 +196,18 @@ func build() []Route {
 		if t[i].Rate == "" {
 			t[i].Rate = RateGeneral
 		}
+		t[i] = conDescargas(t[i])
 	}
 	return t
+}
+
+// conDescargas: every list (GET *.index) can answer its rows as a file
+// (?formato=csv|excel, handler.List), and a file counts in class exports.
+func conDescargas(r Route) Route {
+	if r.Descargas == "" && r.Method == "GET" && strings.HasSuffix(r.Name, ".index") {
+		r.Descargas = RateExports
+	}
+	return r
 }
 
 // All returns a copy of the whole route table.
