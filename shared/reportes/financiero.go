@@ -2,10 +2,8 @@ package reportes
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/db"
@@ -252,29 +250,11 @@ select 'efectivo', cuenta_id, coalesce(sum(neto), 0) from lineas where es_efecti
 // An entry with counter-lines of several classes is split line by line:
 // each counter line's amount is exactly its share of the cash movement.
 func generarFlujo(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
-	usd := c.Moneda == USD
-	b := &pgx.Batch{}
-	b.Queue(sinTasaSQL, tx.EmpresaID(), inicioLibros, c.FechaFin, usd)
-	b.Queue(cuentasSQL, tx.EmpresaID())
-	b.Queue(configuracionSQL, tx.EmpresaID())
-	b.Queue(flujoSQL, tx.EmpresaID(), c.FechaInicio, c.FechaFin, c.SucursalID, usd)
-	br := tx.SendBatch(ctx, b)
+	l, br, rows, err := abrirLibro(ctx, tx, c, inicioLibros, flujoSQL, "flujo de efectivo")
+	if err != nil {
+		return nil, err
+	}
 	defer br.Close()
-	if err := leerSinTasa(br); err != nil {
-		return nil, err
-	}
-	l, err := leerCuentas(br)
-	if err != nil {
-		return nil, err
-	}
-	if err := br.QueryRow().Scan(&l.cfg.Caja, &l.cfg.Bancos, &l.cfg.Ventas, &l.cfg.CuentasPorPagar,
-		&l.cfg.ResultadoPeriodo, &l.cfg.UtilidadesRetenidas); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("reportes: configuración contable: %w", err)
-	}
-	rows, err := br.Query()
-	if err != nil {
-		return nil, fmt.Errorf("reportes: flujo de efectivo: %w", err)
-	}
 	inicial := decimal.Zero
 	contra := map[int64]decimal.Decimal{}
 	for rows.Next() {

@@ -127,29 +127,11 @@ var saldosSQL = `select l.cuenta_id,
 // its date's rate: from the first entry for the reports that show opening
 // balances, from fecha_inicio for the income statement (which does not).
 func cargarLibro(ctx context.Context, tx *db.Tx, c Consulta, desde time.Time) (*libro, error) {
-	usd := c.Moneda == USD
-	b := &pgx.Batch{}
-	b.Queue(sinTasaSQL, tx.EmpresaID(), desde, c.FechaFin, usd)
-	b.Queue(cuentasSQL, tx.EmpresaID())
-	b.Queue(configuracionSQL, tx.EmpresaID())
-	b.Queue(saldosSQL, tx.EmpresaID(), c.FechaInicio, c.FechaFin, c.SucursalID, usd)
-	br := tx.SendBatch(ctx, b)
+	l, br, rows, err := abrirLibro(ctx, tx, c, desde, saldosSQL, "saldos")
+	if err != nil {
+		return nil, err
+	}
 	defer br.Close()
-	if err := leerSinTasa(br); err != nil {
-		return nil, err
-	}
-	l, err := leerCuentas(br)
-	if err != nil {
-		return nil, err
-	}
-	if err := br.QueryRow().Scan(&l.cfg.Caja, &l.cfg.Bancos, &l.cfg.Ventas, &l.cfg.CuentasPorPagar,
-		&l.cfg.ResultadoPeriodo, &l.cfg.UtilidadesRetenidas); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("reportes: configuración contable: %w", err)
-	}
-	rows, err := br.Query()
-	if err != nil {
-		return nil, fmt.Errorf("reportes: saldos: %w", err)
-	}
 	l.saldos = map[int64]saldo{}
 	for rows.Next() {
 		var id int64
@@ -276,4 +258,39 @@ func ordenarFilas(fs []Fila) {
 		b, _ := fs[j]["codigo"].(string)
 		return a < b
 	})
+}
+
+// abrirLibro sends, in one batch, the missing-rate check from desde, the
+// chart, the posting configuration and the report's own query (consulta,
+// with the company, fecha_inicio, fecha_fin, sucursal and whether in USD),
+// reads the first three into a libro and returns the rows of the fourth.
+// The caller closes br once it has read the rows.
+func abrirLibro(ctx context.Context, tx *db.Tx, c Consulta, desde time.Time, consulta, nombre string) (*libro, pgx.BatchResults, pgx.Rows, error) {
+	usd := c.Moneda == USD
+	b := &pgx.Batch{}
+	b.Queue(sinTasaSQL, tx.EmpresaID(), desde, c.FechaFin, usd)
+	b.Queue(cuentasSQL, tx.EmpresaID())
+	b.Queue(configuracionSQL, tx.EmpresaID())
+	b.Queue(consulta, tx.EmpresaID(), c.FechaInicio, c.FechaFin, c.SucursalID, usd)
+	br := tx.SendBatch(ctx, b)
+	fail := func(err error) (*libro, pgx.BatchResults, pgx.Rows, error) {
+		br.Close()
+		return nil, nil, nil, err
+	}
+	if err := leerSinTasa(br); err != nil {
+		return fail(err)
+	}
+	l, err := leerCuentas(br)
+	if err != nil {
+		return fail(err)
+	}
+	if err := br.QueryRow().Scan(&l.cfg.Caja, &l.cfg.Bancos, &l.cfg.Ventas, &l.cfg.CuentasPorPagar,
+		&l.cfg.ResultadoPeriodo, &l.cfg.UtilidadesRetenidas); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fail(fmt.Errorf("reportes: configuración contable: %w", err))
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return fail(fmt.Errorf("reportes: %s: %w", nombre, err))
+	}
+	return l, br, rows, nil
 }
