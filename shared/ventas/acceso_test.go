@@ -10,16 +10,16 @@ import (
 
 func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 	f := setup(t)
-	a := f.producto(prod{codigo: "A"})
-	f.stock(f.almacen, a, "5", "100", "", "")
-	cliente := f.cliente(1, "101110111", 30)
+	a := f.Producto(testenv.Prod{Codigo: "A"})
+	f.Stock(f.almacen, a, "5", "100", "", "")
+	cliente := f.Cliente(1, "101110111", 30)
 	r := f.venderOK(testenv.With(venta(linea(a, 1, 100)), "cliente_id", cliente, "almacen_id", f.almacen))
 	venta1 := id(r)
 	cxc1 := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
-	admin2 := f.e.Admin(2)
+	admin2 := f.E.Admin(2)
 	// Lists: company 2 sees none of company 1's rows, even asking with empresa_id=1.
 	for _, q := range []string{"/api/ventas", "/api/ventas?empresa_id=1", "/api/cuentas-por-cobrar", "/api/cuentas-por-cobrar?cliente_id=" + itoa(cliente)} {
-		if l := f.e.Get(q, admin2); l.Status != http.StatusOK || testenv.Num(l.JSON, "total") != 0 {
+		if l := f.E.Get(q, admin2); l.Status != http.StatusOK || testenv.Num(l.JSON, "total") != 0 {
 			t.Errorf("company 2 %s: %d %s", q, l.Status, l.Raw)
 		}
 	}
@@ -35,18 +35,18 @@ func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 		{http.MethodGet, path("cuentas-por-cobrar", cxc1), nil},
 		{http.MethodPost, path("cuentas-por-cobrar", cxc1, "/pagos"), map[string]any{"monto": 1}},
 	} {
-		if s := f.e.Call(admin2, c.method, c.path, c.body); s.Status != http.StatusNotFound {
+		if s := f.E.Call(admin2, c.method, c.path, c.body); s.Status != http.StatusNotFound {
 			t.Errorf("company 2 %s %s: %d %s", c.method, c.path, s.Status, s.Raw)
 		}
 	}
 	// Company 1's data is untouched.
-	s := f.e.Get(path("ventas", venta1), f.admin)
+	s := f.E.Get(path("ventas", venta1), f.Admin)
 	if testenv.Str(s.JSON, "data.estado") != "pendiente" || testenv.Get(s.JSON, "data.observaciones") != nil ||
-		f.existencias(f.almacen, a) != "4.000" || f.int(`select count(*) from pagos`) != 0 {
+		f.Existencias(f.almacen, a) != "4.000" || f.Int(`select count(*) from pagos`) != 0 {
 		t.Errorf("company 1's sale changed: %s", s.Raw)
 	}
 	// Company 2 cannot sell company 1's products, customers, branches or warehouses.
-	p2 := f.producto(prod{empresa: 2, codigo: "B"})
+	p2 := f.Producto(testenv.Prod{Empresa: 2, Codigo: "B"})
 	for _, c := range []struct {
 		body  map[string]any
 		field string
@@ -56,14 +56,14 @@ func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 		{testenv.With(venta(linea(p2, 1, 1)), "sucursal_id", f.sucursal), "sucursal_id"},
 		{testenv.With(venta(linea(p2, 1, 1)), "almacen_id", f.almacen), "almacen_id"},
 	} {
-		testenv.Expect422(t, f.e.Call(admin2, http.MethodPost, "/api/ventas", c.body), c.field)
+		testenv.Expect422(t, f.E.Call(admin2, http.MethodPost, "/api/ventas", c.body), c.field)
 	}
 }
 
 func TestPermissionsOfTheVentasModule(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P"})
-	cliente := f.cliente(1, "101110111", 30)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	cliente := f.Cliente(1, "101110111", 30)
 	r := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", cliente))
 	v := id(r)
 	cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
@@ -83,16 +83,16 @@ func TestPermissionsOfTheVentasModule(t *testing.T) {
 		{"destroy", http.MethodDelete, path("ventas", v), nil, "ventas.eliminar"},
 	}
 	// Without the module: 403 everywhere, nothing changes.
-	none := f.e.UserWith(f.t, f.admin, "sinventas", "clientes.leer", "productos.leer")
+	none := f.E.UserWith(f.T, f.Admin, "sinventas", "clientes.leer", "productos.leer")
 	for _, op := range ops {
-		if r := f.e.Call(none, op.method, op.path, op.body); r.Status != http.StatusForbidden || testenv.Str(r.JSON, "message") == "" {
+		if r := f.E.Call(none, op.method, op.path, op.body); r.Status != http.StatusForbidden || testenv.Str(r.JSON, "message") == "" {
 			t.Errorf("%s without ventas: %d %s", op.name, r.Status, r.Raw)
 		}
 	}
 	// Read-only: reads pass, writes are 403.
-	reader := f.e.UserWith(f.t, f.admin, "lector", "ventas.leer")
+	reader := f.E.UserWith(f.T, f.Admin, "lector", "ventas.leer")
 	for _, op := range ops {
-		r := f.e.Call(reader, op.method, op.path, op.body)
+		r := f.E.Call(reader, op.method, op.path, op.body)
 		if op.perm == "ventas.leer" && r.Status != http.StatusOK {
 			t.Errorf("%s as reader: %d %s", op.name, r.Status, r.Raw)
 		}
@@ -105,13 +105,13 @@ func TestPermissionsOfTheVentasModule(t *testing.T) {
 		if op.perm == "ventas.leer" {
 			continue
 		}
-		tok := f.e.UserWith(f.t, f.admin, "escritor"+itoa(int64(i)), op.perm)
-		if r := f.e.Call(tok, op.method, op.path, op.body); r.Status >= 300 {
+		tok := f.E.UserWith(f.T, f.Admin, "escritor"+itoa(int64(i)), op.perm)
+		if r := f.E.Call(tok, op.method, op.path, op.body); r.Status >= 300 {
 			t.Errorf("%s with %s: %d %s", op.name, op.perm, r.Status, r.Raw)
 		}
 	}
 	// No token: 401.
-	if r := f.e.Get("/api/ventas", ""); r.Status != http.StatusUnauthorized {
+	if r := f.E.Get("/api/ventas", ""); r.Status != http.StatusUnauthorized {
 		t.Errorf("no token: %d", r.Status)
 	}
 }

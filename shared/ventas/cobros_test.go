@@ -11,9 +11,9 @@ import (
 
 func TestCreditSalesOpenAReceivable(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P"})
-	quince := f.cliente(1, "101110111", 15)
-	contado := f.cliente(1, "101110112", 0)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	quince := f.Cliente(1, "101110111", 15)
+	contado := f.Cliente(1, "101110112", 0)
 	cases := []struct {
 		name      string
 		body      map[string]any
@@ -57,23 +57,23 @@ func TestCreditSalesOpenAReceivable(t *testing.T) {
 	if testenv.Get(d.JSON, "data.cuenta_por_cobrar") != nil {
 		t.Errorf("a draft opened a receivable: %s", d.Raw)
 	}
-	u := f.e.Call(f.admin, http.MethodPatch, path("ventas", id(d)), map[string]any{"estado": "pendiente"})
+	u := f.E.Call(f.Admin, http.MethodPatch, path("ventas", id(d)), map[string]any{"estado": "pendiente"})
 	if u.Status != http.StatusOK || testenv.Str(u.JSON, "data.cuenta_por_cobrar.estado") != "pendiente" {
 		t.Errorf("confirmed credit draft: %d %s", u.Status, u.Raw)
 	}
 	// A pending credit sale with a balance cannot be marked pagada by hand.
-	testenv.Expect422(t, f.e.Call(f.admin, http.MethodPatch, path("ventas", id(d)), map[string]any{"estado": "pagada"}), "estado")
+	testenv.Expect422(t, f.E.Call(f.Admin, http.MethodPatch, path("ventas", id(d)), map[string]any{"estado": "pagada"}), "estado")
 }
 
 func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P"})
-	cliente := f.cliente(1, "101110111", 30)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	cliente := f.Cliente(1, "101110111", 30)
 	r := f.venderOK(testenv.With(venta(linea(p, 1, 1000, "porcentaje_impuesto", 13)), "cliente_id", cliente))
 	ventaID := id(r)
 	cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
 	pagar := func(body map[string]any) testenv.Resp {
-		return f.e.Call(f.admin, http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), body)
+		return f.E.Call(f.Admin, http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), body)
 	}
 	// Validation.
 	testenv.Expect422(t, pagar(map[string]any{}), "monto")
@@ -85,7 +85,7 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 	testenv.Expect422(t, pagar(map[string]any{"monto": 10, "fecha": "2026-03-14"}), "fecha")
 	testenv.Expect422(t, pagar(map[string]any{"monto": 10, "forma_pago_id": 999}), "forma_pago_id")
 	testenv.Expect422(t, pagar(map[string]any{"monto": 10, "referencia": fmt.Sprintf("%0101d", 1)}), "referencia")
-	if n := f.int(`select count(*) from pagos`); n != 0 {
+	if n := f.Int(`select count(*) from pagos`); n != 0 {
 		t.Fatalf("%d payments after refusals", n)
 	}
 	// A partial payment.
@@ -95,7 +95,7 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 		num(pg, "data.cuenta_por_cobrar.saldo") != "1000.00" || testenv.Str(pg.JSON, "data.cuenta_por_cobrar.estado") != "pendiente" {
 		t.Fatalf("partial payment: %d %s", pg.Status, pg.Raw)
 	}
-	if s := f.e.Get(path("ventas", ventaID), f.admin); testenv.Str(s.JSON, "data.estado") != "pendiente" || num(s, "data.cuenta_por_cobrar.saldo") != "1000.00" {
+	if s := f.E.Get(path("ventas", ventaID), f.Admin); testenv.Str(s.JSON, "data.estado") != "pendiente" || num(s, "data.cuenta_por_cobrar.saldo") != "1000.00" {
 		t.Errorf("sale after a partial payment: %s", s.Raw)
 	}
 	// More than the balance.
@@ -106,11 +106,11 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 		testenv.Str(pg.JSON, "data.fecha") != time.Now().Format(time.DateOnly) {
 		t.Fatalf("final payment: %d %s", pg.Status, pg.Raw)
 	}
-	if s := f.e.Get(path("ventas", ventaID), f.admin); testenv.Str(s.JSON, "data.estado") != "pagada" {
+	if s := f.E.Get(path("ventas", ventaID), f.Admin); testenv.Str(s.JSON, "data.estado") != "pagada" {
 		t.Errorf("a settled receivable leaves its sale %s", testenv.Str(s.JSON, "data.estado"))
 	}
 	// Show lists the payments.
-	s := f.e.Get(path("cuentas-por-cobrar", cxc), f.admin)
+	s := f.E.Get(path("cuentas-por-cobrar", cxc), f.Admin)
 	if s.Status != http.StatusOK || testenv.Len(s.JSON, "data.pagos") != 2 || num(s, "data.pagos.0.monto") != "130.00" ||
 		testenv.Str(s.JSON, "data.pagos.0.referencia") != "TRF-1" || testenv.Str(s.JSON, "data.venta.numero_comprobante") != "FAC-00000001" ||
 		testenv.Num(s.JSON, "data.cliente.id") != float64(cliente) || num(s, "data.monto") != "1130.00" {
@@ -119,20 +119,20 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 	// A paid receivable takes no more payments.
 	testenv.Expect422(t, pagar(map[string]any{"monto": 1}), "monto")
 	// Two PagoRecibidoEvents with the payment as the API shows it.
-	if n := f.int(`select count(*) from eventos where tipo = 'PagoRecibidoEvent' and (payload->>'cuenta_por_cobrar_id')::bigint = $1`, cxc); n != 2 {
+	if n := f.Int(`select count(*) from eventos where tipo = 'PagoRecibidoEvent' and (payload->>'cuenta_por_cobrar_id')::bigint = $1`, cxc); n != 2 {
 		t.Errorf("%d PagoRecibidoEvent", n)
 	}
-	if got := f.text(`select payload->'cuenta_por_cobrar'->>'estado' from eventos where tipo = 'PagoRecibidoEvent' order by secuencia desc limit 1`); got != "pagada" {
+	if got := f.Text(`select payload->'cuenta_por_cobrar'->>'estado' from eventos where tipo = 'PagoRecibidoEvent' order by secuencia desc limit 1`); got != "pagada" {
 		t.Errorf("event payload %s", got)
 	}
 	// A cancelled sale's receivable takes no payment either.
 	r = f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", cliente))
-	f.e.Call(f.admin, http.MethodDelete, path("ventas", id(r)), nil)
+	f.E.Call(f.Admin, http.MethodDelete, path("ventas", id(r)), nil)
 	cxc2 := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
-	testenv.Expect422(t, f.e.Call(f.admin, http.MethodPost, path("cuentas-por-cobrar", cxc2, "/pagos"), map[string]any{"monto": 1}), "monto")
+	testenv.Expect422(t, f.E.Call(f.Admin, http.MethodPost, path("cuentas-por-cobrar", cxc2, "/pagos"), map[string]any{"monto": 1}), "monto")
 	// Unknown receivables.
 	for _, x := range []string{"999999", "0", "abc"} {
-		if r := f.e.Call(f.admin, http.MethodPost, "/api/cuentas-por-cobrar/"+x+"/pagos", map[string]any{"monto": 1}); r.Status != http.StatusNotFound {
+		if r := f.E.Call(f.Admin, http.MethodPost, "/api/cuentas-por-cobrar/"+x+"/pagos", map[string]any{"monto": 1}); r.Status != http.StatusNotFound {
 			t.Errorf("pay %s: %d", x, r.Status)
 		}
 	}
@@ -140,19 +140,19 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 
 func TestReceivableListFilters(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P"})
-	ana := f.cliente(1, "101110111", 10)
-	beto := f.cliente(1, "101110112", 60)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	ana := f.Cliente(1, "101110111", 10)
+	beto := f.Cliente(1, "101110112", 60)
 	old := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", ana, "fecha_venta", "2020-01-01")) // overdue
 	anaNueva := f.venderOK(testenv.With(venta(linea(p, 1, 200)), "cliente_id", ana, "fecha_venta", time.Now().Format(time.DateOnly)))
 	betoVieja := f.venderOK(testenv.With(venta(linea(p, 1, 300)), "cliente_id", beto, "fecha_venta", "2020-01-01")) // overdue, then paid
 	cxc := func(r testenv.Resp) int64 { return int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id")) }
-	if pg := f.e.Call(f.admin, http.MethodPost, path("cuentas-por-cobrar", cxc(betoVieja), "/pagos"), map[string]any{"monto": 300}); pg.Status != http.StatusCreated {
+	if pg := f.E.Call(f.Admin, http.MethodPost, path("cuentas-por-cobrar", cxc(betoVieja), "/pagos"), map[string]any{"monto": 300}); pg.Status != http.StatusCreated {
 		t.Fatalf("pay: %d %s", pg.Status, pg.Raw)
 	}
 	list := func(q string) []int64 {
 		t.Helper()
-		r := f.e.Get("/api/cuentas-por-cobrar"+q, f.admin)
+		r := f.E.Get("/api/cuentas-por-cobrar"+q, f.Admin)
 		if r.Status != http.StatusOK {
 			t.Fatalf("%s: %d %s", q, r.Status, r.Raw)
 		}
@@ -179,13 +179,13 @@ func TestReceivableListFilters(t *testing.T) {
 	eq("?sort=saldo&order=desc", cxc(anaNueva), cxc(old), cxc(betoVieja))
 	eq("?per_page=1&page=2", cxc(anaNueva))
 	// The rows carry the sale, the customer and vencida.
-	r := f.e.Get("/api/cuentas-por-cobrar?vencidas=1", f.admin)
+	r := f.E.Get("/api/cuentas-por-cobrar?vencidas=1", f.Admin)
 	if testenv.Get(r.JSON, "data.0.vencida") != true || testenv.Str(r.JSON, "data.0.venta.numero_comprobante") != "FAC-00000001" ||
 		testenv.Num(r.JSON, "data.0.cliente.id") != float64(ana) || testenv.Get(r.JSON, "data.0.pagos") != nil || testenv.Num(r.JSON, "total") != 1 {
 		t.Errorf("row: %s", r.Raw)
 	}
 	for _, q := range []string{"?estado=vieja", "?vencidas=quizas", "?cliente_id=x", "?sort=nombre", "?per_page=1000"} {
-		if r := f.e.Get("/api/cuentas-por-cobrar"+q, f.admin); r.Status != http.StatusUnprocessableEntity {
+		if r := f.E.Get("/api/cuentas-por-cobrar"+q, f.Admin); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("%s: %d", q, r.Status)
 		}
 	}

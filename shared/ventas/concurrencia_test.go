@@ -18,7 +18,7 @@ func (f *fx) concurrent(n int, body func(i int) map[string]any) []testenv.Resp {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			out[i] = f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.admin, Body: body(i)})
+			out[i] = f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.Admin, Body: body(i)})
 		}(i)
 	}
 	wg.Wait()
@@ -27,8 +27,8 @@ func (f *fx) concurrent(n int, body func(i int) map[string]any) []testenv.Resp {
 
 func TestFiftyConcurrentSalesGetFiftyConsecutiveNumbers(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P"})
-	f.stock(f.almacen, p, "1000", "10", "", "")
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	f.Stock(f.almacen, p, "1000", "10", "", "")
 	rs := f.concurrent(50, func(i int) map[string]any {
 		return testenv.With(venta(linea(p, 1, 100+i)), "almacen_id", f.almacen)
 	})
@@ -45,10 +45,10 @@ func TestFiftyConcurrentSalesGetFiftyConsecutiveNumbers(t *testing.T) {
 			t.Fatalf("numbers %v: position %d is %s, want %s", nums, i, n, want)
 		}
 	}
-	if got := f.existencias(f.almacen, p); got != "950.000" {
+	if got := f.Existencias(f.almacen, p); got != "950.000" {
 		t.Errorf("stock %s after 50 concurrent sales of 1", got)
 	}
-	if n := f.int(`select valor from contadores where empresa_id = 1 and clave = 'FAC'`); n != 50 {
+	if n := f.Int(`select valor from contadores where empresa_id = 1 and clave = 'FAC'`); n != 50 {
 		t.Errorf("counter %d", n)
 	}
 }
@@ -56,8 +56,8 @@ func TestFiftyConcurrentSalesGetFiftyConsecutiveNumbers(t *testing.T) {
 func TestTwoConcurrentSalesOfTheLastUnitOneWins(t *testing.T) {
 	f := setup(t)
 	for round := 0; round < 5; round++ {
-		p := f.producto(prod{codigo: fmt.Sprintf("U%d", round)})
-		f.stock(f.almacen, p, "1", "10", "", "")
+		p := f.Producto(testenv.Prod{Codigo: fmt.Sprintf("U%d", round)})
+		f.Stock(f.almacen, p, "1", "10", "", "")
 		rs := f.concurrent(2, func(int) map[string]any { return testenv.With(venta(linea(p, 1, 100)), "almacen_id", f.almacen) })
 		created := 0
 		for _, r := range rs {
@@ -72,12 +72,12 @@ func TestTwoConcurrentSalesOfTheLastUnitOneWins(t *testing.T) {
 				t.Errorf("last unit: %d %s", r.Status, r.Raw)
 			}
 		}
-		if created != 1 || f.existencias(f.almacen, p) != "0.000" {
-			t.Errorf("round %d: %d created, stock %s", round, created, f.existencias(f.almacen, p))
+		if created != 1 || f.Existencias(f.almacen, p) != "0.000" {
+			t.Errorf("round %d: %d created, stock %s", round, created, f.Existencias(f.almacen, p))
 		}
 	}
 	// The refused sales gave their numbers back: 5 sales, FAC-1..5.
-	if got := f.text(`select string_agg(numero_comprobante, ',' order by numero_comprobante) from ventas`); got !=
+	if got := f.Text(`select string_agg(numero_comprobante, ',' order by numero_comprobante) from ventas`); got !=
 		"FAC-00000001,FAC-00000002,FAC-00000003,FAC-00000004,FAC-00000005" {
 		t.Errorf("numbers %s", got)
 	}
@@ -85,26 +85,26 @@ func TestTwoConcurrentSalesOfTheLastUnitOneWins(t *testing.T) {
 
 func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 	f := setup(t)
-	ajeno := f.producto(prod{empresa: 2, codigo: "AJ"})
+	ajeno := f.Producto(testenv.Prod{Empresa: 2, Codigo: "AJ"})
 	var prods []int64
 	for i := 0; i < 50; i++ {
-		p := f.producto(prod{codigo: fmt.Sprintf("P%02d", i)})
+		p := f.Producto(testenv.Prod{Codigo: fmt.Sprintf("P%02d", i)})
 		cantidad := "10"
 		if i == 36 {
 			cantidad = "1" // line 37 asks for 2
 		}
-		f.stock(f.almacen, p, cantidad, "10", "", "")
+		f.Stock(f.almacen, p, cantidad, "10", "", "")
 		prods = append(prods, p)
 	}
 	f.venderOK(testenv.With(venta(linea(prods[0], 1, 1)), "almacen_id", f.almacen)) // FAC-00000001
-	before := f.text(`select string_agg(cantidad_disponible::text, ',' order by id) from inventarios`)
+	before := f.Text(`select string_agg(cantidad_disponible::text, ',' order by id) from inventarios`)
 	counts := func() string {
-		return f.text(`select (select count(*) from ventas) || ' ' || (select count(*) from detalles_venta) || ' ' ||
+		return f.Text(`select (select count(*) from ventas) || ' ' || (select count(*) from detalles_venta) || ' ' ||
 			(select count(*) from movimientos_inventario) || ' ' || (select count(*) from eventos) || ' ' ||
 			(select count(*) from cuentas_por_cobrar)`)
 	}
 	countsBefore := counts()
-	cliente := f.cliente(1, "101110111", 30)
+	cliente := f.Cliente(1, "101110111", 30)
 	body := func(line37 map[string]any) map[string]any {
 		ls := make([]map[string]any, 50)
 		for i := range ls {
@@ -130,7 +130,7 @@ func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 			if len(r.FieldErrors("detalles.35.cantidad"))+len(r.FieldErrors("detalles.37.cantidad")) > 0 {
 				t.Errorf("other lines blamed: %s", r.Raw)
 			}
-			if got := f.text(`select string_agg(cantidad_disponible::text, ',' order by id) from inventarios`); got != before {
+			if got := f.Text(`select string_agg(cantidad_disponible::text, ',' order by id) from inventarios`); got != before {
 				t.Errorf("stock changed")
 			}
 			if got := counts(); got != countsBefore {
@@ -142,29 +142,29 @@ func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 	if r := f.venderOK(testenv.With(venta(linea(prods[1], 1, 1)), "almacen_id", f.almacen)); testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000002" {
 		t.Errorf("next number: %s", testenv.Str(r.JSON, "data.numero_comprobante"))
 	}
-	if n := f.int(`select count(*) from movimientos_inventario where numero like 'SAL-%'`); n != 2 {
+	if n := f.Int(`select count(*) from movimientos_inventario where numero like 'SAL-%'`); n != 2 {
 		t.Errorf("%d exits (their numbers are given back too)", n)
 	}
 }
 
 func TestConcurrentPaymentsAndCancellationsStayConsistent(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P"})
-	cliente := f.cliente(1, "101110111", 30)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	cliente := f.Cliente(1, "101110111", 30)
 	for round := 0; round < 5; round++ {
 		r := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", cliente))
 		cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
 		// Two payments of the whole balance and a cancellation at once.
 		reqs := []testenv.Req{
-			{Method: http.MethodPost, Path: path("cuentas-por-cobrar", cxc, "/pagos"), Token: f.admin, Body: map[string]any{"monto": 100}},
-			{Method: http.MethodPost, Path: path("cuentas-por-cobrar", cxc, "/pagos"), Token: f.admin, Body: map[string]any{"monto": 100}},
-			{Method: http.MethodPut, Path: path("ventas", id(r)), Token: f.admin, Body: map[string]any{"estado": "anulada"}},
+			{Method: http.MethodPost, Path: path("cuentas-por-cobrar", cxc, "/pagos"), Token: f.Admin, Body: map[string]any{"monto": 100}},
+			{Method: http.MethodPost, Path: path("cuentas-por-cobrar", cxc, "/pagos"), Token: f.Admin, Body: map[string]any{"monto": 100}},
+			{Method: http.MethodPut, Path: path("ventas", id(r)), Token: f.Admin, Body: map[string]any{"estado": "anulada"}},
 		}
 		out := make([]testenv.Resp, len(reqs))
 		var wg sync.WaitGroup
 		for i, req := range reqs {
 			wg.Add(1)
-			go func() { defer wg.Done(); out[i] = f.e.Do(req) }()
+			go func() { defer wg.Done(); out[i] = f.E.Do(req) }()
 		}
 		wg.Wait()
 		paid := 0
@@ -183,10 +183,10 @@ func TestConcurrentPaymentsAndCancellationsStayConsistent(t *testing.T) {
 		if paid > 1 {
 			t.Errorf("round %d: the balance was paid %d times", round, paid)
 		}
-		if got := f.text(`select estado || ' ' || saldo from cuentas_por_cobrar where id = $1`, cxc); got != "anulada 0.00" {
+		if got := f.Text(`select estado || ' ' || saldo from cuentas_por_cobrar where id = $1`, cxc); got != "anulada 0.00" {
 			t.Errorf("round %d: receivable %s", round, got)
 		}
-		if n := f.int(`select count(*) from pagos where cuenta_por_cobrar_id = $1`, cxc); n != int64(paid) {
+		if n := f.Int(`select count(*) from pagos where cuenta_por_cobrar_id = $1`, cxc); n != int64(paid) {
 			t.Errorf("round %d: %d payments stored, %d answered 201", round, n, paid)
 		}
 	}

@@ -13,14 +13,14 @@ import (
 // both, and a closed month refuses the sale with a 422.
 func TestSalesPostBalancedEntriesAtFIFOCostAndCancellationsReverseThem(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P", tarifa: "08"})
-	f.stock(f.almacen, p, "3", "100", "A", "2027-01-31")
-	f.stock(f.almacen, p, "3", "150", "B", "2027-06-30")
-	c := f.cliente(1, "101110111", 30)
+	p := f.Producto(testenv.Prod{Codigo: "P", Tarifa: "08"})
+	f.Stock(f.almacen, p, "3", "100", "A", "2027-01-31")
+	f.Stock(f.almacen, p, "3", "150", "B", "2027-06-30")
+	c := f.Cliente(1, "101110111", 30)
 	v := id(f.venderOK(testenv.With(venta(linea(p, 4, 1000)), "cliente_id", c, "almacen_id", f.almacen)))
 
 	saldo := func(codigo string) string {
-		return f.text(`select coalesce(sum(l.debe - l.haber), 0)::numeric(18,2)::text from asiento_lineas l
+		return f.Text(`select coalesce(sum(l.debe - l.haber), 0)::numeric(18,2)::text from asiento_lineas l
 			join asientos_contables a on a.id = l.asiento_id join cuentas_contables k on k.id = l.cuenta_id
 			where a.empresa_id = 1 and k.codigo = $1`, codigo)
 	}
@@ -33,12 +33,12 @@ func TestSalesPostBalancedEntriesAtFIFOCostAndCancellationsReverseThem(t *testin
 			t.Errorf("after the sale, account %s = %s, want %s", codigo, got, want)
 		}
 	}
-	if n := f.int(`select count(*) from asientos_contables where empresa_id = 1 and estado = 'contabilizado'
+	if n := f.Int(`select count(*) from asientos_contables where empresa_id = 1 and estado = 'contabilizado'
 		and total_debe = total_haber and numero ~ '^AS-2026-[0-9]{6}$'`); n != 2 {
 		t.Fatalf("posted, balanced, numbered entries: %d", n)
 	}
 
-	if r := f.e.Call(f.admin, http.MethodDelete, path("ventas", v), nil); r.Status != http.StatusOK {
+	if r := f.E.Call(f.Admin, http.MethodDelete, path("ventas", v), nil); r.Status != http.StatusOK {
 		t.Fatalf("cancel: %d %s", r.Status, r.Raw)
 	}
 	for _, codigo := range []string{"1.1.03.001", "4.1.01.001", "2.1.02.001", "5.1.01.001", "1.1.04.001"} {
@@ -47,13 +47,13 @@ func TestSalesPostBalancedEntriesAtFIFOCostAndCancellationsReverseThem(t *testin
 		}
 	}
 
-	f.e.Exec(`insert into periodos_contables (empresa_id, anio, mes, estado) values (1, 2026, 3, 'cerrado')`)
+	f.E.Exec(`insert into periodos_contables (empresa_id, anio, mes, estado) values (1, 2026, 3, 'cerrado')`)
 	r := f.vender(venta(linea(p, 1, 1000)))
 	if r.Status != http.StatusUnprocessableEntity ||
 		testenv.Str(r.JSON, "errors.fecha_venta.0") != "El período contable 2026-03 está cerrado; no se puede contabilizar en él." {
 		t.Fatalf("sale in a closed month: %d %s", r.Status, r.Raw)
 	}
-	if n := f.int(`select count(*) from ventas where empresa_id = 1 and not eliminado`); n != 0 {
+	if n := f.Int(`select count(*) from ventas where empresa_id = 1 and not eliminado`); n != 0 {
 		t.Fatalf("the refused sale left %d rows", n)
 	}
 }

@@ -10,9 +10,9 @@ import (
 
 func TestCreateReturns201WithNestedClienteDetallesAndUsuario(t *testing.T) {
 	f := setup(t)
-	cafe := f.producto(prod{codigo: "CAF", tarifa: "08"})
-	te := f.producto(prod{codigo: "TE"})
-	cliente := f.cliente(1, "101110111", 0)
+	cafe := f.Producto(testenv.Prod{Codigo: "CAF", Tarifa: "08"})
+	te := f.Producto(testenv.Prod{Codigo: "TE"})
+	cliente := f.Cliente(1, "101110111", 0)
 	r := f.venderOK(testenv.With(venta(
 		linea(cafe, 2, "1500.00", "descuento", 100, "descripcion", "Café tostado"),
 		linea(te, "1.5", 1000, "porcentaje_impuesto", 4),
@@ -54,22 +54,22 @@ func TestCreateReturns201WithNestedClienteDetallesAndUsuario(t *testing.T) {
 		}
 	}
 	// The show gives the same sale.
-	s := f.e.Get(path("ventas", id(r), ""), f.admin)
+	s := f.E.Get(path("ventas", id(r), ""), f.Admin)
 	if s.Status != http.StatusOK || num(s, "data.monto_total") != "4837.00" || testenv.Len(s.JSON, "data.detalles") != 2 ||
 		testenv.Str(s.JSON, "data.detalles.1.producto.nombre") != "Producto TE" {
 		t.Errorf("show: %d %s", s.Status, s.Raw)
 	}
 	// The stored rows.
-	if got := f.text(`select string_agg(linea || ':' || total, ',' order by linea) from detalles_venta where venta_id = $1`, id(r)); got != "1:3277.00,2:1560.00" {
+	if got := f.Text(`select string_agg(linea || ':' || total, ',' order by linea) from detalles_venta where venta_id = $1`, id(r)); got != "1:3277.00,2:1560.00" {
 		t.Errorf("stored lines %s", got)
 	}
 }
 
 func TestTotalsRoundEachLineHalfUpAndSumTheRoundedLines(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P"})
-	exento := f.producto(prod{codigo: "EX", tarifa: "10"})
-	reducido := f.producto(prod{codigo: "RED", tarifa: "04"})
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	exento := f.Producto(testenv.Prod{Codigo: "EX", Tarifa: "10"})
+	reducido := f.Producto(testenv.Prod{Codigo: "RED", Tarifa: "04"})
 	cases := []struct {
 		name                  string
 		lineas                []map[string]any
@@ -108,9 +108,9 @@ func TestTotalsRoundEachLineHalfUpAndSumTheRoundedLines(t *testing.T) {
 
 func TestNumbersArePerPrefixAndPerCompany(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P"})
-	p2 := f.producto(prod{empresa: 2, codigo: "P"})
-	admin2 := f.e.Admin(2)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	p2 := f.Producto(testenv.Prod{Empresa: 2, Codigo: "P"})
+	admin2 := f.E.Admin(2)
 	want := []struct{ tipo, numero string }{
 		{"factura", "FAC-00000001"}, {"tiquete", "TIQ-00000001"}, {"factura", "FAC-00000002"},
 		{"nota_credito", "NC-00000001"}, {"nota_debito", "ND-00000001"}, {"tiquete", "TIQ-00000002"},
@@ -131,7 +131,7 @@ func TestNumbersArePerPrefixAndPerCompany(t *testing.T) {
 		}
 	}
 	// Company 2 has its own series.
-	r := f.e.Call(admin2, http.MethodPost, "/api/ventas", venta(linea(p2, 1, 10)))
+	r := f.E.Call(admin2, http.MethodPost, "/api/ventas", venta(linea(p2, 1, 10)))
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000001" || testenv.Num(r.JSON, "data.empresa_id") != 2 {
 		t.Errorf("company 2: %d %s", r.Status, r.Raw)
 	}
@@ -139,14 +139,14 @@ func TestNumbersArePerPrefixAndPerCompany(t *testing.T) {
 
 func TestCreateValidationNamesEachField(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P"})
-	inactivo := f.producto(prod{codigo: "INA", activo: ptr(false)})
-	ajeno := f.producto(prod{empresa: 2, codigo: "AJ"})
-	borrado := f.producto(prod{codigo: "DEL"})
-	f.e.Exec(`update productos set eliminado = true where id = $1`, borrado)
-	clienteAjeno := f.cliente(2, "202220222", 0)
-	sucursalAjena := f.int(`select id from sucursales where empresa_id = 2`)
-	almacenAjeno := f.int(`select id from almacenes where empresa_id = 2`)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	inactivo := f.Producto(testenv.Prod{Codigo: "INA", Activo: ptr(false)})
+	ajeno := f.Producto(testenv.Prod{Empresa: 2, Codigo: "AJ"})
+	borrado := f.Producto(testenv.Prod{Codigo: "DEL"})
+	f.E.Exec(`update productos set eliminado = true where id = $1`, borrado)
+	clienteAjeno := f.Cliente(2, "202220222", 0)
+	sucursalAjena := f.Int(`select id from sucursales where empresa_id = 2`)
+	almacenAjeno := f.Int(`select id from almacenes where empresa_id = 2`)
 	base := venta(linea(p, 1, 100))
 	long := strings.Repeat("x", 2001)
 	cases := []struct {
@@ -199,7 +199,7 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := f.e.Call(f.admin, http.MethodPost, "/api/ventas", c.body)
+			r := f.E.Call(f.Admin, http.MethodPost, "/api/ventas", c.body)
 			testenv.Expect422(t, r, c.field)
 			if testenv.Str(r.JSON, "message") == "" || r.JSON["success"] != false {
 				t.Errorf("envelope: %s", r.Raw)
@@ -215,7 +215,7 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 		t.Errorf("message %q", got)
 	}
 	// Nothing was written and no number was taken.
-	if n := f.int(`select count(*) from ventas`); n != 0 {
+	if n := f.Int(`select count(*) from ventas`); n != 0 {
 		t.Errorf("%d sales after refused requests", n)
 	}
 	if r := f.venderOK(venta(linea(p, 1, 100))); testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000001" {
@@ -223,7 +223,7 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 	}
 	// Malformed bodies.
 	for body, status := range map[string]int{`{roto`: 400, `[1]`: 400} {
-		if r := f.e.Call(f.admin, http.MethodPost, "/api/ventas", body); r.Status != status {
+		if r := f.E.Call(f.Admin, http.MethodPost, "/api/ventas", body); r.Status != status {
 			t.Errorf("%s: %d", body, r.Status)
 		}
 	}
@@ -231,9 +231,9 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 
 func TestEmpresaIDInTheBodyIsIgnored(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "P"})
+	p := f.Producto(testenv.Prod{Codigo: "P"})
 	r := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "empresa_id", 2))
-	if testenv.Num(r.JSON, "data.empresa_id") != 1 || f.int(`select empresa_id from ventas where id = $1`, id(r)) != 1 {
+	if testenv.Num(r.JSON, "data.empresa_id") != 1 || f.Int(`select empresa_id from ventas where id = $1`, id(r)) != 1 {
 		t.Errorf("created outside the tenant: %s", r.Raw)
 	}
 }

@@ -53,22 +53,22 @@ func golden(t *testing.T, name string, r testenv.Resp) {
 
 func TestGoldenResponsesOfAListAShowAnActionAndAnError(t *testing.T) {
 	f := setup(t)
-	a := f.producto(prod{codigo: "A"})
-	b := f.producto(prod{codigo: "B", tarifa: "08"})
-	f.stock(f.almacen, a, "10", "100", "L1", "2027-01-31")
-	f.stock(f.almacen, b, "10", "50", "", "")
-	cliente := f.cliente(1, "101110111", 30)
+	a := f.Producto(testenv.Prod{Codigo: "A"})
+	b := f.Producto(testenv.Prod{Codigo: "B", Tarifa: "08"})
+	f.Stock(f.almacen, a, "10", "100", "L1", "2027-01-31")
+	f.Stock(f.almacen, b, "10", "50", "", "")
+	cliente := f.Cliente(1, "101110111", 30)
 	f.venderOK(testenv.With(venta(linea(a, 2, "1500.50", "descuento", "100")), "almacen_id", f.almacen, "fecha_venta", "2026-11-20"))
 	f.venderOK(testenv.With(venta(linea(a, 1, 1000), linea(b, "2.5", "99.99")), "almacen_id", f.almacen, "cliente_id", cliente, "fecha_venta", "2026-11-21", "observaciones", "A crédito"))
 
-	golden(t, "ventas_list", f.e.Get("/api/ventas?per_page=10", f.admin))
-	golden(t, "ventas_show", f.e.Get("/api/ventas/2", f.admin))
-	golden(t, "ventas_action_anular", f.e.Do(testenv.Req{Method: http.MethodPatch, Path: "/api/ventas/1", Token: f.admin,
+	golden(t, "ventas_list", f.E.Get("/api/ventas?per_page=10", f.Admin))
+	golden(t, "ventas_show", f.E.Get("/api/ventas/2", f.Admin))
+	golden(t, "ventas_action_anular", f.E.Do(testenv.Req{Method: http.MethodPatch, Path: "/api/ventas/1", Token: f.Admin,
 		Body: map[string]any{"estado": "anulada", "observaciones": "Devuelta"}}))
-	golden(t, "ventas_error_422", f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.admin,
+	golden(t, "ventas_error_422", f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.Admin,
 		Body: map[string]any{"detalles": []any{map[string]any{"producto_id": 999, "cantidad": 0}}}}))
-	golden(t, "ventas_error_404", f.e.Get("/api/ventas/999", f.admin))
-	golden(t, "cobros_pago", f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/cuentas-por-cobrar/1/pagos", Token: f.admin,
+	golden(t, "ventas_error_404", f.E.Get("/api/ventas/999", f.Admin))
+	golden(t, "cobros_pago", f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/cuentas-por-cobrar/1/pagos", Token: f.Admin,
 		Body: map[string]any{"monto": "100.25", "fecha": "2026-11-22"}}))
-	golden(t, "cobros_list", f.e.Get("/api/cuentas-por-cobrar", f.admin))
+	golden(t, "cobros_list", f.E.Get("/api/cuentas-por-cobrar", f.Admin))
 }

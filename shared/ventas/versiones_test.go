@@ -13,19 +13,19 @@ import (
 
 func TestVersionsServeTheSameSaleAndV2AddsLinks(t *testing.T) {
 	f := setup(t)
-	p := f.producto(prod{codigo: "S", servicio: true})
-	c := f.cliente(1, "101110111", 0)
+	p := f.Producto(testenv.Prod{Codigo: "S", Servicio: true})
+	c := f.Cliente(1, "101110111", 0)
 	v := id(f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", c)))
 	vs := strconv.FormatInt(v, 10)
 
-	v1 := f.e.Call(f.admin, http.MethodGet, path("ventas", v), nil)
-	alias := f.e.Call(f.admin, http.MethodGet, "/api/v1/ventas/"+vs, nil)
+	v1 := f.E.Call(f.Admin, http.MethodGet, path("ventas", v), nil)
+	alias := f.E.Call(f.Admin, http.MethodGet, "/api/v1/ventas/"+vs, nil)
 	if v1.Status != http.StatusOK || alias.Status != http.StatusOK || string(v1.Raw) != string(alias.Raw) ||
 		!strings.HasPrefix(alias.Header.Get("Content-Type"), "application/json") {
 		t.Fatalf("/api/v1 is not an alias: %d %d\n%s\n%s", v1.Status, alias.Status, v1.Raw, alias.Raw)
 	}
 
-	v2 := f.e.Call(f.admin, http.MethodGet, "/api/v2/ventas/"+vs, nil)
+	v2 := f.E.Call(f.Admin, http.MethodGet, "/api/v2/ventas/"+vs, nil)
 	checks := map[string]string{
 		"data._links.self.href":                "/api/v2/ventas/" + vs,
 		"data._links.cliente.href":             "/api/v2/clientes/" + strconv.FormatInt(c, 10),
@@ -49,7 +49,7 @@ func TestVersionsServeTheSameSaleAndV2AddsLinks(t *testing.T) {
 	}
 
 	// The vendor media type selects v2 on an unversioned path.
-	acc := f.e.Do(testenv.Req{Method: http.MethodGet, Path: path("ventas", v), Token: f.admin,
+	acc := f.E.Do(testenv.Req{Method: http.MethodGet, Path: path("ventas", v), Token: f.Admin,
 		Headers: map[string]string{"Accept": routes.MediaTypeV2}})
 	if !strings.HasPrefix(acc.Header.Get("Content-Type"), routes.MediaTypeV2) ||
 		testenv.Str(acc.JSON, "data._links.self.href") != "/api/v2/ventas/"+vs || !strings.Contains(acc.Header.Get("Vary"), "Accept") {
@@ -58,7 +58,7 @@ func TestVersionsServeTheSameSaleAndV2AddsLinks(t *testing.T) {
 
 	// A page links to its neighbours, keeping the other parameters.
 	f.venderOK(testenv.With(venta(linea(p, 2, 100)), "cliente_id", c))
-	page := f.e.Call(f.admin, http.MethodGet, "/api/v2/ventas?per_page=1&cliente_id="+strconv.FormatInt(c, 10), nil)
+	page := f.E.Call(f.Admin, http.MethodGet, "/api/v2/ventas?per_page=1&cliente_id="+strconv.FormatInt(c, 10), nil)
 	for k, want := range map[string]string{
 		"_links.first.href": "/api/v2/ventas?cliente_id=" + strconv.FormatInt(c, 10) + "&page=1&per_page=1",
 		"_links.next.href":  "/api/v2/ventas?cliente_id=" + strconv.FormatInt(c, 10) + "&page=2&per_page=1",
@@ -73,16 +73,16 @@ func TestVersionsServeTheSameSaleAndV2AddsLinks(t *testing.T) {
 	}
 
 	// Writes answer in v2 too.
-	created := f.e.Call(f.admin, http.MethodPost, "/api/v2/ventas", venta(linea(p, 1, 50)))
+	created := f.E.Call(f.Admin, http.MethodPost, "/api/v2/ventas", venta(linea(p, 1, 50)))
 	if created.Status != http.StatusCreated || testenv.Str(created.JSON, "data._links.self.href") != "/api/v2/ventas/"+strconv.FormatInt(id(created), 10) {
 		t.Fatalf("create in v2: %d %s", created.Status, created.Raw)
 	}
 
 	// The tax-authority routes live under a version prefix only.
-	if r := f.e.Call(f.admin, http.MethodGet, "/api/v2/hacienda", nil); r.Status != http.StatusOK {
+	if r := f.E.Call(f.Admin, http.MethodGet, "/api/v2/hacienda", nil); r.Status != http.StatusOK {
 		t.Fatalf("GET /api/v2/hacienda: %d %s", r.Status, r.Raw)
 	}
-	if r := f.e.Call(f.admin, http.MethodGet, "/api/hacienda", nil); r.Status != http.StatusNotFound {
+	if r := f.E.Call(f.Admin, http.MethodGet, "/api/hacienda", nil); r.Status != http.StatusNotFound {
 		t.Fatalf("GET /api/hacienda: %d %s", r.Status, r.Raw)
 	}
 }
@@ -93,14 +93,14 @@ func TestDeprecatedV1AnswersCarrySunsetAndItsSuccessor(t *testing.T) {
 	routes.DeprecarV1("proveedores", desde, sunset)
 	f := setup(t)
 	for _, p := range []string{"/api/proveedores?per_page=5", "/api/v1/proveedores?per_page=5"} {
-		r := f.e.Call(f.admin, http.MethodGet, p, nil)
+		r := f.E.Call(f.Admin, http.MethodGet, p, nil)
 		if r.Status != http.StatusOK || r.Header.Get("Deprecation") != "@"+strconv.FormatInt(desde.Unix(), 10) ||
 			r.Header.Get("Sunset") != "Wed, 30 Jun 2027 00:00:00 GMT" ||
 			r.Header.Get("Link") != `</api/v2/proveedores?per_page=5>; rel="successor-version"` {
 			t.Fatalf("%s: %d Deprecation=%q Sunset=%q Link=%q", p, r.Status, r.Header.Get("Deprecation"), r.Header.Get("Sunset"), r.Header.Get("Link"))
 		}
 	}
-	if r := f.e.Call(f.admin, http.MethodGet, "/api/v2/proveedores", nil); r.Header.Get("Sunset") != "" || r.Header.Get("Deprecation") != "" {
+	if r := f.E.Call(f.Admin, http.MethodGet, "/api/v2/proveedores", nil); r.Header.Get("Sunset") != "" || r.Header.Get("Deprecation") != "" {
 		t.Fatalf("v2 is not deprecated: %v", r.Header)
 	}
 }
