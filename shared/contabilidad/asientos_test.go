@@ -13,7 +13,7 @@ import (
 func TestManualEntryFromDraftToPostedToAnnulled(t *testing.T) {
 	f := setup(t)
 	banco, capital, caja := f.cuenta("1.1.02.001"), f.cuenta("3.1.01.001"), f.cuenta("1.1.01.001")
-	r := f.ok(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
+	r := f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
 		asiento("", debe(caja, "100000.50"), haber(capital, 90000)))
 	a := id(r)
 	if testenv.Get(r.JSON, "data.numero") != nil || testenv.Str(r.JSON, "data.estado") != "borrador" ||
@@ -23,43 +23,43 @@ func TestManualEntryFromDraftToPostedToAnnulled(t *testing.T) {
 		t.Fatalf("draft: %s", r.Raw)
 	}
 	// An unbalanced draft cannot be posted: the database's rule, under lineas.
-	testenv.Expect422(t, f.do(http.MethodPost, path("asientos-contables", a, "contabilizar"), nil), "lineas")
+	testenv.Expect422(t, f.Call(http.MethodPost, path("asientos-contables", a, "contabilizar"), nil), "lineas")
 
-	r = f.ok(http.StatusOK, http.MethodPut, path("asientos-contables", a), map[string]any{
+	r = f.Must(http.StatusOK, http.MethodPut, path("asientos-contables", a), map[string]any{
 		"descripcion": "Aporte de capital en banco", "lineas": []any{debe(banco, "250000"), haber(capital, "250000")}})
 	if testenv.Str(r.JSON, "data.lineas.0.cuenta.codigo") != "1.1.02.001" || testenv.Len(r.JSON, "data.lineas") != 2 ||
 		testenv.Str(r.JSON, "data.descripcion") != "Aporte de capital en banco" {
 		t.Fatalf("edited draft: %s", r.Raw)
 	}
-	r = f.ok(http.StatusOK, http.MethodPost, path("asientos-contables", a, "contabilizar"), nil)
+	r = f.Must(http.StatusOK, http.MethodPost, path("asientos-contables", a, "contabilizar"), nil)
 	if testenv.Str(r.JSON, "data.numero") != "AS-2026-000001" || testenv.Str(r.JSON, "data.estado") != "contabilizado" ||
 		num(r, "data.total_debe") != "250000.00" || testenv.Str(r.JSON, "data.contabilizado_en") == "" {
 		t.Fatalf("posted: %s", r.Raw)
 	}
-	testenv.Expect422(t, f.do(http.MethodPatch, path("asientos-contables", a), map[string]any{"descripcion": "x"}), "estado")
-	testenv.Expect422(t, f.do(http.MethodDelete, path("asientos-contables", a), nil), "estado")
-	testenv.Expect422(t, f.do(http.MethodPost, path("asientos-contables", a, "contabilizar"), nil), "estado")
+	testenv.Expect422(t, f.Call(http.MethodPatch, path("asientos-contables", a), map[string]any{"descripcion": "x"}), "estado")
+	testenv.Expect422(t, f.Call(http.MethodDelete, path("asientos-contables", a), nil), "estado")
+	testenv.Expect422(t, f.Call(http.MethodPost, path("asientos-contables", a, "contabilizar"), nil), "estado")
 
-	r = f.ok(http.StatusOK, http.MethodPost, path("asientos-contables", a, "anular"), map[string]any{"fecha": "2026-03-20"})
+	r = f.Must(http.StatusOK, http.MethodPost, path("asientos-contables", a, "anular"), map[string]any{"fecha": "2026-03-20"})
 	rev := id(r)
 	if rev == a || testenv.Num(r.JSON, "data.reversa_de_id") != float64(a) || testenv.Str(r.JSON, "data.numero") != "AS-2026-000002" ||
 		testenv.Str(r.JSON, "data.fecha") != "2026-03-20" || num(r, "data.lineas.0.haber") != "250000.00" ||
 		testenv.Str(r.JSON, "data.origen") != "anulacion" {
 		t.Fatalf("reversing entry: %s", r.Raw)
 	}
-	r = f.ok(http.StatusOK, http.MethodGet, path("asientos-contables", a), nil)
+	r = f.Must(http.StatusOK, http.MethodGet, path("asientos-contables", a), nil)
 	if testenv.Str(r.JSON, "data.estado") != "anulado" || testenv.Num(r.JSON, "data.reversado_por_id") != float64(rev) {
 		t.Fatalf("annulled original: %s", r.Raw)
 	}
-	testenv.Expect422(t, f.do(http.MethodPost, path("asientos-contables", a, "anular"), nil), "estado")
-	if got := f.text(`select sum(debe - haber)::text from asiento_lineas where empresa_id = 1 and cuenta_id = $1`, banco); got != "0.00" {
+	testenv.Expect422(t, f.Call(http.MethodPost, path("asientos-contables", a, "anular"), nil), "estado")
+	if got := f.Text(`select sum(debe - haber)::text from asiento_lineas where empresa_id = 1 and cuenta_id = $1`, banco); got != "0.00" {
 		t.Errorf("bank after the annulment: %s", got)
 	}
 
 	// A draft is deleted; then it is gone.
-	d := id(f.ok(http.StatusCreated, http.MethodPost, "/api/asientos-contables", asiento("borrador", debe(caja, 1), haber(capital, 1))))
-	f.ok(http.StatusOK, http.MethodDelete, path("asientos-contables", d), nil)
-	f.ok(http.StatusNotFound, http.MethodGet, path("asientos-contables", d), nil)
+	d := id(f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables", asiento("borrador", debe(caja, 1), haber(capital, 1))))
+	f.Must(http.StatusOK, http.MethodDelete, path("asientos-contables", d), nil)
+	f.Must(http.StatusNotFound, http.MethodGet, path("asientos-contables", d), nil)
 }
 
 // Each rule of an entry is a 422 under its key, checked in Go before any
@@ -68,9 +68,9 @@ func TestEntryRulesAre422sUnderTheirKeys(t *testing.T) {
 	f := setup(t)
 	caja, capital, grupo := f.cuenta("1.1.01.001"), f.cuenta("3.1.01.001"), f.cuenta("1.1.01")
 	inactiva := f.cuenta("1.1.01.002")
-	f.e.Exec(`update cuentas_contables set activo = false where id = $1`, inactiva)
-	otra := testenv.Scalar[int64](t, f.e, `select id from cuentas_contables where empresa_id = 2 and codigo = '1.1.01.001'`)
-	f.e.ExpectInvalid(t, f.admin, http.MethodPost, "/api/asientos-contables", []testenv.Invalid{
+	f.E.Exec(`update cuentas_contables set activo = false where id = $1`, inactiva)
+	otra := testenv.Scalar[int64](t, f.E, `select id from cuentas_contables where empresa_id = 2 and codigo = '1.1.01.001'`)
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPost, "/api/asientos-contables", []testenv.Invalid{
 		{"fewer than two lines", asiento("contabilizado", debe(caja, 10)), "lineas"},
 		{"no lines", asiento("borrador"), "lineas"},
 		{"unbalanced", asiento("contabilizado", debe(caja, 10), haber(capital, 9)), "lineas"},
@@ -89,32 +89,32 @@ func TestEntryRulesAre422sUnderTheirKeys(t *testing.T) {
 		{"colones at another rate", testenv.With(asiento("borrador", debe(caja, 1), haber(capital, 1)), "tipo_cambio", 500), "tipo_cambio"},
 		{"dollars without a rate for the date", testenv.With(asiento("borrador", debe(caja, 1), haber(capital, 1)), "moneda", "USD"), "tipo_cambio"},
 	})
-	if n := f.int(`select count(*) from asientos_contables where empresa_id = 1 and origen = 'manual'`); n != 0 {
+	if n := f.Int(`select count(*) from asientos_contables where empresa_id = 1 and origen = 'manual'`); n != 0 {
 		t.Errorf("refused entries left %d rows", n)
 	}
 
 	t.Run("a closed period refuses posting", func(t *testing.T) {
-		f.ok(http.StatusOK, http.MethodPost, "/api/periodos-contables/2026/3/cerrar", nil)
-		r := f.do(http.MethodPost, "/api/asientos-contables", asiento("contabilizado", debe(caja, 1), haber(capital, 1)))
+		f.Must(http.StatusOK, http.MethodPost, "/api/periodos-contables/2026/3/cerrar", nil)
+		r := f.Call(http.MethodPost, "/api/asientos-contables", asiento("contabilizado", debe(caja, 1), haber(capital, 1)))
 		testenv.Expect422(t, r, "fecha")
 		if got := testenv.Str(r.JSON, "errors.fecha.0"); got != "El período contable 2026-03 está cerrado; no se puede contabilizar en él." {
 			t.Errorf("message: %s", got)
 		}
 		// A draft may be dated in it; posting it waits for the reopening.
-		d := id(f.ok(http.StatusCreated, http.MethodPost, "/api/asientos-contables", asiento("borrador", debe(caja, 1), haber(capital, 1))))
-		testenv.Expect422(t, f.do(http.MethodPost, path("asientos-contables", d, "contabilizar"), nil), "fecha")
-		f.ok(http.StatusOK, http.MethodPost, "/api/periodos-contables/2026/3/reabrir", nil)
-		f.ok(http.StatusOK, http.MethodPost, path("asientos-contables", d, "contabilizar"), nil)
+		d := id(f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables", asiento("borrador", debe(caja, 1), haber(capital, 1))))
+		testenv.Expect422(t, f.Call(http.MethodPost, path("asientos-contables", d, "contabilizar"), nil), "fecha")
+		f.Must(http.StatusOK, http.MethodPost, "/api/periodos-contables/2026/3/reabrir", nil)
+		f.Must(http.StatusOK, http.MethodPost, path("asientos-contables", d, "contabilizar"), nil)
 	})
 	t.Run("an automatic entry is reversed through its document", func(t *testing.T) {
-		venta := f.int(`select contabilidad_registrar(1, '2026-03-16', 'Venta FAC-1', 'venta', 1,
+		venta := f.Int(`select contabilidad_registrar(1, '2026-03-16', 'Venta FAC-1', 'venta', 1,
 			jsonb_build_array(jsonb_build_object('cuenta_id', $1::bigint, 'debe', 10), jsonb_build_object('cuenta_id', $2::bigint, 'haber', 10)))`,
 			caja, f.cuenta("4.1.01.001"))
-		testenv.Expect422(t, f.do(http.MethodPost, path("asientos-contables", venta, "anular"), nil), "origen")
+		testenv.Expect422(t, f.Call(http.MethodPost, path("asientos-contables", venta, "anular"), nil), "origen")
 	})
 	t.Run("dollars take the registered rate of the date", func(t *testing.T) {
-		f.ok(http.StatusCreated, http.MethodPost, "/api/tipos-cambio", map[string]any{"fecha": "2026-03-15", "compra": "505.10", "venta": "511.25"})
-		r := f.ok(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
+		f.Must(http.StatusCreated, http.MethodPost, "/api/tipos-cambio", map[string]any{"fecha": "2026-03-15", "compra": "505.10", "venta": "511.25"})
+		r := f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
 			testenv.With(asiento("contabilizado", debe(caja, 511.25), haber(capital, 511.25)), "moneda", "USD"))
 		if testenv.Str(r.JSON, "data.moneda") != "USD" || num(r, "data.tipo_cambio") != "511.25" {
 			t.Errorf("dollar entry: %s", r.Raw)
@@ -127,7 +127,7 @@ func TestEntryListFilters(t *testing.T) {
 	f := setup(t)
 	a := id(f.capital("1000"))
 	caja, capital := f.cuenta("1.1.01.001"), f.cuenta("3.1.01.001")
-	b := id(f.ok(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
+	b := id(f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
 		testenv.With(asiento("borrador", debe(caja, 5), haber(capital, 5)), "descripcion", "Fondo de caja chica", "fecha", "2026-04-02")))
 	for _, c := range []struct {
 		query string
@@ -141,11 +141,11 @@ func TestEntryListFilters(t *testing.T) {
 		{"search=caja%20chica", []int{int(b)}},
 		{"cuenta_id=" + itoa(f.cuenta("1.1.02.001")), []int{int(a)}},
 	} {
-		r := f.ok(http.StatusOK, http.MethodGet, "/api/asientos-contables?"+c.query, nil)
+		r := f.Must(http.StatusOK, http.MethodGet, "/api/asientos-contables?"+c.query, nil)
 		if got := testenv.IDs(r); !equal(got, c.want) {
 			t.Errorf("?%s: %v, want %v", c.query, got, c.want)
 		}
 	}
-	testenv.Expect422(t, f.do(http.MethodGet, "/api/asientos-contables?estado=x", nil), "estado")
-	testenv.Expect422(t, f.do(http.MethodGet, "/api/asientos-contables?fecha_inicio=2026-04-02&fecha_fin=2026-04-01", nil), "fecha_fin")
+	testenv.Expect422(t, f.Call(http.MethodGet, "/api/asientos-contables?estado=x", nil), "estado")
+	testenv.Expect422(t, f.Call(http.MethodGet, "/api/asientos-contables?fecha_inicio=2026-04-02&fecha_fin=2026-04-01", nil), "fecha_fin")
 }

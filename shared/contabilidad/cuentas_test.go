@@ -13,7 +13,7 @@ import (
 func TestChartAccountsNestUnderGroupingAccountsWithSubtreeBalances(t *testing.T) {
 	f := setup(t)
 	grupo := f.cuenta("6.2.01")
-	r := f.ok(http.StatusCreated, http.MethodPost, "/api/cuentas-contables", map[string]any{
+	r := f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-contables", map[string]any{
 		"codigo": "6.2.01.010", "nombre": "Publicidad", "tipo": "gasto", "padre_id": grupo})
 	nueva := id(r)
 	if testenv.Num(r.JSON, "data.nivel") != 4 || testenv.Str(r.JSON, "data.naturaleza") != "deudora" ||
@@ -21,60 +21,60 @@ func TestChartAccountsNestUnderGroupingAccountsWithSubtreeBalances(t *testing.T)
 		testenv.Str(r.JSON, "data.moneda") != "CRC" {
 		t.Fatalf("created: %s", r.Raw)
 	}
-	r = f.ok(http.StatusCreated, http.MethodPost, "/api/cuentas-contables", map[string]any{
+	r = f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-contables", map[string]any{
 		"codigo": "7", "nombre": "Cuentas de orden", "tipo": "activo", "naturaleza": "acreedora", "acepta_movimientos": false})
 	if testenv.Num(r.JSON, "data.nivel") != 1 || testenv.Str(r.JSON, "data.naturaleza") != "acreedora" || testenv.Get(r.JSON, "data.padre_id") != nil {
 		t.Fatalf("top-level account: %s", r.Raw)
 	}
 
 	f.capital("250000")
-	f.ok(http.StatusCreated, http.MethodPost, "/api/asientos-contables", asiento("contabilizado",
+	f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables", asiento("contabilizado",
 		debe(nueva, "1500.50"), haber(f.cuenta("1.1.02.001"), "1500.50")))
 
-	r = f.ok(http.StatusOK, http.MethodGet, "/api/cuentas-contables?arbol=true&fecha_corte=2026-03-31", nil)
+	r = f.Must(http.StatusOK, http.MethodGet, "/api/cuentas-contables?arbol=true&fecha_corte=2026-03-31", nil)
 	if testenv.Num(r.JSON, "total") != 7 || testenv.Str(r.JSON, "data.0.codigo") != "1" || num(r, "data.0.saldo") != "248499.50" ||
 		testenv.Str(r.JSON, "data.0.hijos.0.codigo") != "1.1" || testenv.Str(r.JSON, "data.0.hijos.0.hijos.1.hijos.0.codigo") != "1.1.02.001" ||
 		num(r, "data.0.hijos.0.hijos.1.hijos.0.saldo") != "248499.50" || num(r, "data.2.saldo") != "250000.00" ||
 		num(r, "data.5.saldo") != "1500.50" || testenv.Len(r.JSON, "data.6.hijos") != 0 {
 		t.Fatalf("tree: %.2000s", r.Raw)
 	}
-	r = f.ok(http.StatusOK, http.MethodGet, "/api/cuentas-contables?fecha_corte=2026-03-14&search=Publicidad", nil)
+	r = f.Must(http.StatusOK, http.MethodGet, "/api/cuentas-contables?fecha_corte=2026-03-14&search=Publicidad", nil)
 	if testenv.Num(r.JSON, "total") != 1 || num(r, "data.0.saldo") != "0.00" || testenv.Get(r.JSON, "data.0.hijos") != nil {
 		t.Fatalf("balance before the entry: %s", r.Raw)
 	}
-	r = f.ok(http.StatusOK, http.MethodGet, "/api/cuentas-contables?padre_id="+itoa(grupo), nil)
+	r = f.Must(http.StatusOK, http.MethodGet, "/api/cuentas-contables?padre_id="+itoa(grupo), nil)
 	if got := testenv.Strs(r, "codigo"); len(got) != 8 || got[6] != "6.2.01.010" || testenv.Get(r.JSON, "data.0.saldo") != nil {
 		t.Errorf("children of 6.2.01: %v", got)
 	}
 	for query, total := range map[string]float64{"tipo=costo": 4, "nivel=1": 7, "acepta_movimientos=false&tipo=patrimonio": 5} {
-		if r := f.ok(http.StatusOK, http.MethodGet, "/api/cuentas-contables?"+query, nil); testenv.Num(r.JSON, "total") != total {
+		if r := f.Must(http.StatusOK, http.MethodGet, "/api/cuentas-contables?"+query, nil); testenv.Num(r.JSON, "total") != total {
 			t.Errorf("?%s: total %v, want %v", query, testenv.Num(r.JSON, "total"), total)
 		}
 	}
 	// The list costs the same round trips for a page of 10 and of 100, with balances and as a tree.
 	for _, q := range []string{"fecha_corte=2026-03-31", "arbol=true&fecha_corte=2026-03-31"} {
-		a := f.e.RoundTrips(t, "/api/cuentas-contables?per_page=10&"+q, f.admin)
-		b := f.e.RoundTrips(t, "/api/cuentas-contables?per_page=100&"+q, f.admin)
+		a := f.E.RoundTrips(t, "/api/cuentas-contables?per_page=10&"+q, f.Admin)
+		b := f.E.RoundTrips(t, "/api/cuentas-contables?per_page=100&"+q, f.Admin)
 		if a != b {
 			t.Errorf("?%s: %d round trips for 10 rows, %d for 100", q, a, b)
 		}
 	}
 
 	// An account with movements is deactivated, not deleted; one without is deleted.
-	testenv.Expect422(t, f.do(http.MethodDelete, path("cuentas-contables", nueva), nil), "id")
-	r = f.ok(http.StatusOK, http.MethodPut, path("cuentas-contables", nueva), map[string]any{"activo": false, "nombre": "Publicidad y mercadeo",
+	testenv.Expect422(t, f.Call(http.MethodDelete, path("cuentas-contables", nueva), nil), "id")
+	r = f.Must(http.StatusOK, http.MethodPut, path("cuentas-contables", nueva), map[string]any{"activo": false, "nombre": "Publicidad y mercadeo",
 		"codigo": "6.2.01.010", "tipo": "gasto", "padre_id": grupo})
 	if testenv.Get(r.JSON, "data.activo") != false || testenv.Str(r.JSON, "data.nombre") != "Publicidad y mercadeo" {
 		t.Fatalf("deactivated: %s", r.Raw)
 	}
-	testenv.Expect422(t, f.do(http.MethodPost, "/api/asientos-contables", asiento("contabilizado",
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/asientos-contables", asiento("contabilizado",
 		debe(nueva, 1), haber(f.cuenta("1.1.02.001"), 1))), "lineas.0.cuenta_id")
-	vacia := id(f.ok(http.StatusCreated, http.MethodPost, "/api/cuentas-contables", map[string]any{
+	vacia := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-contables", map[string]any{
 		"codigo": "6.2.01.011", "nombre": "Donaciones", "tipo": "gasto", "padre_id": grupo}))
-	f.ok(http.StatusOK, http.MethodDelete, path("cuentas-contables", vacia), nil)
-	f.ok(http.StatusNotFound, http.MethodGet, path("cuentas-contables", vacia), nil)
+	f.Must(http.StatusOK, http.MethodDelete, path("cuentas-contables", vacia), nil)
+	f.Must(http.StatusNotFound, http.MethodGet, path("cuentas-contables", vacia), nil)
 	// Its code is free again.
-	f.ok(http.StatusCreated, http.MethodPost, "/api/cuentas-contables", map[string]any{
+	f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-contables", map[string]any{
 		"codigo": "6.2.01.011", "nombre": "Donaciones", "tipo": "gasto", "padre_id": grupo})
 }
 
@@ -82,11 +82,11 @@ func TestChartAccountsNestUnderGroupingAccountsWithSubtreeBalances(t *testing.T)
 func TestChartRulesAre422sUnderTheirFields(t *testing.T) {
 	f := setup(t)
 	grupo, hoja := f.cuenta("6.2.01"), f.cuenta("6.2.01.001")
-	otra := testenv.Scalar[int64](t, f.e, `select id from cuentas_contables where empresa_id = 2 and codigo = '6.2.01'`)
+	otra := testenv.Scalar[int64](t, f.E, `select id from cuentas_contables where empresa_id = 2 and codigo = '6.2.01'`)
 	cuenta := func(kv ...any) map[string]any {
 		return testenv.With(map[string]any{"codigo": "6.2.01.050", "nombre": "Nueva", "tipo": "gasto", "padre_id": grupo}, kv...)
 	}
-	f.e.ExpectInvalid(t, f.admin, http.MethodPost, "/api/cuentas-contables", []testenv.Invalid{
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPost, "/api/cuentas-contables", []testenv.Invalid{
 		{"a code taken in the company", cuenta("codigo", "6.2.01.001"), "codigo"},
 		{"a code that is not digits and dots", cuenta("codigo", "6.2.A"), "codigo"},
 		{"a code outside the parent's", cuenta("codigo", "6.3.01.001"), "codigo"},
@@ -100,46 +100,46 @@ func TestChartRulesAre422sUnderTheirFields(t *testing.T) {
 		{"no code", cuenta("codigo", nil), "codigo"},
 	})
 	caja := f.cuenta("1.1.01.001")
-	f.e.ExpectInvalid(t, f.admin, http.MethodPatch, path("cuentas-contables", hoja), []testenv.Invalid{
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPatch, path("cuentas-contables", hoja), []testenv.Invalid{
 		{"changing the code", map[string]any{"codigo": "6.2.01.900"}, "codigo"},
 		{"changing the type", map[string]any{"tipo": "costo"}, "tipo"},
 		{"changing the parent", map[string]any{"padre_id": f.cuenta("6.1.01")}, "padre_id"},
 	})
-	f.e.ExpectInvalid(t, f.admin, http.MethodPatch, path("cuentas-contables", grupo), []testenv.Invalid{
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPatch, path("cuentas-contables", grupo), []testenv.Invalid{
 		{"a grouping account with subaccounts taking postings", map[string]any{"acepta_movimientos": true}, "acepta_movimientos"},
 	})
-	f.e.ExpectInvalid(t, f.admin, http.MethodPatch, path("cuentas-contables", caja), []testenv.Invalid{
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPatch, path("cuentas-contables", caja), []testenv.Invalid{
 		{"deactivating an account of the posting configuration", map[string]any{"activo": false}, "activo"},
 		{"making a configured account a grouping one", map[string]any{"acepta_movimientos": false}, "acepta_movimientos"},
 	})
-	testenv.Expect422(t, f.do(http.MethodDelete, path("cuentas-contables", caja), nil), "id")
-	testenv.Expect422(t, f.do(http.MethodDelete, path("cuentas-contables", grupo), nil), "id")
+	testenv.Expect422(t, f.Call(http.MethodDelete, path("cuentas-contables", caja), nil), "id")
+	testenv.Expect422(t, f.Call(http.MethodDelete, path("cuentas-contables", grupo), nil), "id")
 	f.capital("10")
-	testenv.Expect422(t, f.do(http.MethodPatch, path("cuentas-contables", f.cuenta("3.1.01.001")), map[string]any{"acepta_movimientos": false}),
+	testenv.Expect422(t, f.Call(http.MethodPatch, path("cuentas-contables", f.cuenta("3.1.01.001")), map[string]any{"acepta_movimientos": false}),
 		"acepta_movimientos")
-	testenv.Expect422(t, f.do(http.MethodGet, "/api/cuentas-contables?fecha_corte=2026-02-30", nil), "fecha_corte")
-	testenv.Expect422(t, f.do(http.MethodGet, "/api/cuentas-contables?tipo=otro", nil), "tipo")
-	testenv.Expect422(t, f.do(http.MethodGet, "/api/cuentas-contables?sort=saldo", nil), "sort")
+	testenv.Expect422(t, f.Call(http.MethodGet, "/api/cuentas-contables?fecha_corte=2026-02-30", nil), "fecha_corte")
+	testenv.Expect422(t, f.Call(http.MethodGet, "/api/cuentas-contables?tipo=otro", nil), "tipo")
+	testenv.Expect422(t, f.Call(http.MethodGet, "/api/cuentas-contables?sort=saldo", nil), "sort")
 }
 
 // The posting configuration shows each account next to its id; a PUT
 // changes any subset, each an active leaf account of the company.
 func TestPostingConfigurationChangesOnlyToActiveLeafAccounts(t *testing.T) {
 	f := setup(t)
-	r := f.ok(http.StatusOK, http.MethodGet, "/api/contabilidad/configuracion", nil)
+	r := f.Must(http.StatusOK, http.MethodGet, "/api/contabilidad/configuracion", nil)
 	if testenv.Num(r.JSON, "data.cuenta_caja_id") != float64(f.cuenta("1.1.01.001")) || testenv.Str(r.JSON, "data.cuenta_caja.codigo") != "1.1.01.001" ||
 		testenv.Str(r.JSON, "data.cuenta_costo_ventas.nombre") != "Costo de mercadería vendida" || testenv.Get(r.JSON, "data.empresa_id") != nil {
 		t.Fatalf("configuration: %s", r.Raw)
 	}
 	chica := f.cuenta("1.1.01.002")
-	r = f.ok(http.StatusOK, http.MethodPut, "/api/contabilidad/configuracion", map[string]any{"cuenta_caja_id": chica})
+	r = f.Must(http.StatusOK, http.MethodPut, "/api/contabilidad/configuracion", map[string]any{"cuenta_caja_id": chica})
 	if testenv.Str(r.JSON, "data.cuenta_caja.codigo") != "1.1.01.002" || testenv.Str(r.JSON, "data.cuenta_bancos.codigo") != "1.1.02.001" {
 		t.Fatalf("changed: %s", r.Raw)
 	}
 	inactiva := f.cuenta("6.2.01.099")
-	f.e.Exec(`update cuentas_contables set activo = false where id = $1`, inactiva)
-	otra := testenv.Scalar[int64](t, f.e, `select id from cuentas_contables where empresa_id = 2 and codigo = '1.1.01.001'`)
-	f.e.ExpectInvalid(t, f.admin, http.MethodPut, "/api/contabilidad/configuracion", []testenv.Invalid{
+	f.E.Exec(`update cuentas_contables set activo = false where id = $1`, inactiva)
+	otra := testenv.Scalar[int64](t, f.E, `select id from cuentas_contables where empresa_id = 2 and codigo = '1.1.01.001'`)
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPut, "/api/contabilidad/configuracion", []testenv.Invalid{
 		{"a grouping account", map[string]any{"cuenta_bancos_id": f.cuenta("1.1.02")}, "cuenta_bancos_id"},
 		{"an inactive account", map[string]any{"cuenta_faltante_caja_id": inactiva}, "cuenta_faltante_caja_id"},
 		{"another company's account", map[string]any{"cuenta_ventas_id": otra}, "cuenta_ventas_id"},
@@ -147,10 +147,10 @@ func TestPostingConfigurationChangesOnlyToActiveLeafAccounts(t *testing.T) {
 		{"null", map[string]any{"cuenta_ventas_id": nil}, "cuenta_ventas_id"},
 		{"not a number", map[string]any{"cuenta_ventas_id": "x"}, "cuenta_ventas_id"},
 	})
-	if got := testenv.Str(f.ok(http.StatusOK, http.MethodGet, "/api/contabilidad/configuracion", nil).JSON, "data.cuenta_ventas.codigo"); got != "4.1.01.001" {
+	if got := testenv.Str(f.Must(http.StatusOK, http.MethodGet, "/api/contabilidad/configuracion", nil).JSON, "data.cuenta_ventas.codigo"); got != "4.1.01.001" {
 		t.Errorf("a refused PUT changed the mapping: %s", got)
 	}
-	if got := f.text(`select cuenta_caja_id::text from contabilidad_configuracion where empresa_id = 1`); got != itoa(chica) {
+	if got := f.Text(`select cuenta_caja_id::text from contabilidad_configuracion where empresa_id = 1`); got != itoa(chica) {
 		t.Errorf("stored: %s", got)
 	}
 }
@@ -160,40 +160,40 @@ func TestPostingConfigurationChangesOnlyToActiveLeafAccounts(t *testing.T) {
 func TestPeriodsCloseAndReopen(t *testing.T) {
 	f := setup(t)
 	f.capital("100")
-	r := f.ok(http.StatusOK, http.MethodPost, "/api/periodos-contables/2026/3/cerrar", nil)
+	r := f.Must(http.StatusOK, http.MethodPost, "/api/periodos-contables/2026/3/cerrar", nil)
 	if testenv.Str(r.JSON, "data.estado") != "cerrado" || testenv.Num(r.JSON, "data.cerrado_por") != 1 || testenv.Str(r.JSON, "data.cerrado_en") == "" ||
 		testenv.Num(r.JSON, "data.asientos") != 1 || num(r, "data.total_debe") != "100.00" {
 		t.Fatalf("closed: %s", r.Raw)
 	}
-	testenv.Expect422(t, f.do(http.MethodPost, "/api/periodos-contables/2026/3/cerrar", nil), "estado")
-	f.ok(http.StatusOK, http.MethodPost, "/api/periodos-contables/2025/12/cerrar", nil)
-	r = f.ok(http.StatusOK, http.MethodGet, "/api/periodos-contables", nil)
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/periodos-contables/2026/3/cerrar", nil), "estado")
+	f.Must(http.StatusOK, http.MethodPost, "/api/periodos-contables/2025/12/cerrar", nil)
+	r = f.Must(http.StatusOK, http.MethodGet, "/api/periodos-contables", nil)
 	if testenv.Num(r.JSON, "total") != 2 || testenv.Num(r.JSON, "data.0.mes") != 3 || testenv.Num(r.JSON, "data.1.anio") != 2025 ||
 		testenv.Num(r.JSON, "data.1.asientos") != 0 {
 		t.Fatalf("list: %s", r.Raw)
 	}
-	r = f.ok(http.StatusOK, http.MethodPost, "/api/periodos-contables/2026/3/reabrir", nil)
+	r = f.Must(http.StatusOK, http.MethodPost, "/api/periodos-contables/2026/3/reabrir", nil)
 	if testenv.Str(r.JSON, "data.estado") != "abierto" || testenv.Str(r.JSON, "data.reabierto_en") == "" {
 		t.Fatalf("reopened: %s", r.Raw)
 	}
-	testenv.Expect422(t, f.do(http.MethodPost, "/api/periodos-contables/2026/3/reabrir", nil), "estado")
-	testenv.Expect422(t, f.do(http.MethodPost, "/api/periodos-contables/2026/4/reabrir", nil), "estado")
-	if r := f.ok(http.StatusOK, http.MethodGet, "/api/periodos-contables?estado=cerrado", nil); testenv.Num(r.JSON, "total") != 1 {
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/periodos-contables/2026/3/reabrir", nil), "estado")
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/periodos-contables/2026/4/reabrir", nil), "estado")
+	if r := f.Must(http.StatusOK, http.MethodGet, "/api/periodos-contables?estado=cerrado", nil); testenv.Num(r.JSON, "total") != 1 {
 		t.Errorf("closed months: %s", r.Raw)
 	}
-	f.ok(http.StatusNotFound, http.MethodPost, "/api/periodos-contables/2026/13/cerrar", nil)
-	f.ok(http.StatusNotFound, http.MethodPost, "/api/periodos-contables/x/1/cerrar", nil)
-	testenv.Expect422(t, f.do(http.MethodGet, "/api/periodos-contables?anio=20", nil), "anio")
+	f.Must(http.StatusNotFound, http.MethodPost, "/api/periodos-contables/2026/13/cerrar", nil)
+	f.Must(http.StatusNotFound, http.MethodPost, "/api/periodos-contables/x/1/cerrar", nil)
+	testenv.Expect422(t, f.Call(http.MethodGet, "/api/periodos-contables?anio=20", nil), "anio")
 }
 
 // Exchange rates: one per company and date, both rates above zero.
 func TestExchangeRatesOnePerDateAboveZero(t *testing.T) {
 	f := setup(t)
-	r := f.ok(http.StatusCreated, http.MethodPost, "/api/tipos-cambio", map[string]any{"fecha": "2026-03-15", "compra": "505.1", "venta": 511.25})
+	r := f.Must(http.StatusCreated, http.MethodPost, "/api/tipos-cambio", map[string]any{"fecha": "2026-03-15", "compra": "505.1", "venta": 511.25})
 	if testenv.Str(r.JSON, "data.moneda") != "USD" || testenv.Num(r.JSON, "data.venta") != 511.25 || testenv.Str(r.JSON, "data.fuente") == "" {
 		t.Fatalf("created: %s", r.Raw)
 	}
-	f.e.ExpectInvalid(t, f.admin, http.MethodPost, "/api/tipos-cambio", []testenv.Invalid{
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPost, "/api/tipos-cambio", []testenv.Invalid{
 		{"a date taken", map[string]any{"fecha": "2026-03-15", "compra": 1, "venta": 1}, "fecha"},
 		{"a zero rate", map[string]any{"fecha": "2026-03-16", "compra": 0, "venta": 1}, "compra"},
 		{"a negative rate", map[string]any{"fecha": "2026-03-16", "compra": 1, "venta": -5}, "venta"},
@@ -201,8 +201,8 @@ func TestExchangeRatesOnePerDateAboveZero(t *testing.T) {
 		{"another currency", map[string]any{"fecha": "2026-03-16", "compra": 1, "venta": 1, "moneda": "EUR"}, "moneda"},
 	})
 	// Another company may use the same date.
-	f.e.Call(f.e.Admin(2), http.MethodPost, "/api/tipos-cambio", map[string]any{"fecha": "2026-03-15", "compra": 1, "venta": 1})
-	if n := f.int(`select count(*) from tipos_cambio where fecha = '2026-03-15'`); n != 2 {
+	f.E.Call(f.E.Admin(2), http.MethodPost, "/api/tipos-cambio", map[string]any{"fecha": "2026-03-15", "compra": 1, "venta": 1})
+	if n := f.Int(`select count(*) from tipos_cambio where fecha = '2026-03-15'`); n != 2 {
 		t.Errorf("rates of 2026-03-15: %d", n)
 	}
 }

@@ -1,8 +1,6 @@
 package contabilidad_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -14,50 +12,14 @@ import (
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 // fx is one test's stack acting as company 1's administrator.
-type fx struct {
-	t     *testing.T
-	e     *testenv.Env
-	admin string
-}
+type fx struct{ *testenv.Fixture }
 
-func setup(t *testing.T) *fx {
-	t.Helper()
-	e := testenv.NewParallel(t)
-	return &fx{t: t, e: e, admin: e.Admin(1)}
-}
-
-func (f *fx) do(method, path string, body any) testenv.Resp {
-	f.t.Helper()
-	return f.e.Call(f.admin, method, path, body)
-}
-
-// ok calls and fails the test unless the status is want.
-func (f *fx) ok(want int, method, path string, body any) testenv.Resp {
-	f.t.Helper()
-	r := f.do(method, path, body)
-	if r.Status != want {
-		f.t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, want, r.Raw)
-	}
-	return r
-}
-
-func (f *fx) int(sql string, args ...any) int64 {
-	f.t.Helper()
-	return testenv.Scalar[int64](f.t, f.e, sql, args...)
-}
-
-func (f *fx) text(sql string, args ...any) string {
-	f.t.Helper()
-	if s := testenv.Scalar[*string](f.t, f.e, sql, args...); s != nil {
-		return *s
-	}
-	return "<null>"
-}
+func setup(t *testing.T) *fx { return &fx{testenv.NewFixture(t)} }
 
 // cuenta is the id of company 1's account by code.
 func (f *fx) cuenta(codigo string) int64 {
-	f.t.Helper()
-	return f.int(`select id from cuentas_contables where empresa_id = 1 and codigo = $1 and not eliminado`, codigo)
+	f.T.Helper()
+	return f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = $1 and not eliminado`, codigo)
 }
 
 // asiento is a manual entry body with the given lines.
@@ -76,32 +38,17 @@ func haber(cuenta int64, monto any) map[string]any {
 	return map[string]any{"cuenta_id": cuenta, "haber": monto}
 }
 
-func id(r testenv.Resp) int64 { return int64(testenv.Num(r.JSON, "data.id")) }
-
-func path(res string, id int64, rest ...string) string {
-	p := fmt.Sprintf("/api/%s/%d", res, id)
-	for _, s := range rest {
-		p += "/" + s
-	}
-	return p
-}
-
-// num is the JSON text of the number at a dotted path, scale included.
-func num(r testenv.Resp, path string) string {
-	dec := json.NewDecoder(bytes.NewReader(r.Raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return ""
-	}
-	n, _ := testenv.Get(v, path).(json.Number)
-	return string(n)
-}
+// Shorter names for the shared helpers this package's tests use everywhere.
+var (
+	id   = testenv.ID
+	path = testenv.Path
+	num  = testenv.Number
+)
 
 // capital posts a balanced manual entry: Dr bank, Cr share capital.
 func (f *fx) capital(monto string) testenv.Resp {
-	f.t.Helper()
-	return f.ok(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
+	f.T.Helper()
+	return f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
 		asiento("contabilizado", debe(f.cuenta("1.1.02.001"), monto), haber(f.cuenta("3.1.01.001"), monto)))
 }
 
