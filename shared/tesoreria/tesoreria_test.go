@@ -48,48 +48,48 @@ func TestBankAccountsValidateTheIBANAndGetALedgerAccountUnderBanks(t *testing.T)
 	f := setup(t)
 	valido := iban("015202001026284066")
 	base := map[string]any{"banco": "Banco Nacional", "numero": "100-01-000-1", "iban": valido, "moneda": "CRC"}
-	f.e.ExpectInvalid(t, f.admin, http.MethodPost, "/api/cuentas-bancarias", []testenv.Invalid{
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPost, "/api/cuentas-bancarias", []testenv.Invalid{
 		{"wrong check digits", testenv.With(base, "iban", "CR06015202001026284066"), "iban"},
 		{"wrong length", testenv.With(base, "iban", "CR0501520200102628406"), "iban"},
 		{"not Costa Rican", testenv.With(base, "iban", "GB82WEST12345698765432"), "iban"},
 		{"missing", testenv.With(base, "iban", testenv.Absent), "iban"},
 		{"unknown currency", testenv.With(base, "moneda", "EUR"), "moneda"},
 		{"ledger account of another group", testenv.With(base, "cuenta_contable_id",
-			f.int(`select id from cuentas_contables where empresa_id = 1 and codigo = '1.1.01.001'`)), "cuenta_contable_id"},
+			f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = '1.1.01.001'`)), "cuenta_contable_id"},
 		{"grouping ledger account", testenv.With(base, "cuenta_contable_id",
-			f.int(`select id from cuentas_contables where empresa_id = 1 and codigo = '1.1.02'`)), "cuenta_contable_id"},
+			f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = '1.1.02'`)), "cuenta_contable_id"},
 	})
 
-	r := f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cuentas-bancarias", testenv.With(base, "iban", "cr05 0152 0200 1026 2840 66")))
+	r := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", testenv.With(base, "iban", "cr05 0152 0200 1026 2840 66")))
 	if testenv.Str(r.JSON, "data.iban") != valido || testenv.Str(r.JSON, "data.cuenta_contable.codigo") != "1.1.02.002" ||
 		testenv.Str(r.JSON, "data.cuenta_contable.nombre") != "Banco Nacional 100-01-000-1" || exact(t, r, "data.saldo") != "0.00" {
 		t.Fatalf("created: %s", r.Raw)
 	}
 	// The same IBAN twice is refused; the seeded 1.1.02.001 can be named.
-	testenv.Expect422(t, f.call(http.MethodPost, "/api/cuentas-bancarias", base), "iban")
-	principal := f.int(`select id from cuentas_contables where empresa_id = 1 and codigo = '1.1.02.001'`)
-	r2 := f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/cuentas-bancarias", base), "iban")
+	principal := f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = '1.1.02.001'`)
+	r2 := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
 		"banco": "BAC", "numero": "200", "iban": iban("010200009876543210"), "moneda": "USD", "cuenta_contable_id": principal}))
 	if int64(testenv.Num(r2.JSON, "data.cuenta_contable_id")) != principal {
 		t.Fatalf("named ledger account: %s", r2.Raw)
 	}
 	// A third account gets the next code; one ledger account holds one bank account.
-	testenv.Expect422(t, f.call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
 		"banco": "BCR", "numero": "300", "iban": iban("015201001012345678"), "cuenta_contable_id": principal}), "cuenta_contable_id")
-	r3 := f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+	r3 := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
 		"banco": "BCR", "numero": "300", "iban": iban("015201001012345678")}))
 	if testenv.Str(r3.JSON, "data.cuenta_contable.codigo") != "1.1.02.003" {
 		t.Fatalf("third: %s", r3.Raw)
 	}
-	if r := f.e.Get("/api/cuentas-bancarias?search=bcr", f.admin); testenv.Num(r.JSON, "total") != 1 {
+	if r := f.E.Get("/api/cuentas-bancarias?search=bcr", f.Admin); testenv.Num(r.JSON, "total") != 1 {
 		t.Fatalf("search: %s", r.Raw)
 	}
-	u := f.ok(http.StatusOK, f.call(http.MethodPatch, path("cuentas-bancarias", id(r3)), map[string]any{"titular": "Demo S.A.", "activo": false}))
+	u := f.ok(http.StatusOK, f.Call(http.MethodPatch, path("cuentas-bancarias", id(r3)), map[string]any{"titular": "Demo S.A.", "activo": false}))
 	if testenv.Str(u.JSON, "data.titular") != "Demo S.A." || testenv.Get(u.JSON, "data.activo") != false {
 		t.Fatalf("patch: %s", u.Raw)
 	}
-	f.ok(http.StatusOK, f.call(http.MethodDelete, path("cuentas-bancarias", id(r3)), nil))
-	f.ok(http.StatusNotFound, f.call(http.MethodGet, path("cuentas-bancarias", id(r3)), nil))
+	f.ok(http.StatusOK, f.Call(http.MethodDelete, path("cuentas-bancarias", id(r3)), nil))
+	f.ok(http.StatusNotFound, f.Call(http.MethodGet, path("cuentas-bancarias", id(r3)), nil))
 }
 
 // A customer payment naming a bank account is posted to that account's
@@ -97,18 +97,18 @@ func TestBankAccountsValidateTheIBANAndGetALedgerAccountUnderBanks(t *testing.T)
 // when the statement shows the book balance less the unreconciled lines.
 func TestPaymentsNamingABankAccountMoveItsBalanceAndReconciliationsTieOrAre422(t *testing.T) {
 	f := setup(t)
-	cuenta := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+	cuenta := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
 		"banco": "Banco Nacional", "numero": "100-01", "iban": iban("015202001026284066")})))
-	venta := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/ventas", f.venta(2, "cliente_id", f.cliente))))
+	venta := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(2, "cliente_id", f.cliente))))
 	cxc := f.cuentaPorCobrar(venta)
 	// An unknown bank account is a 422 under its key, and nothing is paid.
-	testenv.Expect422(t, f.call(http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), map[string]any{
+	testenv.Expect422(t, f.Call(http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), map[string]any{
 		"monto": 1000, "forma_pago_id": f.forma("04"), "cuenta_bancaria_id": 999999}), "cuenta_bancaria_id")
 	for _, monto := range []int{1000, 260} {
-		f.ok(http.StatusCreated, f.call(http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), map[string]any{
+		f.ok(http.StatusCreated, f.Call(http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), map[string]any{
 			"monto": monto, "forma_pago_id": f.forma("04"), "cuenta_bancaria_id": cuenta}))
 	}
-	r := f.ok(http.StatusOK, f.call(http.MethodGet, path("cuentas-bancarias", cuenta), nil))
+	r := f.ok(http.StatusOK, f.Call(http.MethodGet, path("cuentas-bancarias", cuenta), nil))
 	if exact(t, r, "data.saldo") != "1260.00" || testenv.Len(r.JSON, "data.movimientos_pendientes") != 2 {
 		t.Fatalf("bank account after the payments: %s", r.Raw)
 	}
@@ -124,14 +124,14 @@ func TestPaymentsNamingABankAccountMoveItsBalanceAndReconciliationsTieOrAre422(t
 
 	conciliar := path("cuentas-bancarias", cuenta, "/conciliaciones")
 	// The statement shows only the first payment (1000): it must say 1000.
-	no := f.call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1100, "movimientos": []int64{primera}})
+	no := f.Call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1100, "movimientos": []int64{primera}})
 	testenv.Expect422(t, no, "saldo_estado_cuenta")
 	if msg := no.FieldErrors("saldo_estado_cuenta")[0]; !strings.Contains(msg, "1260.00") || !strings.Contains(msg, "debería mostrar 1000.00") {
 		t.Errorf("message: %s", msg)
 	}
-	testenv.Expect422(t, f.call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1000,
+	testenv.Expect422(t, f.Call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1000,
 		"movimientos": []int64{primera, 99999999}}), "movimientos.1")
-	si := f.ok(http.StatusCreated, f.call(http.MethodPost, conciliar, map[string]any{
+	si := f.ok(http.StatusCreated, f.Call(http.MethodPost, conciliar, map[string]any{
 		"fecha_corte": "2099-12-31", "saldo_estado_cuenta": "1000.00", "movimientos": []int64{primera}}))
 	for k, want := range map[string]string{"saldo_libros": "1260.00", "saldo_estado_cuenta": "1000.00", "total_conciliado": "1000.00",
 		"total_no_conciliado": "260.00", "diferencia": "260.00"} {
@@ -144,19 +144,19 @@ func TestPaymentsNamingABankAccountMoveItsBalanceAndReconciliationsTieOrAre422(t
 		t.Errorf("the difference is the outstanding line: %s", si.Raw)
 	}
 	// A line is reconciled once; the next statement reconciles the rest.
-	testenv.Expect422(t, f.call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1260,
+	testenv.Expect422(t, f.Call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1260,
 		"movimientos": []int64{primera, segunda}}), "movimientos.0")
-	f.ok(http.StatusCreated, f.call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1260,
+	f.ok(http.StatusCreated, f.Call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1260,
 		"movimientos": []int64{segunda}}))
-	l := f.ok(http.StatusOK, f.call(http.MethodGet, conciliar, nil))
+	l := f.ok(http.StatusOK, f.Call(http.MethodGet, conciliar, nil))
 	if testenv.Num(l.JSON, "total") != 2 || exact(t, l, "data.0.diferencia") != "0.00" {
 		t.Fatalf("list: %s", l.Raw)
 	}
-	if r := f.call(http.MethodGet, path("cuentas-bancarias", cuenta), nil); testenv.Len(r.JSON, "data.movimientos_pendientes") != 0 {
+	if r := f.Call(http.MethodGet, path("cuentas-bancarias", cuenta), nil); testenv.Len(r.JSON, "data.movimientos_pendientes") != 0 {
 		t.Errorf("pending after reconciling everything: %s", r.Raw)
 	}
 	// An account with money cannot be deleted.
-	testenv.Expect422(t, f.call(http.MethodDelete, path("cuentas-bancarias", cuenta), nil), "saldo")
+	testenv.Expect422(t, f.Call(http.MethodDelete, path("cuentas-bancarias", cuenta), nil), "saldo")
 }
 
 // A cash box's session counts its cash sales and payments; the closing
@@ -164,31 +164,31 @@ func TestPaymentsNamingABankAccountMoveItsBalanceAndReconciliationsTieOrAre422(t
 // cash account, and a closed box refuses sales.
 func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *testing.T) {
 	f := setup(t)
-	caja := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.sucursal, "nombre": "Caja 1", "codigo": "C1"})))
+	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.sucursal, "nombre": "Caja 1", "codigo": "C1"})))
 	efectivo := f.forma("01")
 	// No open session yet.
-	testenv.Expect422(t, f.call(http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo)), "caja_id")
-	testenv.Expect422(t, f.call(http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": 0}), "estado")
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo)), "caja_id")
+	testenv.Expect422(t, f.Call(http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": 0}), "estado")
 
-	a := f.ok(http.StatusOK, f.call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": "20000.00"}))
+	a := f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": "20000.00"}))
 	if testenv.Str(a.JSON, "data.sesion_abierta.estado") != "abierta" || exact(t, a, "data.sesion_abierta.monto_inicial") != "20000.00" {
 		t.Fatalf("open: %s", a.Raw)
 	}
-	testenv.Expect422(t, f.call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 1}), "estado")
-	testenv.Expect422(t, f.call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{}), "monto_inicial")
+	testenv.Expect422(t, f.Call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 1}), "estado")
+	testenv.Expect422(t, f.Call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{}), "monto_inicial")
 
 	// A cash sale (1130), a receivable collected in cash (500), a supplier paid in cash (300).
-	v := f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo)))
+	v := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo)))
 	if int64(testenv.Num(v.JSON, "data.caja_sesion_id")) == 0 || int64(testenv.Num(v.JSON, "data.sucursal_id")) != f.sucursal {
 		t.Fatalf("sale: %s", v.Raw)
 	}
-	credito := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/ventas", f.venta(1, "cliente_id", f.cliente))))
-	f.ok(http.StatusCreated, f.call(http.MethodPost, path("cuentas-por-cobrar", f.cuentaPorCobrar(credito), "/pagos"), map[string]any{
+	credito := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(1, "cliente_id", f.cliente))))
+	f.ok(http.StatusCreated, f.Call(http.MethodPost, path("cuentas-por-cobrar", f.cuentaPorCobrar(credito), "/pagos"), map[string]any{
 		"monto": 500, "forma_pago_id": efectivo, "caja_id": caja}))
-	f.ok(http.StatusCreated, f.call(http.MethodPost, path("cuentas-por-pagar", f.cuentaPorPagar("800"), "/pagos"), map[string]any{
+	f.ok(http.StatusCreated, f.Call(http.MethodPost, path("cuentas-por-pagar", f.cuentaPorPagar("800"), "/pagos"), map[string]any{
 		"monto": 300, "fecha": "2026-03-10", "forma_pago_id": efectivo, "caja_id": caja}))
 
-	c := f.ok(http.StatusOK, f.call(http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": "21000.00"}))
+	c := f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": "21000.00"}))
 	for k, want := range map[string]string{"ventas_efectivo": "1130.00", "cobros_efectivo": "500.00", "pagos_efectivo": "300.00",
 		"monto_esperado": "21330.00", "monto_contado": "21000.00", "diferencia": "-330.00"} {
 		if got := exact(t, c, "data."+k); got != want {
@@ -206,31 +206,31 @@ func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *tes
 			t.Errorf("account %s = %s, want %s", codigo, got, want)
 		}
 	}
-	if n := f.int(`select count(*) from asientos_contables where empresa_id = 1 and origen = 'caja' and total_debe = 330`); n != 1 {
+	if n := f.Int(`select count(*) from asientos_contables where empresa_id = 1 and origen = 'caja' and total_debe = 330`); n != 1 {
 		t.Errorf("caja entries: %d", n)
 	}
 	// The closed box refuses sales and payments; a new session counts from zero.
-	testenv.Expect422(t, f.call(http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo)), "caja_id")
-	if n := f.int(`select count(*) from ventas where empresa_id = 1`); n != 2 {
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo)), "caja_id")
+	if n := f.Int(`select count(*) from ventas where empresa_id = 1`); n != 2 {
 		t.Errorf("the refused sale left a row: %d sales", n)
 	}
-	f.ok(http.StatusOK, f.call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 100}))
-	s := f.ok(http.StatusOK, f.call(http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": "150.50"}))
+	f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 100}))
+	s := f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": "150.50"}))
 	if testenv.Str(s.JSON, "data.resultado") != "sobrante" || exact(t, s, "data.diferencia") != "50.50" || f.saldo("4.2.01.001") != "-50.50" {
 		t.Fatalf("sobrante: %s", s.Raw)
 	}
-	d := f.ok(http.StatusOK, f.call(http.MethodGet, path("cajas", caja), nil))
+	d := f.ok(http.StatusOK, f.Call(http.MethodGet, path("cajas", caja), nil))
 	if testenv.Len(d.JSON, "data.sesiones") != 2 || testenv.Get(d.JSON, "data.sesion_abierta") != nil {
 		t.Errorf("detail: %s", d.Raw)
 	}
 
 	// The branch counts its boxes and sales and lists its boxes.
-	b := f.ok(http.StatusOK, f.call(http.MethodGet, path("sucursales", f.sucursal), nil))
+	b := f.ok(http.StatusOK, f.Call(http.MethodGet, path("sucursales", f.sucursal), nil))
 	if testenv.Num(b.JSON, "data.cajas_count") != 1 || testenv.Num(b.JSON, "data.ventas_count") != 1 ||
 		testenv.Len(b.JSON, "data.cajas") != 1 || testenv.Str(b.JSON, "data.cajas.0.nombre") != "Caja 1" {
 		t.Errorf("branch: %s", b.Raw)
 	}
-	l := f.ok(http.StatusOK, f.call(http.MethodGet, "/api/sucursales", nil))
+	l := f.ok(http.StatusOK, f.Call(http.MethodGet, "/api/sucursales", nil))
 	if testenv.Num(l.JSON, "data.0.cajas_count") != 1 || testenv.Num(l.JSON, "data.0.ventas_count") != 1 {
 		t.Errorf("branch list: %s", l.Raw)
 	}
@@ -238,28 +238,28 @@ func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *tes
 
 func TestBudgetVersusActualGivesVariancePerAccount(t *testing.T) {
 	f := setup(t)
-	ventas := f.int(`select id from cuentas_contables where empresa_id = 1 and codigo = '4.1.01.001'`)
-	gastos := f.int(`select id from cuentas_contables where empresa_id = 1 and codigo = '6.2'`)
+	ventas := f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = '4.1.01.001'`)
+	gastos := f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = '6.2'`)
 	montos := []any{1000, 1000, 5000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, "1000.50"}
-	f.e.ExpectInvalid(t, f.admin, http.MethodPost, "/api/presupuestos", []testenv.Invalid{
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPost, "/api/presupuestos", []testenv.Invalid{
 		{"eleven months", map[string]any{"anio": 2026, "cuenta_contable_id": ventas, "montos": montos[:11]}, "montos"},
 		{"negative month", map[string]any{"anio": 2026, "cuenta_contable_id": ventas, "montos": append(append([]any{}, montos[:11]...), -1)}, "montos.11"},
 		{"unknown account", map[string]any{"anio": 2026, "cuenta_contable_id": 999999, "montos": montos}, "cuenta_contable_id"},
 		{"no year", map[string]any{"cuenta_contable_id": ventas, "montos": montos}, "anio"},
 	})
-	p := f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": ventas, "montos": montos}))
+	p := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": ventas, "montos": montos}))
 	if exact(t, p, "data.total") != "16000.50" || exact(t, p, "data.montos.2") != "5000.00" {
 		t.Fatalf("budget: %s", p.Raw)
 	}
-	testenv.Expect422(t, f.call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": ventas, "montos": montos}),
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": ventas, "montos": montos}),
 		"cuenta_contable_id")
-	f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": gastos,
+	f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": gastos,
 		"montos": []any{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}}))
 	// March: sales of 4 x 1000 (revenue 4000, IVA aside); a sale in April does not count.
-	f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/ventas", f.venta(4)))
-	f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/ventas", testenv.With(f.venta(1), "fecha_venta", "2026-04-02")))
+	f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(4)))
+	f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", testenv.With(f.venta(1), "fecha_venta", "2026-04-02")))
 
-	r := f.ok(http.StatusOK, f.call(http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026&mes=3", nil))
+	r := f.ok(http.StatusOK, f.Call(http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026&mes=3", nil))
 	if testenv.Str(r.JSON, "data.tipo") != "presupuesto_vs_real" || testenv.Num(r.JSON, "data.parametros.mes") != 3 ||
 		testenv.Str(r.JSON, "data.secciones.0.tipo") != "ingreso" {
 		t.Fatalf("report: %s", r.Raw)
@@ -274,26 +274,26 @@ func TestBudgetVersusActualGivesVariancePerAccount(t *testing.T) {
 			t.Errorf("%s = %s, want %s", k, got, want)
 		}
 	}
-	y := f.ok(http.StatusOK, f.call(http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026", nil))
+	y := f.ok(http.StatusOK, f.Call(http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026", nil))
 	if exact(t, y, "data.secciones.0.cuentas.0.real") != "5000.00" || exact(t, y, "data.secciones.0.cuentas.0.variacion_porcentaje") != "-68.75" {
 		t.Errorf("year: %s", y.Raw)
 	}
-	testenv.Expect422(t, f.call(http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026&mes=13", nil), "mes")
-	testenv.Expect422(t, f.call(http.MethodGet, "/api/reportes/presupuesto-vs-real", nil), "anio")
+	testenv.Expect422(t, f.Call(http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026&mes=13", nil), "mes")
+	testenv.Expect422(t, f.Call(http.MethodGet, "/api/reportes/presupuesto-vs-real", nil), "anio")
 }
 
 // Another company sees none of it: 404 on ids, empty lists and report; a
 // user without cajas.* gets 403.
 func TestTreasuryIsIsolatedPerCompanyAndNeedsItsPermissions(t *testing.T) {
 	f := setup(t)
-	cuenta := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+	cuenta := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
 		"banco": "BN", "numero": "1", "iban": iban("015202001026284066")})))
-	caja := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.sucursal, "nombre": "Caja"})))
-	presupuesto := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026,
-		"cuenta_contable_id": f.int(`select id from cuentas_contables where empresa_id = 1 and codigo = '4.1.01.001'`),
+	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.sucursal, "nombre": "Caja"})))
+	presupuesto := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026,
+		"cuenta_contable_id": f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = '4.1.01.001'`),
 		"montos":             []any{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}})))
 
-	otra := f.e.Admin(2)
+	otra := f.E.Admin(2)
 	for _, c := range []struct{ method, path string }{
 		{http.MethodGet, path("cuentas-bancarias", cuenta)}, {http.MethodPatch, path("cuentas-bancarias", cuenta)},
 		{http.MethodDelete, path("cuentas-bancarias", cuenta)}, {http.MethodGet, path("cuentas-bancarias", cuenta, "/conciliaciones")},
@@ -301,42 +301,42 @@ func TestTreasuryIsIsolatedPerCompanyAndNeedsItsPermissions(t *testing.T) {
 		{http.MethodDelete, path("presupuestos", presupuesto)}, {http.MethodGet, path("presupuestos", presupuesto)},
 	} {
 		body := map[string]any{"monto_contado": 0}
-		if r := f.e.Call(otra, c.method, c.path, body); r.Status != http.StatusNotFound {
+		if r := f.E.Call(otra, c.method, c.path, body); r.Status != http.StatusNotFound {
 			t.Errorf("%s %s from company 2: %d %s", c.method, c.path, r.Status, r.Raw)
 		}
 	}
-	if r := f.e.Call(otra, http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 1}); r.Status != http.StatusNotFound {
+	if r := f.E.Call(otra, http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 1}); r.Status != http.StatusNotFound {
 		t.Errorf("open from company 2: %d %s", r.Status, r.Raw)
 	}
 	// Company 2 naming company 1's box in its own sale: the box does not exist for it.
-	testenv.Expect422(t, f.e.Call(otra, http.MethodPost, "/api/ventas", map[string]any{"fecha_venta": "2026-03-10", "tipo_comprobante": "tiquete",
-		"caja_id": caja, "detalles": []any{map[string]any{"producto_id": f.int(`insert into productos (empresa_id, categoria_id, unidad_medida_id, nombre, tipo, precio_venta)
+	testenv.Expect422(t, f.E.Call(otra, http.MethodPost, "/api/ventas", map[string]any{"fecha_venta": "2026-03-10", "tipo_comprobante": "tiquete",
+		"caja_id": caja, "detalles": []any{map[string]any{"producto_id": f.Int(`insert into productos (empresa_id, categoria_id, unidad_medida_id, nombre, tipo, precio_venta)
 			select 2, c.id, u.id, 'S', 'servicio', 1 from categorias_producto c, unidades_medida u where c.empresa_id = 2 and u.codigo = 'Unid' returning id`),
 			"cantidad": 1, "precio_unitario": 1}}}), "caja_id")
 	for _, p := range []string{"/api/cuentas-bancarias", "/api/cajas", "/api/presupuestos"} {
-		if r := f.e.Get(p, otra); r.Status != http.StatusOK || testenv.Num(r.JSON, "total") != 0 {
+		if r := f.E.Get(p, otra); r.Status != http.StatusOK || testenv.Num(r.JSON, "total") != 0 {
 			t.Errorf("%s from company 2: %d %s", p, r.Status, r.Raw)
 		}
 	}
-	if r := f.e.Get("/api/reportes/presupuesto-vs-real?anio=2026", otra); r.Status != http.StatusOK || testenv.Len(r.JSON, "data.secciones") != 0 {
+	if r := f.E.Get("/api/reportes/presupuesto-vs-real?anio=2026", otra); r.Status != http.StatusOK || testenv.Len(r.JSON, "data.secciones") != 0 {
 		t.Errorf("report from company 2: %s", r.Raw)
 	}
 
-	vendedor := f.e.UserWith(t, f.admin, "sincajas", "ventas.leer", "ventas.crear")
+	vendedor := f.E.UserWith(t, f.Admin, "sincajas", "ventas.leer", "ventas.crear")
 	for _, c := range []struct{ method, path string }{
 		{http.MethodGet, "/api/cajas"}, {http.MethodGet, path("cajas", caja)}, {http.MethodPost, path("cajas", caja, "/abrir")},
 		{http.MethodPost, path("cajas", caja, "/cerrar")}, {http.MethodPost, "/api/cajas"},
 		{http.MethodGet, "/api/cuentas-bancarias"}, {http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026"},
 	} {
-		if r := f.e.Call(vendedor, c.method, c.path, map[string]any{"monto_inicial": 1}); r.Status != http.StatusForbidden {
+		if r := f.E.Call(vendedor, c.method, c.path, map[string]any{"monto_inicial": 1}); r.Status != http.StatusForbidden {
 			t.Errorf("%s %s without the permission: %d %s", c.method, c.path, r.Status, r.Raw)
 		}
 	}
-	lector := f.e.UserWith(t, f.admin, "lectorcajas", "cajas.leer")
-	if r := f.e.Get("/api/cajas", lector); r.Status != http.StatusOK {
+	lector := f.E.UserWith(t, f.Admin, "lectorcajas", "cajas.leer")
+	if r := f.E.Get("/api/cajas", lector); r.Status != http.StatusOK {
 		t.Errorf("cajas.leer lists: %d", r.Status)
 	}
-	if r := f.e.Call(lector, http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 1}); r.Status != http.StatusForbidden {
+	if r := f.E.Call(lector, http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 1}); r.Status != http.StatusForbidden {
 		t.Errorf("cajas.leer opens: %d %s", r.Status, r.Raw)
 	}
 }
@@ -348,18 +348,18 @@ func TestTreasuryIsIsolatedPerCompanyAndNeedsItsPermissions(t *testing.T) {
 func TestExistingCompaniesGetTheTreasuryPermissions(t *testing.T) {
 	f := setup(t)
 	contar := func() int64 {
-		return f.int(`select count(*) from rol_permisos rp join roles r on r.id = rp.rol_id join permisos p on p.id = rp.permiso_id
+		return f.Int(`select count(*) from rol_permisos rp join roles r on r.id = rp.rol_id join permisos p on p.id = rp.permiso_id
 			where r.empresa_id = 1 and r.slug in ('administrador', 'contador', 'gerente') and p.modulo in ('cuentas_bancarias', 'cajas', 'presupuestos')`)
 	}
 	if n := contar(); n != 36 {
 		t.Fatalf("treasury grants of the three roles: %d, want 36", n)
 	}
-	f.e.Exec(`delete from rol_permisos rp using permisos p where p.id = rp.permiso_id and p.modulo in ('cuentas_bancarias', 'cajas', 'presupuestos')`)
-	f.e.Exec(`select tesoreria_conceder_permisos()`)
+	f.E.Exec(`delete from rol_permisos rp using permisos p where p.id = rp.permiso_id and p.modulo in ('cuentas_bancarias', 'cajas', 'presupuestos')`)
+	f.E.Exec(`select tesoreria_conceder_permisos()`)
 	if n := contar(); n != 36 {
 		t.Fatalf("after the migration's grant: %d, want 36", n)
 	}
-	if n := f.int(`select count(*) from rol_permisos rp join roles r on r.id = rp.rol_id join permisos p on p.id = rp.permiso_id
+	if n := f.Int(`select count(*) from rol_permisos rp join roles r on r.id = rp.rol_id join permisos p on p.id = rp.permiso_id
 		where r.empresa_id = 1 and r.slug = 'vendedor' and p.modulo = 'cajas'`); n != 0 {
 		t.Errorf("vendedor got %d cajas permissions", n)
 	}
@@ -369,14 +369,14 @@ func TestExistingCompaniesGetTheTreasuryPermissions(t *testing.T) {
 // session and the references are checked by the insert's trigger.
 func TestASaleNamingACashBoxCostsTheSameRoundTrips(t *testing.T) {
 	f := setup(t)
-	caja := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.sucursal, "nombre": "Caja"})))
-	cuenta := id(f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.sucursal, "nombre": "Caja"})))
+	cuenta := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
 		"banco": "BN", "numero": "1", "iban": iban("015202001026284066")})))
-	f.ok(http.StatusOK, f.call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 0}))
+	f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 0}))
 	vender := func(kv ...any) int64 {
-		before := f.e.Queries.Load()
-		f.ok(http.StatusCreated, f.call(http.MethodPost, "/api/ventas", f.venta(1, kv...)))
-		return f.e.Queries.Load() - before
+		before := f.E.Queries.Load()
+		f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(1, kv...)))
+		return f.E.Queries.Load() - before
 	}
 	sin := vender()
 	conCaja := vender("caja_id", caja, "forma_pago_id", f.forma("01"))
