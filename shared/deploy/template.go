@@ -627,9 +627,11 @@ func groupRoutes(group string) []routes.Route {
 // 405 for a known path with another method and 404 for an unknown one. So
 // each first path segment under /api gets ANY /api/<segment> and ANY
 // /api/<segment>/{proxy+}, and the same under /api/v1 and /api/v2, sent to
-// the group with the most routes under it (routes.AliasPrefixes); a route
-// of another group under that segment gets exact ANY routes, which API
-// Gateway prefers to the greedy one (routes.AliasExactos). Tax routes,
+// the group with the most routes under it (routes.AliasPrefixes), each only
+// when the segment needs it (the exact one when a route sits on the segment
+// itself, the greedy one when a route lies deeper); a route of another
+// group under that segment gets exact ANY routes, which API Gateway prefers
+// to the greedy one (routes.AliasExactos). Tax routes,
 // declared under /api/v1, get no unversioned route. The $default route
 // stays as declared. One route per operation and version would pass API
 // Gateway's quota of 300 routes per API with the accounting modules.
@@ -679,11 +681,26 @@ func apiRoutes(group string) []routes.Route {
 					own = append(own, r)
 				}
 			}
+			// Only the routes the segment needs: the exact one when a route
+			// sits on /api/<segment> itself, the greedy one when a route lies
+			// deeper. Any other path falls to $default, whose 404 is the one
+			// the group's mux would have answered.
+			exact, deeper := false, false
+			for _, r := range own {
+				if r.Canonica() == "/api/"+prefix {
+					exact = true
+				} else {
+					deeper = true
+				}
+			}
 			for _, v := range versions(own) {
 				name := strings.TrimPrefix(v+"."+prefix, ".")
-				out = append(out,
-					routes.Route{Name: "api." + name, Method: "ANY", Path: base(v, prefix), Group: g, Public: public, Rate: login(own)},
-					routes.Route{Name: "api." + name + ".proxy", Method: "ANY", Path: base(v, prefix) + "/{proxy+}", Group: g, Public: public, Rate: login(own)})
+				if exact {
+					out = append(out, routes.Route{Name: "api." + name, Method: "ANY", Path: base(v, prefix), Group: g, Public: public, Rate: login(own)})
+				}
+				if deeper {
+					out = append(out, routes.Route{Name: "api." + name + ".proxy", Method: "ANY", Path: base(v, prefix) + "/{proxy+}", Group: g, Public: public, Rate: login(own)})
+				}
 			}
 		}
 	}
