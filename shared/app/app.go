@@ -19,6 +19,7 @@ import (
 	"github.com/erpcr/erp/shared/contabilidad"
 	"github.com/erpcr/erp/shared/dashboard"
 	"github.com/erpcr/erp/shared/docs"
+	"github.com/erpcr/erp/shared/empleados"
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/gateway"
 	"github.com/erpcr/erp/shared/importaciones"
@@ -49,6 +50,7 @@ var Grupos = map[string]plataforma.Grupo{
 	"contabilidad":  contabilidad.Grupo,
 	"dashboard":     dashboard.Grupo,
 	"docs":          docs.Grupo,
+	"empleados":     empleados.Grupo,
 	"empresas":      organizacion.Empresas,
 	"eventos":       plataforma.GrupoEventos,
 	"importaciones": importaciones.Grupo,

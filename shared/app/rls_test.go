@@ -117,6 +117,15 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 				fecha_ingreso, puesto, salario_base, usuario_id)
 			select $1, 'Ana', 'Mora', 'fisica', '112345678', '1990-01-01', '2020-01-01', 'Chofer', 500000,
 			  (select min(usuario_id) from membresias where empresa_id = $1)`, c)
+		// Transport (migration 0019): a route with a stop and a departure,
+		// and a bus on it driven by the employee above.
+		e.Exec(`with r as (insert into rutas (empresa_id, codigo, nombre, origen, destino) values ($1, 'R1', 'Ruta', 'A', 'B')
+				returning empresa_id, id),
+			p as (insert into ruta_paradas (empresa_id, ruta_id, orden, nombre, latitud, longitud)
+				select empresa_id, id, 1, 'Parada', 9.93, -84.08 from r),
+			h as (insert into ruta_horarios (empresa_id, ruta_id, dia_semana, hora_salida) select empresa_id, id, 'lunes', '06:00' from r)
+			insert into buses (empresa_id, placa, capacidad_pasajeros, ruta_id, chofer_id)
+			select r.empresa_id, 'AB 1234', 40, r.id, (select min(id) from empleados where empresa_id = $1) from r`, c)
 	}
 
 	ctx := context.Background()

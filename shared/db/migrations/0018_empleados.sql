@@ -43,9 +43,10 @@ CREATE TABLE empleados (
   FOREIGN KEY (empresa_id, usuario_id) REFERENCES membresias (empresa_id, usuario_id),
   CHECK (fecha_salida IS NULL OR fecha_salida >= fecha_ingreso)
 );
--- A deleted employee frees its identification and its user.
+-- A deleted employee frees its identification and its user. The names
+-- contain the column (recurso maps a unique violation to its field by it).
 CREATE UNIQUE INDEX empleados_identificacion_key ON empleados (empresa_id, identificacion) WHERE NOT eliminado;
-CREATE UNIQUE INDEX empleados_usuario_key ON empleados (empresa_id, usuario_id) WHERE NOT eliminado AND usuario_id IS NOT NULL;
+CREATE UNIQUE INDEX empleados_usuario_id_key ON empleados (empresa_id, usuario_id) WHERE NOT eliminado AND usuario_id IS NOT NULL;
 CREATE INDEX empleados_sucursal ON empleados (empresa_id, sucursal_id) WHERE NOT eliminado;
 CREATE INDEX empleados_busqueda ON empleados USING gin (busqueda gin_trgm_ops);
 

@@ -11,6 +11,7 @@ import (
 	"github.com/erpcr/erp/shared/compras"
 	"github.com/erpcr/erp/shared/contabilidad"
 	"github.com/erpcr/erp/shared/docs/openapi"
+	"github.com/erpcr/erp/shared/empleados"
 	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/importaciones"
@@ -34,6 +35,7 @@ var Recursos = []*recurso.Resource{
 	terceros.Cliente, terceros.Proveedor,
 	organizacion.Empresa, organizacion.Sucursal, organizacion.Almacen,
 	contabilidad.TiposCambio,
+	empleados.Empleado,
 }
 
 // Manuales are the request bodies the hand-written domains declare.
