@@ -15,6 +15,8 @@ type Fixture struct {
 	T     *testing.T
 	E     *Env
 	Admin string
+	// Company 1's principal branch and warehouse.
+	Sucursal, Almacen int64
 }
 
 // NewFixture starts a parallel environment (NewParallel) and logs in as
@@ -22,7 +24,9 @@ type Fixture struct {
 func NewFixture(t *testing.T, opts ...Option) *Fixture {
 	t.Helper()
 	e := NewParallel(t, opts...)
-	return &Fixture{T: t, E: e, Admin: e.Admin(1)}
+	f := &Fixture{T: t, E: e, Admin: e.Admin(1)}
+	f.Sucursal, f.Almacen = f.Principales(1)
+	return f
 }
 
 // Sub is f for a subtest: its helpers fail the subtest, not its parent.
@@ -68,8 +72,8 @@ func (f *Fixture) Must(want int, method, path string, body any) Resp {
 // which every seeded company has.
 func (f *Fixture) Principales(empresa int64) (sucursal, almacen int64) {
 	f.T.Helper()
-	sucursal = f.Int(`select id from sucursales where empresa_id = $1 and es_principal`, empresa)
-	almacen = f.Int(`select id from almacenes where empresa_id = $1 and es_principal`, empresa)
+	Scan(f.T, f.E, `select (select id from sucursales where empresa_id = $1 and es_principal),
+		(select id from almacenes where empresa_id = $1 and es_principal)`, []any{empresa}, &sucursal, &almacen)
 	return sucursal, almacen
 }
 
