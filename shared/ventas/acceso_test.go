@@ -11,9 +11,9 @@ import (
 func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 	f := setup(t)
 	a := f.Producto(testenv.Prod{Codigo: "A"})
-	f.Stock(f.almacen, a, "5", "100", "", "")
+	f.Stock(f.Almacen, a, "5", "100", "", "")
 	cliente := f.Cliente(1, "101110111", 30)
-	r := f.venderOK(testenv.With(venta(linea(a, 1, 100)), "cliente_id", cliente, "almacen_id", f.almacen))
+	r := f.venderOK(testenv.With(venta(linea(a, 1, 100)), "cliente_id", cliente, "almacen_id", f.Almacen))
 	venta1 := id(r)
 	cxc1 := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
 	admin2 := f.E.Admin(2)
@@ -42,7 +42,7 @@ func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 	// Company 1's data is untouched.
 	s := f.E.Get(path("ventas", venta1), f.Admin)
 	if testenv.Str(s.JSON, "data.estado") != "pendiente" || testenv.Get(s.JSON, "data.observaciones") != nil ||
-		f.Existencias(f.almacen, a) != "4.000" || f.Int(`select count(*) from pagos`) != 0 {
+		f.Existencias(f.Almacen, a) != "4.000" || f.Int(`select count(*) from pagos`) != 0 {
 		t.Errorf("company 1's sale changed: %s", s.Raw)
 	}
 	// Company 2 cannot sell company 1's products, customers, branches or warehouses.
@@ -53,8 +53,8 @@ func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 	}{
 		{venta(linea(a, 1, 1)), "detalles.0.producto_id"},
 		{testenv.With(venta(linea(p2, 1, 1)), "cliente_id", cliente), "cliente_id"},
-		{testenv.With(venta(linea(p2, 1, 1)), "sucursal_id", f.sucursal), "sucursal_id"},
-		{testenv.With(venta(linea(p2, 1, 1)), "almacen_id", f.almacen), "almacen_id"},
+		{testenv.With(venta(linea(p2, 1, 1)), "sucursal_id", f.Sucursal), "sucursal_id"},
+		{testenv.With(venta(linea(p2, 1, 1)), "almacen_id", f.Almacen), "almacen_id"},
 	} {
 		testenv.Expect422(t, f.E.Call(admin2, http.MethodPost, "/api/ventas", c.body), c.field)
 	}

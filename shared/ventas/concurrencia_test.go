@@ -3,49 +3,25 @@ package ventas_test
 import (
 	"fmt"
 	"net/http"
-	"sort"
-	"sync"
 	"testing"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
 
-// post sends n sales at once and returns the responses.
+// concurrent sends n sales at once and returns the responses.
 func (f *fx) concurrent(n int, body func(i int) map[string]any) []testenv.Resp {
-	out := make([]testenv.Resp, n)
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			out[i] = f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.Admin, Body: body(i)})
-		}(i)
-	}
-	wg.Wait()
-	return out
+	return testenv.Concurrently(n, func(i int) testenv.Resp { return f.Call(http.MethodPost, "/api/ventas", body(i)) })
 }
 
 func TestFiftyConcurrentSalesGetFiftyConsecutiveNumbers(t *testing.T) {
 	f := setup(t)
 	p := f.Producto(testenv.Prod{Codigo: "P"})
-	f.Stock(f.almacen, p, "1000", "10", "", "")
+	f.Stock(f.Almacen, p, "1000", "10", "", "")
 	rs := f.concurrent(50, func(i int) map[string]any {
-		return testenv.With(venta(linea(p, 1, 100+i)), "almacen_id", f.almacen)
+		return testenv.With(venta(linea(p, 1, 100+i)), "almacen_id", f.Almacen)
 	})
-	var nums []string
-	for _, r := range rs {
-		if r.Status != http.StatusCreated {
-			t.Fatalf("concurrent sale: %d %s", r.Status, r.Raw)
-		}
-		nums = append(nums, testenv.Str(r.JSON, "data.numero_comprobante"))
-	}
-	sort.Strings(nums)
-	for i, n := range nums {
-		if want := fmt.Sprintf("FAC-%08d", i+1); n != want {
-			t.Fatalf("numbers %v: position %d is %s, want %s", nums, i, n, want)
-		}
-	}
-	if got := f.Existencias(f.almacen, p); got != "950.000" {
+	testenv.Gapless(t, rs, "data.numero_comprobante", func(n int) string { return fmt.Sprintf("FAC-%08d", n) })
+	if got := f.Existencias(f.Almacen, p); got != "950.000" {
 		t.Errorf("stock %s after 50 concurrent sales of 1", got)
 	}
 	if n := f.Int(`select valor from contadores where empresa_id = 1 and clave = 'FAC'`); n != 50 {
@@ -57,8 +33,8 @@ func TestTwoConcurrentSalesOfTheLastUnitOneWins(t *testing.T) {
 	f := setup(t)
 	for round := 0; round < 5; round++ {
 		p := f.Producto(testenv.Prod{Codigo: fmt.Sprintf("U%d", round)})
-		f.Stock(f.almacen, p, "1", "10", "", "")
-		rs := f.concurrent(2, func(int) map[string]any { return testenv.With(venta(linea(p, 1, 100)), "almacen_id", f.almacen) })
+		f.Stock(f.Almacen, p, "1", "10", "", "")
+		rs := f.concurrent(2, func(int) map[string]any { return testenv.With(venta(linea(p, 1, 100)), "almacen_id", f.Almacen) })
 		created := 0
 		for _, r := range rs {
 			switch r.Status {
@@ -72,8 +48,8 @@ func TestTwoConcurrentSalesOfTheLastUnitOneWins(t *testing.T) {
 				t.Errorf("last unit: %d %s", r.Status, r.Raw)
 			}
 		}
-		if created != 1 || f.Existencias(f.almacen, p) != "0.000" {
-			t.Errorf("round %d: %d created, stock %s", round, created, f.Existencias(f.almacen, p))
+		if created != 1 || f.Existencias(f.Almacen, p) != "0.000" {
+			t.Errorf("round %d: %d created, stock %s", round, created, f.Existencias(f.Almacen, p))
 		}
 	}
 	// The refused sales gave their numbers back: 5 sales, FAC-1..5.
@@ -93,10 +69,10 @@ func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 		if i == 36 {
 			cantidad = "1" // line 37 asks for 2
 		}
-		f.Stock(f.almacen, p, cantidad, "10", "", "")
+		f.Stock(f.Almacen, p, cantidad, "10", "", "")
 		prods = append(prods, p)
 	}
-	f.venderOK(testenv.With(venta(linea(prods[0], 1, 1)), "almacen_id", f.almacen)) // FAC-00000001
+	f.venderOK(testenv.With(venta(linea(prods[0], 1, 1)), "almacen_id", f.Almacen)) // FAC-00000001
 	before := f.Text(`select string_agg(cantidad_disponible::text, ',' order by id) from inventarios`)
 	counts := func() string {
 		return f.Text(`select (select count(*) from ventas) || ' ' || (select count(*) from detalles_venta) || ' ' ||
@@ -113,7 +89,7 @@ func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 		if line37 != nil {
 			ls[36] = line37
 		}
-		return testenv.With(venta(ls...), "almacen_id", f.almacen, "cliente_id", cliente)
+		return testenv.With(venta(ls...), "almacen_id", f.Almacen, "cliente_id", cliente)
 	}
 	for _, c := range []struct {
 		name  string
@@ -139,7 +115,7 @@ func TestAFailureInLine37Of50LeavesNothingHalfWritten(t *testing.T) {
 		})
 	}
 	// The next sale gets the next consecutive number.
-	if r := f.venderOK(testenv.With(venta(linea(prods[1], 1, 1)), "almacen_id", f.almacen)); testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000002" {
+	if r := f.venderOK(testenv.With(venta(linea(prods[1], 1, 1)), "almacen_id", f.Almacen)); testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000002" {
 		t.Errorf("next number: %s", testenv.Str(r.JSON, "data.numero_comprobante"))
 	}
 	if n := f.Int(`select count(*) from movimientos_inventario where numero like 'SAL-%'`); n != 2 {
@@ -160,13 +136,7 @@ func TestConcurrentPaymentsAndCancellationsStayConsistent(t *testing.T) {
 			{Method: http.MethodPost, Path: path("cuentas-por-cobrar", cxc, "/pagos"), Token: f.Admin, Body: map[string]any{"monto": 100}},
 			{Method: http.MethodPut, Path: path("ventas", id(r)), Token: f.Admin, Body: map[string]any{"estado": "anulada"}},
 		}
-		out := make([]testenv.Resp, len(reqs))
-		var wg sync.WaitGroup
-		for i, req := range reqs {
-			wg.Add(1)
-			go func() { defer wg.Done(); out[i] = f.E.Do(req) }()
-		}
-		wg.Wait()
+		out := testenv.Concurrently(len(reqs), func(i int) testenv.Resp { return f.E.Do(reqs[i]) })
 		paid := 0
 		for i, o := range out {
 			switch {

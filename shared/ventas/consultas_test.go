@@ -24,7 +24,7 @@ func TestSalesListFiltersSearchSortAndPages(t *testing.T) {
 	ana := f.Cliente(1, "101110111", 0)
 	beto := f.Cliente(1, "101110112", 0)
 	norte := f.Int(`insert into sucursales (empresa_id, nombre) values (1, 'Norte') returning id`)
-	v1 := id(f.venderOK(testenv.With(venta(linea(p, 1, 300)), "cliente_id", ana, "sucursal_id", f.sucursal, "fecha_venta", "2026-01-10")))
+	v1 := id(f.venderOK(testenv.With(venta(linea(p, 1, 300)), "cliente_id", ana, "sucursal_id", f.Sucursal, "fecha_venta", "2026-01-10")))
 	v2 := id(f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", beto, "sucursal_id", norte, "fecha_venta", "2026-02-10", "tipo_comprobante", "tiquete")))
 	v3 := id(f.venderOK(testenv.With(venta(linea(p, 1, 200)), "cliente_id", ana, "sucursal_id", norte, "fecha_venta", "2026-03-10", "estado", "borrador")))
 	v4 := id(f.venderOK(testenv.With(venta(linea(p, 1, 400)), "fecha_venta", "2026-03-20")))
@@ -99,7 +99,7 @@ func TestRoundTripsDoNotGrowWithLinesOrPageSize(t *testing.T) {
 	var prods []int64
 	for i := 0; i < 50; i++ {
 		p := f.Producto(testenv.Prod{Codigo: fmt.Sprintf("P%02d", i), Tarifa: "08"})
-		f.Stock(f.almacen, p, "1000", "10", fmt.Sprintf("L%d", i), "")
+		f.Stock(f.Almacen, p, "1000", "10", fmt.Sprintf("L%d", i), "")
 		prods = append(prods, p)
 	}
 	queries := func(req testenv.Req) (int64, testenv.Resp) {
@@ -127,9 +127,9 @@ func TestRoundTripsDoNotGrowWithLinesOrPageSize(t *testing.T) {
 	}
 	one, r1 := sale(1, "")
 	fifty, r50 := sale(50, "")
-	if f.Existencias(f.almacen, prods[0]) != "998.000" || f.Existencias(f.almacen, prods[49]) != "999.000" ||
+	if f.Existencias(f.Almacen, prods[0]) != "998.000" || f.Existencias(f.Almacen, prods[49]) != "999.000" ||
 		testenv.Get(r50.JSON, "data.cuenta_por_cobrar.id") == nil {
-		t.Fatalf("the sales did not move stock or open receivables: %s %s", f.Existencias(f.almacen, prods[0]), r50.Raw)
+		t.Fatalf("the sales did not move stock or open receivables: %s %s", f.Existencias(f.Almacen, prods[0]), r50.Raw)
 	}
 	t.Logf("create: %d round trips for 1 line and for 50 (stock exit, receivable, event)", fifty)
 	if one != fifty {
@@ -153,14 +153,14 @@ func TestRoundTripsDoNotGrowWithLinesOrPageSize(t *testing.T) {
 	if put1 != put50 || del1 != del50 {
 		t.Errorf("cancel: PUT %d/%d, DELETE %d/%d round trips for 1/50 lines", put1, put50, del1, del50)
 	}
-	if f.Existencias(f.almacen, prods[0]) != "1000.000" || f.Existencias(f.almacen, prods[49]) != "1000.000" {
-		t.Errorf("stock not returned: %s %s", f.Existencias(f.almacen, prods[0]), f.Existencias(f.almacen, prods[49]))
+	if f.Existencias(f.Almacen, prods[0]) != "1000.000" || f.Existencias(f.Almacen, prods[49]) != "1000.000" {
+		t.Errorf("stock not returned: %s %s", f.Existencias(f.Almacen, prods[0]), f.Existencias(f.Almacen, prods[49]))
 	}
 	// Lists of 10 and 100 rows.
 	f.E.Exec(`insert into ventas (empresa_id, cliente_id, usuario_id, sucursal_id, forma_pago_id, numero_comprobante, tipo_comprobante,
 			fecha_venta, estado, condicion_venta, monto_subtotal, monto_total)
 		select 1, $1, 1, $2, 1, 'TIQ-' || lpad(g::text, 8, '0'), 'tiquete', date '2026-01-01' + g, 'pendiente', 'credito', 10, 10
-		from generate_series(1, 120) g`, cliente, f.sucursal)
+		from generate_series(1, 120) g`, cliente, f.Sucursal)
 	f.E.Exec(`insert into cuentas_por_cobrar (empresa_id, cliente_id, venta_id, monto, saldo, fecha_emision, fecha_vencimiento)
 		select 1, cliente_id, id, 10, 10, fecha_venta, fecha_venta + 30 from ventas where tipo_comprobante = 'tiquete'`)
 	for _, base := range []string{"/api/ventas", "/api/cuentas-por-cobrar"} {

@@ -14,10 +14,10 @@ import (
 func TestSalesPostBalancedEntriesAtFIFOCostAndCancellationsReverseThem(t *testing.T) {
 	f := setup(t)
 	p := f.Producto(testenv.Prod{Codigo: "P", Tarifa: "08"})
-	f.Stock(f.almacen, p, "3", "100", "A", "2027-01-31")
-	f.Stock(f.almacen, p, "3", "150", "B", "2027-06-30")
+	f.Stock(f.Almacen, p, "3", "100", "A", "2027-01-31")
+	f.Stock(f.Almacen, p, "3", "150", "B", "2027-06-30")
 	c := f.Cliente(1, "101110111", 30)
-	v := id(f.venderOK(testenv.With(venta(linea(p, 4, 1000)), "cliente_id", c, "almacen_id", f.almacen)))
+	v := id(f.venderOK(testenv.With(venta(linea(p, 4, 1000)), "cliente_id", c, "almacen_id", f.Almacen)))
 
 	saldo := func(codigo string) string {
 		return f.Text(`select coalesce(sum(l.debe - l.haber), 0)::numeric(18,2)::text from asiento_lineas l

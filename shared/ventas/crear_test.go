@@ -16,7 +16,7 @@ func TestCreateReturns201WithNestedClienteDetallesAndUsuario(t *testing.T) {
 	r := f.venderOK(testenv.With(venta(
 		linea(cafe, 2, "1500.00", "descuento", 100, "descripcion", "Café tostado"),
 		linea(te, "1.5", 1000, "porcentaje_impuesto", 4),
-	), "empresa_id", 2, "cliente_id", cliente, "sucursal_id", f.sucursal, "forma_pago_id", 1, "observaciones", "  Entrega en tienda  "))
+	), "empresa_id", 2, "cliente_id", cliente, "sucursal_id", f.Sucursal, "forma_pago_id", 1, "observaciones", "  Entrega en tienda  "))
 	if testenv.Str(r.JSON, "message") != "Venta creada correctamente." || r.JSON["success"] != true {
 		t.Errorf("envelope: %s", r.Raw)
 	}
@@ -25,7 +25,7 @@ func TestCreateReturns201WithNestedClienteDetallesAndUsuario(t *testing.T) {
 		"data.fecha_venta": "2026-03-15", "data.estado": "pendiente", "data.condicion_venta": "contado",
 		"data.observaciones": "Entrega en tienda", "data.usuario_id": 1.0, "data.usuario.email": "admin@demo.cr",
 		"data.cliente.id": float64(cliente), "data.cliente.nombre_completo": "Cliente 101110111",
-		"data.sucursal.id": float64(f.sucursal), "data.forma_pago.codigo": "01", "data.almacen_id": nil,
+		"data.sucursal.id": float64(f.Sucursal), "data.forma_pago.codigo": "01", "data.almacen_id": nil,
 		"data.cuenta_por_cobrar": nil, "data.activo": true, "data.eliminado": false,
 		"data.detalles.0.linea": 1.0, "data.detalles.0.producto.codigo": "CAF", "data.detalles.0.descripcion": "Café tostado",
 		"data.detalles.1.producto_id": float64(te), "data.detalles.1.descripcion": "Producto TE",

@@ -90,15 +90,15 @@ func TestUpdateChangesOnlyObservacionesAndEstado(t *testing.T) {
 func TestCancellingReturnsTheStockAndCancelsTheReceivable(t *testing.T) {
 	f := setup(t)
 	a := f.Producto(testenv.Prod{Codigo: "A"})
-	f.Stock(f.almacen, a, "4", "450", "A", "2027-01-01")
-	f.Stock(f.almacen, a, "10", "500", "B", "2027-06-01")
+	f.Stock(f.Almacen, a, "4", "450", "A", "2027-01-01")
+	f.Stock(f.Almacen, a, "10", "500", "B", "2027-06-01")
 	cliente := f.Cliente(1, "101110111", 15)
 	for _, how := range []string{"PUT", "DELETE"} {
 		t.Run(how, func(t *testing.T) {
 			fs := f.sub(t)
-			r := fs.venderOK(testenv.With(venta(linea(a, 6, 1000)), "almacen_id", f.almacen, "cliente_id", cliente))
+			r := fs.venderOK(testenv.With(venta(linea(a, 6, 1000)), "almacen_id", f.Almacen, "cliente_id", cliente))
 			cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
-			if cxc <= 0 || fs.Existencias(f.almacen, a) != "8.000" {
+			if cxc <= 0 || fs.Existencias(f.Almacen, a) != "8.000" {
 				t.Fatalf("sale: %s", r.Raw)
 			}
 			var u testenv.Resp
@@ -126,7 +126,7 @@ func TestCancellingReturnsTheStockAndCancelsTheReceivable(t *testing.T) {
 					t.Errorf("stored %s", got)
 				}
 			}
-			if got := fs.Existencias(f.almacen, a); got != "14.000" {
+			if got := fs.Existencias(f.Almacen, a); got != "14.000" {
 				t.Errorf("stock after cancelling %s, want 14", got)
 			}
 			// Each batch got back what it gave, at its cost.
@@ -142,16 +142,16 @@ func TestCancellingReturnsTheStockAndCancelsTheReceivable(t *testing.T) {
 		})
 	}
 	// Deleting a sale cancelled before returns nothing twice.
-	r := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "almacen_id", f.almacen))
+	r := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "almacen_id", f.Almacen))
 	f.E.Call(f.Admin, http.MethodPut, path("ventas", id(r)), map[string]any{"estado": "anulada"})
 	if u := f.E.Call(f.Admin, http.MethodDelete, path("ventas", id(r)), nil); u.Status != http.StatusOK {
 		t.Fatalf("delete anulada: %d %s", u.Status, u.Raw)
 	}
-	if got := f.Existencias(f.almacen, a); got != "14.000" {
+	if got := f.Existencias(f.Almacen, a); got != "14.000" {
 		t.Errorf("stock after deleting a cancelled sale %s", got)
 	}
 	// A cancelled draft moved nothing and returns nothing.
-	d := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "almacen_id", f.almacen, "estado", "borrador"))
+	d := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "almacen_id", f.Almacen, "estado", "borrador"))
 	if u := f.E.Call(f.Admin, http.MethodDelete, path("ventas", id(d)), nil); u.Status != http.StatusOK || f.movimientos(id(d)) != "" {
 		t.Errorf("draft delete: %d %s %q", u.Status, u.Raw, f.movimientos(id(d)))
 	}

@@ -16,8 +16,8 @@ func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 	f := setup(t)
 	a := f.Producto(testenv.Prod{Codigo: "A"})
 	a2 := f.Producto(testenv.Prod{Empresa: 2, Codigo: "A"})
-	f.Stock(f.almacen, a, "10", "100", "", "")
-	body := testenv.With(venta(linea(a, 2, 100)), "almacen_id", f.almacen)
+	f.Stock(f.Almacen, a, "10", "100", "", "")
+	body := testenv.With(venta(linea(a, 2, 100)), "almacen_id", f.Almacen)
 	post := func(tok, key string, b any) testenv.Resp {
 		return f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: tok, Body: b,
 			Headers: map[string]string{"Idempotency-Key": key}})
@@ -34,8 +34,8 @@ func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 	if n := f.Int(`select count(*) from ventas`); n != 1 {
 		t.Errorf("%d sales", n)
 	}
-	if f.Existencias(f.almacen, a) != "8.000" {
-		t.Errorf("stock %s", f.Existencias(f.almacen, a))
+	if f.Existencias(f.Almacen, a) != "8.000" {
+		t.Errorf("stock %s", f.Existencias(f.Almacen, a))
 	}
 	if n := f.Int(`select count(*) from eventos where tipo = 'VentaCreadaEvent'`); n != 1 {
 		t.Errorf("%d events", n)
@@ -48,7 +48,7 @@ func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 		t.Errorf("other key: %d %s", r.Status, r.Raw)
 	}
 	// A refused request does not burn its key.
-	testenv.Expect422(t, post(f.Admin, "venta-125", testenv.With(venta(linea(a, 100, 1)), "almacen_id", f.almacen)), "detalles.0.cantidad")
+	testenv.Expect422(t, post(f.Admin, "venta-125", testenv.With(venta(linea(a, 100, 1)), "almacen_id", f.Almacen)), "detalles.0.cantidad")
 	if r := post(f.Admin, "venta-125", body); r.Status != http.StatusCreated {
 		t.Errorf("key of a refused request: %d %s", r.Status, r.Raw)
 	}
@@ -141,9 +141,9 @@ func reordered(v any) string {
 func TestIdempotencyKeyComparesBodiesAsJSONAndIsScopedPerUser(t *testing.T) {
 	f := setup(t)
 	a := f.Producto(testenv.Prod{Codigo: "A"})
-	f.Stock(f.almacen, a, "10", "100", "", "")
+	f.Stock(f.Almacen, a, "10", "100", "", "")
 	var body map[string]any
-	raw, _ := json.Marshal(testenv.With(venta(linea(a, 1, 100)), "almacen_id", f.almacen, "observaciones", "orden"))
+	raw, _ := json.Marshal(testenv.With(venta(linea(a, 1, 100)), "almacen_id", f.Almacen, "observaciones", "orden"))
 	_ = json.Unmarshal(raw, &body)
 	post := func(tok, key string, b any) testenv.Resp {
 		return f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: tok, Body: b,

@@ -10,26 +10,13 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
-// fx is one test's stack with company 1's principal branch and warehouse.
-type fx struct {
-	*testenv.Fixture
-	sucursal int64
-	almacen  int64
-}
+// fx is one test's stack acting as company 1's administrator.
+type fx struct{ *testenv.Fixture }
 
-func setup(t *testing.T) *fx {
-	t.Helper()
-	f := &fx{Fixture: testenv.NewFixture(t)}
-	f.sucursal, f.almacen = f.Principales(1)
-	return f
-}
+func setup(t *testing.T) *fx { return &fx{testenv.NewFixture(t)} }
 
 // sub is f for a subtest (helpers fail the subtest, not its parent).
-func (f *fx) sub(t *testing.T) *fx {
-	c := *f
-	c.Fixture = f.Fixture.Sub(t)
-	return &c
-}
+func (f *fx) sub(t *testing.T) *fx { return &fx{f.Fixture.Sub(t)} }
 
 // vender POSTs a sale as company 1's administrator.
 func (f *fx) vender(body map[string]any) testenv.Resp {

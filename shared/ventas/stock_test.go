@@ -18,13 +18,13 @@ func TestASaleWithAWarehouseTakesItsStockFIFOByBatch(t *testing.T) {
 	f := setup(t)
 	arroz := f.Producto(testenv.Prod{Codigo: "ARZ"})
 	servicio := f.Producto(testenv.Prod{Codigo: "SRV", Servicio: true})
-	f.Stock(f.almacen, arroz, "4", "450", "A", "2027-01-01")
-	f.Stock(f.almacen, arroz, "10", "500", "B", "2027-06-01")
-	r := f.venderOK(testenv.With(venta(linea(arroz, 6, 1000), linea(servicio, 1, 5000)), "almacen_id", f.almacen))
-	if testenv.Num(r.JSON, "data.almacen_id") != float64(f.almacen) || testenv.Str(r.JSON, "data.almacen.codigo") != "PRINCIPAL" {
+	f.Stock(f.Almacen, arroz, "4", "450", "A", "2027-01-01")
+	f.Stock(f.Almacen, arroz, "10", "500", "B", "2027-06-01")
+	r := f.venderOK(testenv.With(venta(linea(arroz, 6, 1000), linea(servicio, 1, 5000)), "almacen_id", f.Almacen))
+	if testenv.Num(r.JSON, "data.almacen_id") != float64(f.Almacen) || testenv.Str(r.JSON, "data.almacen.codigo") != "PRINCIPAL" {
 		t.Errorf("almacen: %s", r.Raw)
 	}
-	if got := f.Existencias(f.almacen, arroz); got != "8.000" {
+	if got := f.Existencias(f.Almacen, arroz); got != "8.000" {
 		t.Errorf("stock after the sale %s, want 8", got)
 	}
 	// The earliest-expiring batch went first: A emptied, B gave 2.
@@ -48,17 +48,17 @@ func TestInsufficientStockIsA422OnTheLineAndWritesNothing(t *testing.T) {
 	f := setup(t)
 	a := f.Producto(testenv.Prod{Codigo: "A"})
 	b := f.Producto(testenv.Prod{Codigo: "B"})
-	f.Stock(f.almacen, a, "10", "100", "", "")
-	f.Stock(f.almacen, b, "2", "100", "", "")
-	r := f.vender(testenv.With(venta(linea(a, 3, 10), linea(b, "2.5", 10)), "almacen_id", f.almacen))
+	f.Stock(f.Almacen, a, "10", "100", "", "")
+	f.Stock(f.Almacen, b, "2", "100", "", "")
+	r := f.vender(testenv.With(venta(linea(a, 3, 10), linea(b, "2.5", 10)), "almacen_id", f.Almacen))
 	testenv.Expect422(t, r, "detalles.1.cantidad")
 	if msg := r.FieldErrors("detalles.1.cantidad")[0]; msg != "Stock insuficiente en el almacén: disponible 2, solicitado 2.5." {
 		t.Errorf("message %q", msg)
 	}
 	// The same product twice: the second line finds what the first left.
-	r = f.vender(testenv.With(venta(linea(a, 6, 10), linea(a, 5, 10)), "almacen_id", f.almacen))
+	r = f.vender(testenv.With(venta(linea(a, 6, 10), linea(a, 5, 10)), "almacen_id", f.Almacen))
 	testenv.Expect422(t, r, "detalles.1.cantidad")
-	if f.Existencias(f.almacen, a) != "10.000" || f.Existencias(f.almacen, b) != "2.000" {
+	if f.Existencias(f.Almacen, a) != "10.000" || f.Existencias(f.Almacen, b) != "2.000" {
 		t.Errorf("stock changed by refused sales")
 	}
 	if n := f.Int(`select count(*) from ventas`) + f.Int(`select count(*) from movimientos_inventario`); n != 0 {
@@ -66,23 +66,23 @@ func TestInsufficientStockIsA422OnTheLineAndWritesNothing(t *testing.T) {
 	}
 	// A product without stock rows at all.
 	c := f.Producto(testenv.Prod{Codigo: "C"})
-	testenv.Expect422(t, f.vender(testenv.With(venta(linea(c, 1, 10)), "almacen_id", f.almacen)), "detalles.0.cantidad")
+	testenv.Expect422(t, f.vender(testenv.With(venta(linea(c, 1, 10)), "almacen_id", f.Almacen)), "detalles.0.cantidad")
 	// The numbers were given back.
-	if r := f.venderOK(testenv.With(venta(linea(a, 10, 10)), "almacen_id", f.almacen)); testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000001" {
+	if r := f.venderOK(testenv.With(venta(linea(a, 10, 10)), "almacen_id", f.Almacen)); testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000001" {
 		t.Errorf("number after refusals: %s", r.Raw)
 	}
-	if f.Existencias(f.almacen, a) != "0.000" {
-		t.Errorf("selling the whole stock left %s", f.Existencias(f.almacen, a))
+	if f.Existencias(f.Almacen, a) != "0.000" {
+		t.Errorf("selling the whole stock left %s", f.Existencias(f.Almacen, a))
 	}
 }
 
 func TestNegativeStockWhenTheCompanyAllowsIt(t *testing.T) {
 	f := setup(t)
 	a := f.Producto(testenv.Prod{Codigo: "A"})
-	f.Stock(f.almacen, a, "2", "100", "L1", "")
+	f.Stock(f.Almacen, a, "2", "100", "L1", "")
 	f.Ajuste(1, "inventario.permitir_stock_negativo", true)
-	r := f.venderOK(testenv.With(venta(linea(a, 5, 10)), "almacen_id", f.almacen))
-	if got := f.Existencias(f.almacen, a); got != "-3.000" {
+	r := f.venderOK(testenv.With(venta(linea(a, 5, 10)), "almacen_id", f.Almacen))
+	if got := f.Existencias(f.Almacen, a); got != "-3.000" {
 		t.Errorf("stock %s, want -3", got)
 	}
 	// Cancelling gives back both the batch and the negative remainder.
@@ -90,7 +90,7 @@ func TestNegativeStockWhenTheCompanyAllowsIt(t *testing.T) {
 	if u.Status != http.StatusOK {
 		t.Fatalf("anular: %d %s", u.Status, u.Raw)
 	}
-	if got := f.Existencias(f.almacen, a); got != "2.000" {
+	if got := f.Existencias(f.Almacen, a); got != "2.000" {
 		t.Errorf("stock after cancelling %s, want 2", got)
 	}
 	if got := f.Text(`select string_agg(coalesce(lote, '-') || '=' || cantidad_disponible::numeric(18,0), ',' order by lote nulls last) from inventarios where producto_id = $1`, a); got != "L1=2,-=0" {
@@ -98,37 +98,37 @@ func TestNegativeStockWhenTheCompanyAllowsIt(t *testing.T) {
 	}
 	// The setting off again: refused.
 	f.Ajuste(1, "inventario.permitir_stock_negativo", false)
-	testenv.Expect422(t, f.vender(testenv.With(venta(linea(a, 5, 10)), "almacen_id", f.almacen)), "detalles.0.cantidad")
+	testenv.Expect422(t, f.vender(testenv.With(venta(linea(a, 5, 10)), "almacen_id", f.Almacen)), "detalles.0.cantidad")
 }
 
 func TestAutomaticDeductionUsesThePrincipalWarehouse(t *testing.T) {
 	f := setup(t)
 	a := f.Producto(testenv.Prod{Codigo: "A"})
-	f.Stock(f.almacen, a, "10", "100", "", "")
+	f.Stock(f.Almacen, a, "10", "100", "", "")
 	// Off (the default): a sale without almacen_id moves no stock.
-	r := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "sucursal_id", f.sucursal))
-	if f.Existencias(f.almacen, a) != "10.000" || f.movimientos(id(r)) != "" || testenv.Get(r.JSON, "data.almacen_id") != nil {
+	r := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "sucursal_id", f.Sucursal))
+	if f.Existencias(f.Almacen, a) != "10.000" || f.movimientos(id(r)) != "" || testenv.Get(r.JSON, "data.almacen_id") != nil {
 		t.Errorf("deducted with the setting off: %s", r.Raw)
 	}
 	f.Ajuste(1, "inventario.descontar_stock_automatico", true)
 	// The branch's principal warehouse.
-	r = f.venderOK(testenv.With(venta(linea(a, 2, 10)), "sucursal_id", f.sucursal))
-	if f.Existencias(f.almacen, a) != "8.000" || testenv.Num(r.JSON, "data.almacen_id") != float64(f.almacen) {
-		t.Errorf("branch sale: %s %s", f.Existencias(f.almacen, a), r.Raw)
+	r = f.venderOK(testenv.With(venta(linea(a, 2, 10)), "sucursal_id", f.Sucursal))
+	if f.Existencias(f.Almacen, a) != "8.000" || testenv.Num(r.JSON, "data.almacen_id") != float64(f.Almacen) {
+		t.Errorf("branch sale: %s %s", f.Existencias(f.Almacen, a), r.Raw)
 	}
 	// Without a branch, or from a branch without the principal warehouse: the company's principal one.
 	otra := f.Int(`insert into sucursales (empresa_id, nombre) values (1, 'Norte') returning id`)
 	r = f.venderOK(venta(linea(a, 1, 10)))
 	r2 := f.venderOK(testenv.With(venta(linea(a, 1, 10)), "sucursal_id", otra))
-	if f.Existencias(f.almacen, a) != "6.000" || testenv.Num(r2.JSON, "data.almacen_id") != float64(f.almacen) {
-		t.Errorf("company principal: %s %s", f.Existencias(f.almacen, a), r2.Raw)
+	if f.Existencias(f.Almacen, a) != "6.000" || testenv.Num(r2.JSON, "data.almacen_id") != float64(f.Almacen) {
+		t.Errorf("company principal: %s %s", f.Existencias(f.Almacen, a), r2.Raw)
 	}
 	// An explicit warehouse wins.
 	bodega := f.Int(`insert into almacenes (empresa_id, sucursal_id, nombre) values (1, $1, 'Bodega') returning id`, otra)
 	f.Stock(bodega, a, "5", "100", "", "")
 	f.venderOK(testenv.With(venta(linea(a, 5, 10)), "almacen_id", bodega))
-	if f.Existencias(bodega, a) != "0.000" || f.Existencias(f.almacen, a) != "6.000" {
-		t.Errorf("explicit warehouse: %s %s", f.Existencias(bodega, a), f.Existencias(f.almacen, a))
+	if f.Existencias(bodega, a) != "0.000" || f.Existencias(f.Almacen, a) != "6.000" {
+		t.Errorf("explicit warehouse: %s %s", f.Existencias(bodega, a), f.Existencias(f.Almacen, a))
 	}
 	// Insufficient in the automatic warehouse is the same 422.
 	testenv.Expect422(t, f.vender(venta(linea(a, 1, 10), linea(a, 7, 10))), "detalles.1.cantidad")
@@ -137,9 +137,9 @@ func TestAutomaticDeductionUsesThePrincipalWarehouse(t *testing.T) {
 func TestADraftMovesStockWhenConfirmed(t *testing.T) {
 	f := setup(t)
 	a := f.Producto(testenv.Prod{Codigo: "A"})
-	f.Stock(f.almacen, a, "3", "100", "", "")
-	r := f.venderOK(testenv.With(venta(linea(a, 2, 10)), "almacen_id", f.almacen, "estado", "borrador"))
-	if testenv.Str(r.JSON, "data.estado") != "borrador" || f.Existencias(f.almacen, a) != "3.000" || f.movimientos(id(r)) != "" {
+	f.Stock(f.Almacen, a, "3", "100", "", "")
+	r := f.venderOK(testenv.With(venta(linea(a, 2, 10)), "almacen_id", f.Almacen, "estado", "borrador"))
+	if testenv.Str(r.JSON, "data.estado") != "borrador" || f.Existencias(f.Almacen, a) != "3.000" || f.movimientos(id(r)) != "" {
 		t.Fatalf("a draft moved stock: %s", r.Raw)
 	}
 	// Confirming it when the stock no longer covers it: 422 on the line, still a draft.
@@ -151,8 +151,8 @@ func TestADraftMovesStockWhenConfirmed(t *testing.T) {
 	}
 	f.E.Exec(`update inventarios set cantidad_disponible = 3 where producto_id = $1`, a)
 	u = f.E.Call(f.Admin, http.MethodPatch, path("ventas", id(r)), map[string]any{"estado": "pendiente"})
-	if u.Status != http.StatusOK || testenv.Str(u.JSON, "data.estado") != "pendiente" || f.Existencias(f.almacen, a) != "1.000" {
-		t.Fatalf("confirm: %d %s (stock %s)", u.Status, u.Raw, f.Existencias(f.almacen, a))
+	if u.Status != http.StatusOK || testenv.Str(u.JSON, "data.estado") != "pendiente" || f.Existencias(f.Almacen, a) != "1.000" {
+		t.Fatalf("confirm: %d %s (stock %s)", u.Status, u.Raw, f.Existencias(f.Almacen, a))
 	}
 	if got := f.movimientos(id(r)); got != "salida Venta Procesada" {
 		t.Errorf("movements %q", got)
