@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"sync"
 	"testing"
 
 	"github.com/erpcr/erp/shared/testenv"
@@ -25,7 +24,7 @@ func (f *fx) producto(codigo string) int64 {
 // SQL and with the chart's own balances (?fecha_corte).
 func TestBusinessWritesLeaveBooksThatTieOut(t *testing.T) {
 	f := setup(t)
-	_, alm := f.Principales(1)
+	alm := f.Almacen
 	p := f.producto("LIB-1")
 	proveedor := f.Int(`insert into proveedores (empresa_id, nombre, nit_ruc, dias_credito) values (1, 'Proveedor Libros', '3101000111', 30) returning id`)
 	cliente := f.Int(`insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre, apellidos, dias_credito)
@@ -136,25 +135,17 @@ func mapKV(m map[string]any) []any {
 // once through the API give AS-<year>-000001 .. the number of entries.
 func TestConcurrentSalesKeepEntryNumbersGapless(t *testing.T) {
 	f := setup(t)
-	_, alm := f.Principales(1)
+	alm := f.Almacen
 	p := f.producto("CONC-1")
-	f.E.Exec(`insert into inventarios (empresa_id, almacen_id, producto_id, cantidad_disponible, costo_unitario) values (1, $1, $2, 1000, 10)`, alm, p)
+	f.Stock(alm, p, "1000", "10", "", "")
 	const n = 20
-	var wg sync.WaitGroup
-	status := make([]int, n)
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			status[i] = f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.Admin, Body: map[string]any{
-				"fecha_venta": "2026-03-15", "tipo_comprobante": "factura", "almacen_id": alm,
-				"detalles": []any{map[string]any{"producto_id": p, "cantidad": 1, "precio_unitario": 100 + i}}}}).Status
-		}(i)
-	}
-	wg.Wait()
-	for i, s := range status {
-		if s != http.StatusCreated {
-			t.Fatalf("sale %d: %d", i, s)
+	rs := testenv.Concurrently(n, func(i int) testenv.Resp {
+		return f.Call(http.MethodPost, "/api/ventas", map[string]any{"fecha_venta": "2026-03-15", "tipo_comprobante": "factura", "almacen_id": alm,
+			"detalles": []any{map[string]any{"producto_id": p, "cantidad": 1, "precio_unitario": 100 + i}}})
+	})
+	for i, r := range rs {
+		if r.Status != http.StatusCreated {
+			t.Fatalf("sale %d: %d %s", i, r.Status, r.Raw)
 		}
 	}
 	nums := testenv.Column[string](t, f.E, `select numero from asientos_contables where empresa_id = 1 and numero like 'AS-2026-%'`)
@@ -173,9 +164,9 @@ func TestConcurrentSalesKeepEntryNumbersGapless(t *testing.T) {
 // the same database round trips with and without them.
 func TestASaleCostsTheSameRoundTripsWithAutomaticPosting(t *testing.T) {
 	f := setup(t)
-	_, alm := f.Principales(1)
+	alm := f.Almacen
 	p := f.producto("RT-1")
-	f.E.Exec(`insert into inventarios (empresa_id, almacen_id, producto_id, cantidad_disponible, costo_unitario) values (1, $1, $2, 1000, 10)`, alm, p)
+	f.Stock(alm, p, "1000", "10", "", "")
 	f.E.Get("/api/ventas", f.Admin) // warm up (token bookkeeping)
 	sale := func() int64 {
 		t.Helper()
