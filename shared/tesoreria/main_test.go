@@ -13,8 +13,6 @@ func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 // and warehouse, a product with stock (13 % IVA) and a credit customer.
 type fx struct {
 	*testenv.Fixture
-	sucursal int64
-	almacen  int64
 	producto int64
 	cliente  int64
 }
@@ -22,9 +20,8 @@ type fx struct {
 func setup(t *testing.T) *fx {
 	t.Helper()
 	f := &fx{Fixture: testenv.NewFixture(t)}
-	f.sucursal, f.almacen = f.Principales(1)
 	f.producto = f.Producto(testenv.Prod{Codigo: "P", Tarifa: "08"})
-	f.Stock(f.almacen, f.producto, "100", "400", "", "")
+	f.Stock(f.Almacen, f.producto, "100", "400", "", "")
 	f.cliente = f.Cliente(1, "109990888", 30)
 	return f
 }
@@ -54,7 +51,7 @@ func (f *fx) ok(status int, r testenv.Resp) testenv.Resp {
 
 // venta is a body of one line of the fixture product: cantidad x 1000 + 13 % IVA.
 func (f *fx) venta(cantidad int, kv ...any) map[string]any {
-	return testenv.With(map[string]any{"fecha_venta": "2026-03-10", "tipo_comprobante": "factura", "almacen_id": f.almacen,
+	return testenv.With(map[string]any{"fecha_venta": "2026-03-10", "tipo_comprobante": "factura", "almacen_id": f.Almacen,
 		"detalles": []any{map[string]any{"producto_id": f.producto, "cantidad": cantidad, "precio_unitario": 1000}}}, kv...)
 }
 

@@ -164,7 +164,7 @@ func TestPaymentsNamingABankAccountMoveItsBalanceAndReconciliationsTieOrAre422(t
 // cash account, and a closed box refuses sales.
 func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *testing.T) {
 	f := setup(t)
-	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.sucursal, "nombre": "Caja 1", "codigo": "C1"})))
+	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja 1", "codigo": "C1"})))
 	efectivo := f.forma("01")
 	// No open session yet.
 	testenv.Expect422(t, f.Call(http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo)), "caja_id")
@@ -179,7 +179,7 @@ func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *tes
 
 	// A cash sale (1130), a receivable collected in cash (500), a supplier paid in cash (300).
 	v := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo)))
-	if int64(testenv.Num(v.JSON, "data.caja_sesion_id")) == 0 || int64(testenv.Num(v.JSON, "data.sucursal_id")) != f.sucursal {
+	if int64(testenv.Num(v.JSON, "data.caja_sesion_id")) == 0 || int64(testenv.Num(v.JSON, "data.sucursal_id")) != f.Sucursal {
 		t.Fatalf("sale: %s", v.Raw)
 	}
 	credito := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(1, "cliente_id", f.cliente))))
@@ -225,7 +225,7 @@ func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *tes
 	}
 
 	// The branch counts its boxes and sales and lists its boxes.
-	b := f.ok(http.StatusOK, f.Call(http.MethodGet, path("sucursales", f.sucursal), nil))
+	b := f.ok(http.StatusOK, f.Call(http.MethodGet, path("sucursales", f.Sucursal), nil))
 	if testenv.Num(b.JSON, "data.cajas_count") != 1 || testenv.Num(b.JSON, "data.ventas_count") != 1 ||
 		testenv.Len(b.JSON, "data.cajas") != 1 || testenv.Str(b.JSON, "data.cajas.0.nombre") != "Caja 1" {
 		t.Errorf("branch: %s", b.Raw)
@@ -288,7 +288,7 @@ func TestTreasuryIsIsolatedPerCompanyAndNeedsItsPermissions(t *testing.T) {
 	f := setup(t)
 	cuenta := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
 		"banco": "BN", "numero": "1", "iban": iban("015202001026284066")})))
-	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.sucursal, "nombre": "Caja"})))
+	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja"})))
 	presupuesto := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026,
 		"cuenta_contable_id": f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = '4.1.01.001'`),
 		"montos":             []any{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}})))
@@ -369,7 +369,7 @@ func TestExistingCompaniesGetTheTreasuryPermissions(t *testing.T) {
 // session and the references are checked by the insert's trigger.
 func TestASaleNamingACashBoxCostsTheSameRoundTrips(t *testing.T) {
 	f := setup(t)
-	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.sucursal, "nombre": "Caja"})))
+	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja"})))
 	cuenta := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
 		"banco": "BN", "numero": "1", "iban": iban("015202001026284066")})))
 	f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 0}))
