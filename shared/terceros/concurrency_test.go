@@ -21,13 +21,10 @@ func TestConcurrentDuplicatesGiveOne201AndThe422(t *testing.T) {
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
 			const n = 8
-			statuses := make(chan testenv.Resp, n)
-			for i := 0; i < n; i++ {
-				go func() { statuses <- e.Call(admin, http.MethodPost, "/api/"+res.name, res.body(42)) }()
-			}
 			created := 0
-			for i := 0; i < n; i++ {
-				r := <-statuses
+			for _, r := range testenv.Concurrently(n, func(int) testenv.Resp {
+				return e.Call(admin, http.MethodPost, "/api/"+res.name, res.body(42))
+			}) {
 				switch {
 				case r.Status == http.StatusCreated:
 					created++
