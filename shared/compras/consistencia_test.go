@@ -3,9 +3,7 @@ package compras_test
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/erpcr/erp/shared/httpx"
@@ -229,41 +227,17 @@ func TestAFailureInLine37LeavesNothingHalfWritten(t *testing.T) {
 func TestConcurrentRequestsKeepNumbersAndBalancesRight(t *testing.T) {
 	e := testenv.NewParallel(t)
 	f := setup(t, e, 1)
-	parallel := func(n int, fn func(i int) testenv.Resp) []testenv.Resp {
-		out := make([]testenv.Resp, n)
-		var wg sync.WaitGroup
-		for i := 0; i < n; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				out[i] = fn(i)
-			}()
-		}
-		wg.Wait()
-		return out
-	}
 
 	t.Run("creates get distinct consecutive numbers", func(t *testing.T) {
 		const n = 16
-		var numeros []string
-		for _, r := range parallel(n, func(int) testenv.Resp { return f.do(http.MethodPost, "/api/ordenes-compra", f.orden()) }) {
-			if r.Status != http.StatusCreated {
-				t.Fatalf("concurrent create: %d %s", r.Status, r.Raw)
-			}
-			numeros = append(numeros, testenv.Str(r.JSON, "data.numero_orden"))
-		}
-		slices.Sort(numeros)
-		for i, got := range numeros {
-			if want := fmt.Sprintf("OC-%06d", i+1); got != want {
-				t.Fatalf("numbers %v", numeros)
-			}
-		}
+		rs := testenv.Concurrently(n, func(int) testenv.Resp { return f.do(http.MethodPost, "/api/ordenes-compra", f.orden()) })
+		testenv.Gapless(t, rs, "data.numero_orden", func(n int) string { return fmt.Sprintf("OC-%06d", n) })
 	})
 
 	t.Run("a payable is never overdrawn", func(t *testing.T) {
 		_, cuenta := f.recibida(f.proveedor, 1000)
 		created := 0
-		for _, r := range parallel(8, func(int) testenv.Resp {
+		for _, r := range testenv.Concurrently(8, func(int) testenv.Resp {
 			return f.do(http.MethodPost, cuentaPath(cuenta, "pagos"), map[string]any{"monto": 250, "fecha": "2026-04-01", "forma_pago_id": 1})
 		}) {
 			switch {
@@ -283,7 +257,7 @@ func TestConcurrentRequestsKeepNumbersAndBalancesRight(t *testing.T) {
 		id := f.create(f.orden(linea(f.productos[3], 7, 1)))
 		f.to(id, "aprobada")
 		ok := 0
-		for _, r := range parallel(6, func(int) testenv.Resp {
+		for _, r := range testenv.Concurrently(6, func(int) testenv.Resp {
 			return f.do(http.MethodPost, ordenPath(id, "recibir"), map[string]any{"almacen_id": f.almacen})
 		}) {
 			if r.Status == http.StatusOK {
