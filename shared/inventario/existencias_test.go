@@ -3,7 +3,6 @@ package inventario_test
 import (
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/erpcr/erp/shared/testenv"
@@ -167,27 +166,16 @@ func TestConcurrentExitsNeverOversell(t *testing.T) {
 	p := f.producto(t, f.admin, "P1", 0)
 	f.entrar(t, f.alm, linea(p, 5, "costo_unitario", 10))
 	const n = 10
-	var wg sync.WaitGroup
-	status := make([]int, n)
-	numero := make([]string, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := f.sacar(t, f.alm, linea(p, 1))
-			status[i], numero[i] = r.Status, testenv.Str(r.JSON, "data.numero")
-		}()
-	}
-	wg.Wait()
+	rs := testenv.Concurrently(n, func(int) testenv.Resp { return f.sacar(t, f.alm, linea(p, 1)) })
 	ok, seen := 0, map[string]bool{}
-	for i := range n {
-		switch status[i] {
+	for i, r := range rs {
+		switch r.Status {
 		case http.StatusCreated:
 			ok++
-			seen[numero[i]] = true
+			seen[testenv.Str(r.JSON, "data.numero")] = true
 		case http.StatusUnprocessableEntity:
 		default:
-			t.Errorf("exit %d: status %d", i, status[i])
+			t.Errorf("exit %d: status %d", i, r.Status)
 		}
 	}
 	if ok != 5 || f.stock(t, f.alm, p) != 0 {
@@ -201,23 +189,17 @@ func TestConcurrentExitsNeverOversell(t *testing.T) {
 	// Transfers in opposite directions at once both go through (no deadlock).
 	f.entrar(t, f.alm, linea(p, 10, "costo_unitario", 10))
 	f.entrar(t, f.alm2, linea(p, 10, "costo_unitario", 10))
-	codes := make([]int, 2*n)
-	for i := range 2 * n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			from, to := f.alm, f.alm2
-			if i%2 == 1 {
-				from, to = to, from
-			}
-			codes[i] = f.e.Call(f.admin, "POST", transferPath, obj{"almacen_origen_id": from, "almacen_destino_id": to,
-				"detalles": []obj{linea(p, 1)}}).Status
-		}()
-	}
-	wg.Wait()
-	for i, c := range codes {
-		if c != http.StatusCreated {
-			t.Errorf("transfer %d: %d", i, c)
+	rs = testenv.Concurrently(2*n, func(i int) testenv.Resp {
+		from, to := f.alm, f.alm2
+		if i%2 == 1 {
+			from, to = to, from
+		}
+		return f.e.Call(f.admin, "POST", transferPath, obj{"almacen_origen_id": from, "almacen_destino_id": to,
+			"detalles": []obj{linea(p, 1)}})
+	})
+	for i, r := range rs {
+		if r.Status != http.StatusCreated {
+			t.Errorf("transfer %d: %d", i, r.Status)
 		}
 	}
 	if a, b := f.stock(t, f.alm, p), f.stock(t, f.alm2, p); a != 10 || b != 10 {

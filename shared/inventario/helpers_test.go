@@ -114,15 +114,6 @@ func (f *fx) stock(t testing.TB, almacen, producto int) float64 {
 	return x["cantidad_disponible"].(float64)
 }
 
-// numeros lists the numero of every movement of a list answer, in order.
-func numeros(r testenv.Resp) []string {
-	var out []string
-	for i := 0; i < testenv.Len(r.JSON, "data"); i++ {
-		out = append(out, testenv.Str(r.JSON, fmt.Sprintf("data.%d.numero", i)))
-	}
-	return out
-}
-
 // permitirNegativo turns the company setting inventario.permitir_stock_negativo on.
 func (f *fx) permitirNegativo(empresa int) {
 	f.e.Exec(`update configuraciones set valor = 'true' where empresa_id = $1 and clave = 'inventario.permitir_stock_negativo'`, empresa)

@@ -410,7 +410,7 @@ func TestListsFilterSortAndPaginate(t *testing.T) {
 		t.Fatalf("list: %d %s", r.Status, r.Raw)
 	}
 	// Newest first by default; lists carry totals and relations but no lines.
-	if got := strings.Join(numeros(r), ","); got != "ENT-00000003,ENT-00000002,ENT-00000001" {
+	if got := strings.Join(testenv.Strs(r, "numero"), ","); got != "ENT-00000003,ENT-00000002,ENT-00000001" {
 		t.Errorf("default order %s", got)
 	}
 	if testenv.Get(r.JSON, "data.0.detalles") != nil || testenv.Num(r.JSON, "data.2.detalles_count") != 1 ||
