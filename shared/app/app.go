@@ -35,6 +35,7 @@ import (
 	"github.com/erpcr/erp/shared/sesiones"
 	"github.com/erpcr/erp/shared/terceros"
 	"github.com/erpcr/erp/shared/tesoreria"
+	"github.com/erpcr/erp/shared/transporte"
 	"github.com/erpcr/erp/shared/usuarios"
 	"github.com/erpcr/erp/shared/ventas"
 	"github.com/erpcr/erp/shared/webhooks"
@@ -61,6 +62,7 @@ var Grupos = map[string]plataforma.Grupo{
 	"reportes":      reportes.Grupo,
 	"sucursales":    organizacion.Sucursales,
 	"tesoreria":     tesoreria.Grupo,
+	"transporte":    transporte.Grupo,
 	"usuarios":      usuarios.Grupo,
 	"ventas":        ventas.Grupo,
 	"webhooks":      plataforma.GrupoWebhooks,

@@ -123,34 +123,25 @@ func loadCuentas(ctx context.Context, q *db.Tx, cs []CuentaPorCobrar, detalle bo
 	}
 	br := q.SendBatch(ctx, b)
 	defer br.Close()
-	rows, _ := br.Query()
-	cls, err := pgx.CollectRows(rows, scanClienteRef)
+	cls, err := siguiente(br, "clientes", scanClienteRef)
 	if err != nil {
-		return fmt.Errorf("ventas: clientes: %w", err)
+		return err
 	}
-	rows, _ = br.Query()
-	vrs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (VentaRef, error) {
+	vrs, err := siguiente(br, "ventas de cuentas", func(r pgx.CollectableRow) (VentaRef, error) {
 		var v VentaRef
 		return v, r.Scan(&v.ID, &v.NumeroComprobante, &v.TipoComprobante, &v.FechaVenta, &v.Estado, &v.MontoTotal)
 	})
 	if err != nil {
-		return fmt.Errorf("ventas: ventas de cuentas: %w", err)
+		return err
 	}
 	var pagos []Pago
 	if detalle {
-		rows, _ = br.Query()
-		if pagos, err = pgx.CollectRows(rows, scanPago); err != nil {
-			return fmt.Errorf("ventas: pagos: %w", err)
+		if pagos, err = siguiente(br, "pagos", scanPago); err != nil {
+			return err
 		}
 	}
-	clienteBy := map[int64]*ClienteRef{}
-	for i := range cls {
-		clienteBy[cls[i].ID] = &cls[i]
-	}
-	ventaBy := map[int64]*VentaRef{}
-	for i := range vrs {
-		ventaBy[vrs[i].ID] = &vrs[i]
-	}
+	clienteBy := porID(cls, func(c *ClienteRef) int64 { return c.ID })
+	ventaBy := porID(vrs, func(v *VentaRef) int64 { return v.ID })
 	idx := map[int64]int{}
 	for i := range cs {
 		c := &cs[i]

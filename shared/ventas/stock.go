@@ -79,8 +79,7 @@ func stockGuardado(ctx context.Context, tx *db.Tx, cur actual) (ventaStock, erro
 		where empresa_id = $1 and clave = $2 and activo and not eliminado), false)`, empresaID, ajusteNegativo)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close()
-	rows, _ := br.Query()
-	ls, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lineaStock, error) {
+	ls, err := siguiente(br, "líneas de stock", func(r pgx.CollectableRow) (lineaStock, error) {
 		var l lineaStock
 		var cant pgtype.Numeric
 		err := r.Scan(&l.indice, &l.productoID, &cant)
@@ -89,7 +88,7 @@ func stockGuardado(ctx context.Context, tx *db.Tx, cur actual) (ventaStock, erro
 		return l, err
 	})
 	if err != nil {
-		return v, fmt.Errorf("ventas: líneas de stock: %w", err)
+		return v, err
 	}
 	v.lineas = ls
 	if err := br.QueryRow().Scan(&v.permitirNegativo); err != nil {

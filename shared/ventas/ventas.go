@@ -256,69 +256,61 @@ func loadVentas(ctx context.Context, q *db.Tx, vs []Venta, detalle bool) error {
 	br := q.SendBatch(ctx, b)
 	defer br.Close()
 
-	rows, _ := br.Query()
-	cs, err := pgx.CollectRows(rows, scanClienteRef)
+	cs, err := siguiente(br, "clientes", scanClienteRef)
 	if err != nil {
-		return fmt.Errorf("ventas: clientes: %w", err)
+		return err
 	}
-	rows, _ = br.Query()
-	us, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (UsuarioRef, error) {
+	us, err := siguiente(br, "usuarios", func(r pgx.CollectableRow) (UsuarioRef, error) {
 		var u UsuarioRef
 		return u, r.Scan(&u.ID, &u.Nombre, &u.Apellidos, &u.Email)
 	})
 	if err != nil {
-		return fmt.Errorf("ventas: usuarios: %w", err)
+		return err
 	}
 	scanRef := func(r pgx.CollectableRow) (Ref, error) {
 		var x Ref
 		return x, r.Scan(&x.ID, &x.Nombre, &x.Codigo)
 	}
-	rows, _ = br.Query()
-	ss, err := pgx.CollectRows(rows, scanRef)
+	ss, err := siguiente(br, "sucursales", scanRef)
 	if err != nil {
-		return fmt.Errorf("ventas: sucursales: %w", err)
+		return err
 	}
-	rows, _ = br.Query()
-	as, err := pgx.CollectRows(rows, scanRef)
+	as, err := siguiente(br, "almacenes", scanRef)
 	if err != nil {
-		return fmt.Errorf("ventas: almacenes: %w", err)
+		return err
 	}
-	rows, _ = br.Query()
-	fs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (FormaPagoRef, error) {
+	fs, err := siguiente(br, "formas de pago", func(r pgx.CollectableRow) (FormaPagoRef, error) {
 		var f FormaPagoRef
 		return f, r.Scan(&f.ID, &f.Codigo, &f.Nombre)
 	})
 	if err != nil {
-		return fmt.Errorf("ventas: formas de pago: %w", err)
+		return err
 	}
 	type cuenta struct {
 		venta int64
 		c     CuentaRef
 	}
-	rows, _ = br.Query()
-	cxcs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (cuenta, error) {
+	cxcs, err := siguiente(br, "cuentas por cobrar", func(r pgx.CollectableRow) (cuenta, error) {
 		var x cuenta
 		return x, r.Scan(&x.venta, &x.c.ID, &x.c.Monto, &x.c.Saldo, &x.c.FechaVencimiento, &x.c.Estado)
 	})
 	if err != nil {
-		return fmt.Errorf("ventas: cuentas por cobrar: %w", err)
+		return err
 	}
 	type factura struct {
 		venta int64
 		f     FacturaRef
 	}
-	rows, _ = br.Query()
-	fes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (factura, error) {
+	fes, err := siguiente(br, "comprobantes electrónicos", func(r pgx.CollectableRow) (factura, error) {
 		var x factura
 		return x, r.Scan(&x.venta, &x.f.ID, &x.f.Clave, &x.f.Estado)
 	})
 	if err != nil {
-		return fmt.Errorf("ventas: comprobantes electrónicos: %w", err)
+		return err
 	}
 	var ds []Detalle
 	if detalle {
-		rows, _ = br.Query()
-		ds, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Detalle, error) {
+		ds, err = siguiente(br, "detalles", func(r pgx.CollectableRow) (Detalle, error) {
 			var d Detalle
 			p := &ProductoRef{}
 			err := r.Scan(&d.ID, &d.VentaID, &d.Linea, &d.ProductoID, &d.Descripcion, &d.Cantidad, &d.PrecioUnitario, &d.Descuento,
@@ -328,29 +320,15 @@ func loadVentas(ctx context.Context, q *db.Tx, vs []Venta, detalle bool) error {
 			return d, err
 		})
 		if err != nil {
-			return fmt.Errorf("ventas: detalles: %w", err)
+			return err
 		}
 	}
 
-	clienteBy := map[int64]*ClienteRef{}
-	for i := range cs {
-		clienteBy[cs[i].ID] = &cs[i]
-	}
-	usuarioBy := map[int64]*UsuarioRef{}
-	for i := range us {
-		usuarioBy[us[i].ID] = &us[i]
-	}
-	sucursalBy, almacenBy := map[int64]*Ref{}, map[int64]*Ref{}
-	for i := range ss {
-		sucursalBy[ss[i].ID] = &ss[i]
-	}
-	for i := range as {
-		almacenBy[as[i].ID] = &as[i]
-	}
-	formaBy := map[int64]*FormaPagoRef{}
-	for i := range fs {
-		formaBy[fs[i].ID] = &fs[i]
-	}
+	clienteBy := porID(cs, func(c *ClienteRef) int64 { return c.ID })
+	usuarioBy := porID(us, func(u *UsuarioRef) int64 { return u.ID })
+	sucursalBy := porID(ss, func(x *Ref) int64 { return x.ID })
+	almacenBy := porID(as, func(x *Ref) int64 { return x.ID })
+	formaBy := porID(fs, func(f *FormaPagoRef) int64 { return f.ID })
 	idx := map[int64]int{}
 	for i := range vs {
 		v := &vs[i]
