@@ -51,6 +51,7 @@ func (res *Resource) Esquema(creating bool) esquema.Cuerpo {
 		}
 		c.Campos = append(c.Campos, campo)
 	}
+	c.Campos = append(c.Campos, res.Listas...)
 	return c
 }
 
@@ -118,7 +119,7 @@ func (res *Resource) FiltrosDoc() []esquema.Campo {
 		c := esquema.Campo{Nombre: f.Param}
 		switch f.Kind {
 		case Integer, Ref:
-			c.Tipo = esquema.Entero
+			c.Tipo, c.Minimo, c.Maximo = esquema.Entero, f.MinValue, f.MaxValue
 		case Boolean:
 			c.Tipo = esquema.Booleano
 		default:

@@ -283,6 +283,14 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[Row
 				in.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser un número entero.")
 				continue
 			}
+			if msg := f.fueraDeRango(n); msg != "" {
+				in.Fail(f.Param, msg)
+				continue
+			}
+			if f.Where != "" {
+				conds = append(conds, fmt.Sprintf(f.Where, a.Add(n)))
+				continue
+			}
 			conds = append(conds, col+" = "+a.Add(n))
 		case Boolean:
 			bv, err := httpx.BoolQuery(r, f.Param)
@@ -312,6 +320,19 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[Row
 			return res.decorate(&Call{Ctx: ctx, Principal: p, Tx: tx}, tx, rows, false)
 		},
 	}, nil
+}
+
+// fueraDeRango is the Spanish message of an Integer filter value outside
+// MinValue..MaxValue, or "".
+func (f Filter) fueraDeRango(n int64) string {
+	campo := "El campo " + strings.ReplaceAll(f.Param, "_", " ")
+	if lo, err := strconv.ParseInt(f.MinValue, 10, 64); err == nil && n < lo {
+		return campo + " debe ser al menos " + f.MinValue + "."
+	}
+	if hi, err := strconv.ParseInt(f.MaxValue, 10, 64); err == nil && n > hi {
+		return campo + " no debe ser mayor que " + f.MaxValue + "."
+	}
+	return ""
 }
 
 func contains(list []string, v string) bool {

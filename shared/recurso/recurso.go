@@ -14,6 +14,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -83,6 +84,11 @@ type Filter struct {
 	Column string // SQL over alias t; defaults to "t."+Param
 	Kind   Kind   // Text, Integer or Boolean
 	Values []string
+	// MinValue and MaxValue bound an Integer filter (inclusive, optional).
+	MinValue, MaxValue string
+	// Where, when set, replaces the equality: SQL over alias t in which
+	// every %[1]s is the value's placeholder (e.g. a date window).
+	Where string
 }
 
 // Relation is a nested belongs-to object ("categoria" from categoria_id).
@@ -140,6 +146,9 @@ type Resource struct {
 	// the active tenant. Global tables (brands, units) have none.
 	Tenant bool
 	Fields []Field
+	// Listas are body fields outside Fields that the hooks read themselves
+	// (nested lists such as a route's stops), documented by Esquema.
+	Listas []esquema.Campo
 	// Computed adds output keys from SQL expressions over alias t.
 	Computed map[string]string
 	// Hidden columns are never output (busqueda always is).

@@ -23,6 +23,7 @@ import (
 	"github.com/erpcr/erp/shared/sesiones"
 	"github.com/erpcr/erp/shared/terceros"
 	"github.com/erpcr/erp/shared/tesoreria"
+	"github.com/erpcr/erp/shared/transporte"
 	"github.com/erpcr/erp/shared/usuarios"
 	"github.com/erpcr/erp/shared/ventas"
 	"github.com/erpcr/erp/shared/webhooks"
@@ -35,7 +36,7 @@ var Recursos = []*recurso.Resource{
 	terceros.Cliente, terceros.Proveedor,
 	organizacion.Empresa, organizacion.Sucursal, organizacion.Almacen,
 	contabilidad.TiposCambio,
-	empleados.Empleado,
+	empleados.Empleado, transporte.Ruta, transporte.Bus,
 }
 
 // Manuales are the request bodies the hand-written domains declare.

@@ -1,0 +1,152 @@
+package transporte
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/erpcr/erp/shared/valid"
+)
+
+// DiasSemana are the accepted dia_semana values, Monday first (the order
+// horarios are listed in).
+var DiasSemana = []string{"lunes", "martes", "miercoles", "jueves", "viernes", "sabado", "domingo"}
+
+// Limits of a route's nested lists: a request stays bounded whatever is sent.
+const (
+	maxParadas  = 200
+	maxHorarios = 500
+)
+
+// parada is one stop as written (coordinates as decimal strings, exact).
+type parada struct {
+	Orden             int64
+	Nombre            string
+	Latitud, Longitud string
+}
+
+// horario is one departure: a weekday and a time "HH:MM" (24 h).
+type horario struct {
+	Dia, Hora string
+}
+
+var horaRe = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+
+// elemento decodes one element of a nested list as an object; a non-object
+// fails under key.N.
+func elemento(in *valid.Input, key string, i int, raw json.RawMessage) (*valid.Input, bool) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		in.Fail(fmt.Sprintf("%s.%d", key, i), "Cada elemento de "+key+" debe ser un objeto.")
+		return nil, false
+	}
+	return valid.NewInput(obj), true
+}
+
+// leerParadas reads the body's paradas (nil when not sent; an empty list
+// when sent as [] or null, which clears them). Errors go under
+// paradas.N.campo; the orders must be unique and consecutive from 1 (the
+// stops' sequence along the route), in any order in the list.
+func leerParadas(in *valid.Input) ([]parada, bool) {
+	if !in.Has("paradas") {
+		return nil, false
+	}
+	if in.IsNull("paradas") {
+		return []parada{}, true
+	}
+	items, ok := in.List("paradas", false)
+	if !ok {
+		return nil, false
+	}
+	if len(items) > maxParadas {
+		in.Fail("paradas", "Una ruta admite como máximo "+strconv.Itoa(maxParadas)+" paradas.")
+		return nil, false
+	}
+	out := make([]parada, 0, len(items))
+	primera := map[int64]int{} // orden -> first index
+	for i, raw := range items {
+		el, ok := elemento(in, "paradas", i, raw)
+		if !ok {
+			continue
+		}
+		var p parada
+		p.Nombre, _ = el.String("nombre", valid.Str{Required: true, Max: 255})
+		p.Orden, ok = el.Int("orden", valid.Int{Required: true, Min: valid.Min(1), Max: valid.Min(maxParadas)})
+		if ok {
+			if j, dup := primera[p.Orden]; dup {
+				el.Fail("orden", fmt.Sprintf("El orden %d ya lo tiene la parada %d: los órdenes no se repiten.", p.Orden, j))
+			} else {
+				primera[p.Orden] = i
+				if p.Orden > int64(len(items)) {
+					el.Fail("orden", fmt.Sprintf("Los órdenes de las paradas deben ser consecutivos desde 1 (de 1 a %d).", len(items)))
+				}
+			}
+		}
+		if d, ok := el.Decimal("latitud", valid.Dec{Required: true, Scale: 6, Negative: true, Min: valid.D("-90"), Max: valid.D("90")}); ok {
+			p.Latitud = d.String()
+		}
+		if d, ok := el.Decimal("longitud", valid.Dec{Required: true, Scale: 6, Negative: true, Min: valid.D("-180"), Max: valid.D("180")}); ok {
+			p.Longitud = d.String()
+		}
+		in.Merge(fmt.Sprintf("paradas.%d.", i), el)
+		out = append(out, p)
+	}
+	return out, true
+}
+
+// leerHorarios reads the body's horarios like leerParadas: errors under
+// horarios.N.campo, a weekday and time given twice is refused.
+func leerHorarios(in *valid.Input) ([]horario, bool) {
+	if !in.Has("horarios") {
+		return nil, false
+	}
+	if in.IsNull("horarios") {
+		return []horario{}, true
+	}
+	items, ok := in.List("horarios", false)
+	if !ok {
+		return nil, false
+	}
+	if len(items) > maxHorarios {
+		in.Fail("horarios", "Una ruta admite como máximo "+strconv.Itoa(maxHorarios)+" horarios.")
+		return nil, false
+	}
+	out := make([]horario, 0, len(items))
+	vistos := map[horario]int{}
+	for i, raw := range items {
+		el, ok := elemento(in, "horarios", i, raw)
+		if !ok {
+			continue
+		}
+		var h horario
+		var okDia, okHora bool
+		if h.Dia, okDia = el.String("dia_semana", valid.Str{Required: true}); okDia && !contiene(DiasSemana, h.Dia) {
+			el.Fail("dia_semana", "El campo dia semana debe ser uno de: lunes, martes, miercoles, jueves, viernes, sabado, domingo.")
+			okDia = false
+		}
+		if h.Hora, okHora = el.String("hora_salida", valid.Str{Required: true}); okHora && !horaRe.MatchString(h.Hora) {
+			el.Fail("hora_salida", "El campo hora salida debe ser una hora válida con formato HH:MM (00:00 a 23:59).")
+			okHora = false
+		}
+		if okDia && okHora {
+			if j, dup := vistos[h]; dup {
+				el.Fail("hora_salida", fmt.Sprintf("La salida del %s a las %s ya está en el horario %d.", h.Dia, h.Hora, j))
+			} else {
+				vistos[h] = i
+			}
+		}
+		in.Merge(fmt.Sprintf("horarios.%d.", i), el)
+		out = append(out, h)
+	}
+	return out, true
+}
+
+func contiene(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
