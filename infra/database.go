@@ -88,11 +88,9 @@ func (p *Platform) database(cfg Config) appSecrets {
 		Description:       jsii.String("Master secret rotation function: to Aurora and the Secrets Manager endpoint"),
 		AllowAllOutbound:  jsii.Bool(false),
 	})
-	pg := awsec2.Port_Tcp(jsii.Number(databasePort))
 	https := awsec2.Port_Tcp(jsii.Number(httpsPort))
-	rotationSG.AddEgressRule(p.DBSG, pg, jsii.String("To Aurora"), nil)
 	rotationSG.AddEgressRule(p.endpointsSG, https, jsii.String("Secrets Manager endpoint"), nil)
-	p.DBSG.AddIngressRule(rotationSG, pg, jsii.String("From the master secret's rotation function"), nil)
+	// rotationSG -> DB SG is added by AddRotationSingleUser.
 	p.endpointsSG.AddIngressRule(rotationSG, https, jsii.String("From the rotation function"), nil)
 	p.Cluster.AddRotationSingleUser(&awsrds.RotationSingleUserOptions{
 		AutomaticallyAfter: awscdk.Duration_Days(jsii.Number(cfg.RotationDays)),

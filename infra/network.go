@@ -61,9 +61,10 @@ func (p *Platform) network(cfg Config) {
 	p.LambdaSG.AddEgressRule(p.ProxySG, pg, jsii.String("PostgreSQL through RDS Proxy"), nil)
 	p.LambdaSG.AddEgressRule(awsec2.Peer_Ipv4(jsii.String(anyIPv4)), https, jsii.String("HTTPS: Hacienda, webhook targets, AWS APIs"), nil)
 	p.ProxySG.AddIngressRule(p.LambdaSG, pg, jsii.String("From the ERP Lambdas"), nil)
-	p.ProxySG.AddEgressRule(p.DBSG, pg, jsii.String("To Aurora"), nil)
 	p.ProxySG.AddEgressRule(endpointsSG, https, jsii.String("Secrets Manager endpoint"), nil)
-	p.DBSG.AddIngressRule(p.ProxySG, pg, jsii.String("From RDS Proxy"), nil)
+	// Proxy SG -> DB SG (both directions) is added by the cluster's
+	// AddProxy, on the cluster's port: declaring it here too would make
+	// duplicate rules that EC2 refuses.
 	endpointsSG.AddIngressRule(p.LambdaSG, https, jsii.String("From the ERP Lambdas"), nil)
 	endpointsSG.AddIngressRule(p.ProxySG, https, jsii.String("From RDS Proxy"), nil)
 
