@@ -40,6 +40,13 @@ type Consulta struct {
 	// Rica); Agrupar the grouping of the sales report.
 	FechaCorte time.Time
 	Agrupar    string
+	// Fecha is the date of the inventory valuation (default today in Costa
+	// Rica); AlmacenID, ProductoID and CategoriaID filter the inventory
+	// reports (the kardex requires ProductoID).
+	Fecha       time.Time
+	AlmacenID   *int64
+	ProductoID  *int64
+	CategoriaID *int64
 }
 
 // Parametros are the normalized parameters as the report shows them; they
@@ -69,6 +76,21 @@ func (c Consulta) Parametros(t Tipo) map[string]any {
 	}
 	if tiene(t, "agrupar") {
 		p["agrupar"] = c.Agrupar
+	}
+	if tiene(t, "fecha") {
+		p["fecha"] = fecha(c.Fecha)
+	}
+	for _, id := range []struct {
+		nombre string
+		v      *int64
+	}{{"almacen_id", c.AlmacenID}, {"producto_id", c.ProductoID}, {"categoria_id", c.CategoriaID}} {
+		if tiene(t, id.nombre) {
+			if id.v != nil {
+				p[id.nombre] = *id.v
+			} else {
+				p[id.nombre] = nil
+			}
+		}
 	}
 	if tiene(t, "comparar") {
 		if c.Comparar {
@@ -153,8 +175,10 @@ func leerConsulta(r *http.Request, t Tipo) (Consulta, error) {
 		case "fecha_fin":
 			if v := f.Date("fecha_fin"); v != nil {
 				c.FechaFin = *v
-			} else if f.Value("fecha_fin") == "" {
+			} else if f.Value("fecha_fin") == "" && p.Requerido {
 				f.Fail("fecha_fin", "El campo fecha_fin es obligatorio.")
+			} else if f.Value("fecha_fin") == "" {
+				c.FechaFin = hoyCR() // the kardex: up to today
 			}
 		case "sucursal_id":
 			c.SucursalID = f.ID("sucursal_id")
@@ -163,6 +187,21 @@ func leerConsulta(r *http.Request, t Tipo) (Consulta, error) {
 				c.FechaCorte = *v
 			} else if f.Value("fecha_corte") == "" {
 				c.FechaCorte = hoyCR()
+			}
+		case "fecha":
+			if v := f.Date("fecha"); v != nil {
+				c.Fecha = *v
+			} else if f.Value("fecha") == "" {
+				c.Fecha = hoyCR()
+			}
+		case "almacen_id":
+			c.AlmacenID = f.ID("almacen_id")
+		case "categoria_id":
+			c.CategoriaID = f.ID("categoria_id")
+		case "producto_id":
+			c.ProductoID = f.ID("producto_id")
+			if c.ProductoID == nil && p.Requerido && f.Value("producto_id") == "" {
+				f.Fail("producto_id", "El campo producto_id es obligatorio.")
 			}
 		case "agrupar":
 			c.Agrupar = p.Valores[0]

@@ -34,8 +34,12 @@ func Consultas() map[string][]esquema.Campo {
 		}
 	}
 	out["reportes.financiero"] = append(fin, formatoDoc)
-	for ruta, k := range map[string]string{"reportes.balanza_comprobacion": BalanzaComprobacion,
-		"reportes.libro_mayor": LibroMayor, "reportes.libro_diario": LibroDiario} {
+	rutas := map[string]string{"reportes.balanza_comprobacion": BalanzaComprobacion,
+		"reportes.libro_mayor": LibroMayor, "reportes.libro_diario": LibroDiario}
+	for ruta, k := range operativos {
+		rutas[ruta] = k
+	}
+	for ruta, k := range rutas {
 		t, _ := Buscar(k)
 		ps := append(append([]esquema.Campo{}, t.Parametros...), formatoDoc)
 		if t.Paginado {
@@ -48,6 +52,14 @@ func Consultas() map[string][]esquema.Campo {
 	return out
 }
 
+// operativos are the operational reports (issue 14), each on its own
+// route, served by Service.Servir.
+var operativos = map[string]string{
+	"reportes.antiguedad_cobrar": AntiguedadCobrar, "reportes.antiguedad_pagar": AntiguedadPagar,
+	"reportes.ventas": Ventas, "reportes.impuestos": Impuestos,
+	"reportes.inventario_valorizado": InventarioValorizado, "reportes.kardex": Kardex, "reportes.compras": Compras,
+}
+
 // descargas are the media types of the files (CSV without its charset
 // parameter: the document names the type).
 const descargas = MediaPDF + "," + MediaExcel + ",text/csv"
@@ -58,6 +70,12 @@ var Descargas = map[string]string{
 	"reportes.balanza_comprobacion": descargas,
 	"reportes.libro_mayor":          descargas,
 	"reportes.libro_diario":         descargas,
+}
+
+func init() {
+	for ruta := range operativos {
+		Descargas[ruta] = descargas
+	}
 }
 
 // Datos are the data of each route's JSON answer.
@@ -77,7 +95,7 @@ func Datos() map[string]map[string]any {
 		"parametros": obj{"type": "object", "additionalProperties": true, "description": "Parámetros normalizados (también la clave de la caché)."},
 		"secciones":  obj{"type": "array", "items": seccion},
 		"totales": obj{"type": "object", "additionalProperties": obj{"type": "number"},
-			"description": "estado_resultados: ingresos, costo_ventas, utilidad_bruta, gastos, utilidad_operativa, otros_ingresos, utilidad_neta; balance_general: activo, pasivo, patrimonio, pasivo_y_patrimonio; flujo_efectivo: operacion, inversion, financiamiento, variacion_neta, saldo_inicial, saldo_final; balanza: debe, haber y saldos; libro mayor: saldo_inicial, debe, haber, saldo_final; libro diario: debe, haber."},
+			"description": "estado_resultados: ingresos, costo_ventas, utilidad_bruta, gastos, utilidad_operativa, otros_ingresos, utilidad_neta; balance_general: activo, pasivo, patrimonio, pasivo_y_patrimonio; flujo_efectivo: operacion, inversion, financiamiento, variacion_neta, saldo_inicial, saldo_final; balanza: debe, haber y saldos; libro mayor: saldo_inicial, debe, haber, saldo_final; libro diario: debe, haber; los reportes operativos (ventas, compras, impuestos, antigüedad, inventario-valorizado, kardex): los que lista GET /api/reportes/tipos."},
 		"comparacion": obj{"type": "object", "required": []any{"parametros", "secciones", "totales", "variacion"}, "properties": obj{
 			"parametros": obj{"type": "object", "additionalProperties": true},
 			"secciones":  obj{"type": "array", "items": seccion},
@@ -97,7 +115,7 @@ func Datos() map[string]map[string]any {
 		"clave": obj{"type": "string"}, "nombre": obj{"type": "string"}, "descripcion": obj{"type": "string"}, "ruta": obj{"type": "string"},
 		"parametros": obj{"type": "array", "items": parametro}, "formatos": obj{"type": "array", "items": obj{"type": "string"}},
 		"totales": obj{"type": "array", "items": columna}, "limite": obj{"type": "string"}}}
-	return map[string]map[string]any{
+	datos := map[string]map[string]any{
 		"reportes.financiero":           reporte,
 		"reportes.balanza_comprobacion": reporte,
 		"reportes.libro_mayor":          reporte,
@@ -106,4 +124,8 @@ func Datos() map[string]map[string]any {
 		"reportes.invalidar_cache": obj{"type": "object", "required": []any{"eliminados"},
 			"properties": obj{"eliminados": obj{"type": "integer", "minimum": 0}}},
 	}
+	for ruta := range operativos {
+		datos[ruta] = reporte
+	}
+	return datos
 }

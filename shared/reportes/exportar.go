@@ -74,6 +74,9 @@ func periodo(r *Reporte) string {
 	fin, _ := r.Parametros["fecha_fin"].(string)
 	moneda, _ := r.Parametros["moneda"].(string)
 	corte, _ := r.Parametros["fecha_corte"].(string)
+	if corte == "" {
+		corte, _ = r.Parametros["fecha"].(string) // the inventory valuation's date
+	}
 	var s string
 	switch {
 	case corte != "":

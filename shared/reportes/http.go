@@ -32,14 +32,17 @@ func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
 // Handlers returns the group's handlers keyed by route name.
 func (s *Service) Handlers() lambdahttp.Handlers {
 	return lambdahttp.Handlers{
-		"reportes.financiero":           s.exportable(handler.Get(s.DB, leerFinanciero, generar)),
-		"reportes.balanza_comprobacion": s.Servir(BalanzaComprobacion),
-		"reportes.libro_mayor":          s.Servir(LibroMayor),
-		"reportes.libro_diario":         s.Servir(LibroDiario),
-		"reportes.antiguedad_cobrar":    s.Servir(AntiguedadCobrar),
-		"reportes.antiguedad_pagar":     s.Servir(AntiguedadPagar),
-		"reportes.ventas":               s.Servir(Ventas),
-		"reportes.impuestos":            s.Servir(Impuestos),
+		"reportes.financiero":            s.exportable(handler.Get(s.DB, leerFinanciero, generar)),
+		"reportes.balanza_comprobacion":  s.Servir(BalanzaComprobacion),
+		"reportes.libro_mayor":           s.Servir(LibroMayor),
+		"reportes.libro_diario":          s.Servir(LibroDiario),
+		"reportes.antiguedad_cobrar":     s.Servir(AntiguedadCobrar),
+		"reportes.antiguedad_pagar":      s.Servir(AntiguedadPagar),
+		"reportes.ventas":                s.Servir(Ventas),
+		"reportes.impuestos":             s.Servir(Impuestos),
+		"reportes.inventario_valorizado": s.Servir(InventarioValorizado),
+		"reportes.kardex":                s.Servir(Kardex),
+		"reportes.compras":               s.Servir(Compras),
 		"reportes.tipos": handler.Get(s.DB, handler.NoQuery, func(context.Context, *db.Tx, auth.Principal, struct{}) ([]TipoDoc, error) {
 			return Documentar(), nil
 		}),

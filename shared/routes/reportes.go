@@ -40,6 +40,12 @@ func init() {
 				"Ventas confirmadas del período agrupadas por dia, producto, cliente, sucursal o vendedor: cantidad, subtotal, descuentos, impuestos y total; las notas de crédito restan (fecha_inicio, fecha_fin, agrupar, formato). Permiso: ventas.leer."),
 			op("impuestos", "/impuestos", []string{"asientos_contables.leer", "facturacion_electronica.leer", "ventas.leer"},
 				"IVA cobrado en ventas y acreditable en compras por tarifa y mes, y el IVA neto (fecha_inicio, fecha_fin, formato). Permiso: asientos_contables.leer, facturacion_electronica.leer o ventas.leer."),
+			op("inventario_valorizado", "/inventario-valorizado", []string{"inventario.leer"},
+				"Existencias a una fecha por almacén y producto valoradas a costo PEPS (FIFO) desde los movimientos procesados; totales cantidad y valor (fecha, por omisión hoy; almacen_id, producto_id, categoria_id, formato). Permiso: inventario.leer."),
+			op("kardex", "/kardex", []string{"inventario.leer"},
+				"Kardex de un producto: movimientos en orden cronológico con entrada, salida, saldo, costo unitario y saldo valorado a costo PEPS, desde el saldo inicial (producto_id obligatorio; almacen_id, fecha_inicio, fecha_fin, formato). Permiso: inventario.leer."),
+			op("compras", "/compras", []string{"compras.leer"},
+				"Compras recibidas del período agrupadas por proveedor o producto: órdenes, cantidad, subtotal, descuentos, impuestos y total (fecha_inicio, fecha_fin, agrupar, formato). Permiso: compras.leer."),
 			r("tipos", "GET", "/tipos", RateGeneral, "Tipos de reporte con sus parámetros, formatos y totales."),
 			r("invalidar_cache", "POST", "/invalidar-cache", RateGeneral, "Vaciar la caché de reportes de la empresa."),
 		}

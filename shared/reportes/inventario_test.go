@@ -1,0 +1,495 @@
+package reportes_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/erpcr/erp/shared/reportes"
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+// inv is a company's set-up for the inventory reports: its principal
+// warehouse (A), a second one (B, company 1 only) and products with IVA
+// 13 % created without stock (every unit comes from a movement).
+type inv struct {
+	f       *fx
+	empresa int
+	tok     string
+	a, b    int64
+}
+
+func (f *fx) inventario(empresa int) *inv {
+	f.t.Helper()
+	i := &inv{f: f, empresa: empresa, tok: f.e.Admin(empresa)}
+	i.a = testenv.Scalar[int64](f.t, f.e, `select id from almacenes where empresa_id = $1 and es_principal`, empresa)
+	if empresa == 1 {
+		sucursal := testenv.Scalar[int64](f.t, f.e, `select id from sucursales where empresa_id = 1 and es_principal`)
+		i.b = int64(f.e.Create(f.t, i.tok, "/api/almacenes", map[string]any{"sucursal_id": sucursal, "nombre": "Bodega Norte", "codigo": "NORTE"}))
+	}
+	return i
+}
+
+// producto inserts a stock-managed product with IVA 13 % and no stock.
+func (i *inv) producto(codigo string) int64 {
+	i.f.t.Helper()
+	return testenv.Scalar[int64](i.f.t, i.f.e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo,
+			precio_venta, precio_compra, gestionado_inventario, activo)
+		select $1::bigint, c.id, u.id, (select id from tipos_impuesto where codigo = '01' and codigo_tarifa_iva = '08'),
+			'Producto ' || $2::text, $2::text, 'producto', 5000, 100, true, true
+		from categorias_producto c, unidades_medida u where c.empresa_id = $1 and u.codigo = 'Unid' order by c.id limit 1 returning id`,
+		i.empresa, codigo)
+}
+
+// mover records and processes an entry (costo > 0) or an exit (costo 0)
+// of n units of producto on fecha through the API.
+func (i *inv) mover(almacen, producto int64, fecha, tipo string, n int, costo int) {
+	i.f.t.Helper()
+	linea := map[string]any{"producto_id": producto, "cantidad": n}
+	path := "/api/inventario/salidas"
+	if costo > 0 {
+		linea["costo_unitario"] = costo
+		path = "/api/inventario/entradas"
+	}
+	i.f.e.Create(i.f.t, i.tok, path, map[string]any{"tipo": tipo, "almacen_id": almacen, "fecha": fecha, "procesar": true,
+		"detalles": []any{linea}})
+}
+
+// escenarioFIFO is company 1's product X (amounts in colones):
+//
+//	03-01 A Compra         +10 @ 100
+//	03-02 B Compra          +3 @ 200
+//	03-05 A Compra         +10 @ 130   (the stock row averages it to 115; FIFO keeps two layers)
+//	03-10 A Venta          -12         FIFO cost 10 @ 100 + 2 @ 130 = 1,260; A keeps 8 @ 130
+//	03-20 A Ajuste         +5 @ 150
+//	03-22 B -> A transfer   1 @ 200
+//	03-25 A Venta          -9          FIFO cost 8 @ 130 + 1 @ 150 = 1,190; A keeps 4 @ 150 + 1 @ 200
+//
+// and company 2's product: +50 @ 10 on 03-03.
+func escenarioFIFO(f *fx) (*inv, int64, *inv, int64) {
+	f.t.Helper()
+	i := f.inventario(1)
+	x := i.producto("FIFO-X")
+	i.mover(i.a, x, "2026-03-01", "Compra", 10, 100)
+	i.mover(i.b, x, "2026-03-02", "Compra", 3, 200)
+	i.mover(i.a, x, "2026-03-05", "Compra", 10, 130)
+	i.mover(i.a, x, "2026-03-10", "Venta", 12, 0)
+	i.mover(i.a, x, "2026-03-20", "Ajuste Positivo", 5, 150)
+	if r := f.e.Call(i.tok, http.MethodPost, "/api/inventario/transferencias", map[string]any{"almacen_origen_id": i.b, "almacen_destino_id": i.a,
+		"fecha": "2026-03-22", "detalles": []any{map[string]any{"producto_id": x, "cantidad": 1}}}); r.Status != http.StatusCreated {
+		f.t.Fatalf("transferencia: %d %s", r.Status, r.Raw)
+	}
+	i.mover(i.a, x, "2026-03-25", "Venta", 9, 0)
+	i2 := f.inventario(2)
+	x2 := i2.producto("FIFO-Z")
+	i2.mover(i2.a, x2, "2026-03-03", "Compra", 50, 10)
+	return i, x, i2, x2
+}
+
+func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
+	f := setup(t)
+	i, x, i2, _ := escenarioFIFO(f)
+	a, b := itoa64(i.a), itoa64(i.b)
+	base := "/api/reportes/inventario-valorizado"
+
+	cases := []struct {
+		name  string
+		query string
+		want  map[string]string
+		rows  int
+	}{
+		{"at the end of March", "?fecha=2026-03-31", map[string]string{
+			"data.totales.cantidad": "7.00", "data.totales.valor": "1200.00",
+			// Sections by warehouse name: A ("Almacén Principal"...) and
+			// Bodega Norte; the order is checked below by id.
+		}, 2},
+		{"after the first sale, before the adjustment", "?fecha=2026-03-12", map[string]string{
+			"data.totales.cantidad": "11.00", "data.totales.valor": "1640.00"}, 2},
+		{"before anything", "?fecha=2026-02-28", map[string]string{
+			"data.totales.cantidad": "0.00", "data.totales.valor": "0.00"}, 0},
+		{"one warehouse", "?fecha=2026-03-31&almacen_id=" + b, map[string]string{
+			"data.totales.cantidad": "2.00", "data.totales.valor": "400.00",
+			"data.secciones.0.filas.0.costo_unitario": "200.00", "data.secciones.0.totales.valor": "400.00"}, 1},
+		{"one product in A", "?fecha=2026-03-31&almacen_id=" + a + "&producto_id=" + itoa64(x), map[string]string{
+			"data.totales.cantidad": "5.00", "data.totales.valor": "800.00",
+			"data.secciones.0.filas.0.cantidad": "5.00", "data.secciones.0.filas.0.costo_unitario": "160.00",
+			"data.secciones.0.filas.0.valor": "800.00"}, 1},
+		{"A after the first sale: the 8 newest units at 130, not the average 115", "?fecha=2026-03-12&almacen_id=" + a, map[string]string{
+			"data.totales.cantidad": "8.00", "data.totales.valor": "1040.00", "data.secciones.0.filas.0.costo_unitario": "130.00"}, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := f.ok(base + c.query)
+			want(t, r, c.name, c.want)
+			if n := testenv.Len(r.JSON, "data.secciones"); n != c.rows {
+				t.Errorf("%d sections, want %d: %s", n, c.rows, r.Raw)
+			}
+			if testenv.Str(r.JSON, "data.tipo") != "inventario-valorizado" {
+				t.Errorf("tipo: %s", r.Raw)
+			}
+		})
+	}
+	// Per warehouse at the end of March: A 5 units worth 800, B 2 worth 400.
+	r := f.ok(base + "?fecha=2026-03-31")
+	porAlmacen := map[string][2]string{}
+	for s := 0; s < testenv.Len(r.JSON, "data.secciones"); s++ {
+		p := "data.secciones." + itoa(s)
+		porAlmacen[testenv.Str(r.JSON, p+".clave")] = [2]string{exact(t, r, p+".totales.cantidad"), exact(t, r, p+".totales.valor")}
+		if testenv.Str(r.JSON, p+".filas.0.codigo") != "FIFO-X" {
+			t.Errorf("row of %s: %s", p, r.Raw)
+		}
+	}
+	if porAlmacen["almacen-"+a] != [2]string{"5.00", "800.00"} || porAlmacen["almacen-"+b] != [2]string{"2.00", "400.00"} {
+		t.Errorf("per warehouse: %v", porAlmacen)
+	}
+	if testenv.Str(r.JSON, "data.parametros.fecha") != "2026-03-31" {
+		t.Errorf("parametros: %s", r.Raw)
+	}
+	// Default date: today, which includes everything above.
+	r = f.ok(base)
+	if testenv.Str(r.JSON, "data.parametros.fecha") != hoy() {
+		t.Errorf("default fecha: %s", r.Raw)
+	}
+	want(t, r, "today", map[string]string{"data.totales.valor": "1200.00"})
+
+	// A new movement dated before the date, after the report was cached,
+	// shows at once (its accounting entry moves the cache version).
+	i.mover(i.a, x, "2026-03-28", "Ajuste Negativo", 2, 0) // takes the 2 oldest: 2 @ 150
+	r = f.ok(base + "?fecha=2026-03-31")
+	want(t, r, "after an adjustment", map[string]string{"data.totales.cantidad": "5.00", "data.totales.valor": "900.00"})
+	if h := r.Header.Get(reportes.CacheHeader); h != "MISS" {
+		t.Errorf("after a movement: cache %s", h)
+	}
+
+	// Company 2 sees its own product only.
+	r2 := f.e.Get(base+"?fecha=2026-03-31", i2.tok)
+	want(t, r2, "company 2", map[string]string{"data.totales.cantidad": "50.00", "data.totales.valor": "500.00"})
+	if testenv.Len(r2.JSON, "data.secciones") != 1 || testenv.Str(r2.JSON, "data.secciones.0.filas.0.codigo") != "FIFO-Z" {
+		t.Errorf("company 2: %s", r2.Raw)
+	}
+}
+
+// The kardex runs the same FIFO layers movement by movement: the opening
+// balance first, then each movement with its running quantity and value.
+func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
+	f := setup(t)
+	i, x, _, _ := escenarioFIFO(f)
+	a := itoa64(i.a)
+	r := f.ok("/api/reportes/kardex?producto_id=" + itoa64(x) + "&almacen_id=" + a + "&fecha_inicio=2026-03-05&fecha_fin=2026-03-31")
+	type fila struct{ fecha, tipo, entrada, salida, saldo, costo, valor string }
+	wantRows := []fila{
+		{"2026-03-05", "Saldo inicial", "", "", "10.00", "100.00", "1000.00"},
+		{"2026-03-05", "Compra", "10.00", "", "20.00", "130.00", "2300.00"},
+		{"2026-03-10", "Venta", "", "12.00", "8.00", "105.00", "1040.00"},
+		{"2026-03-20", "Ajuste Positivo", "5.00", "", "13.00", "150.00", "1790.00"},
+		{"2026-03-22", "Transferencia", "1.00", "", "14.00", "200.00", "1990.00"},
+		{"2026-03-25", "Venta", "", "9.00", "5.00", "132.22", "800.00"},
+	}
+	if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != len(wantRows) || testenv.Str(r.JSON, "data.secciones.0.clave") != "movimientos" {
+		t.Fatalf("%d rows: %s", n, r.Raw)
+	}
+	num := func(path string) string {
+		if testenv.Get(r.JSON, path) == nil {
+			return ""
+		}
+		return exact(t, r, path)
+	}
+	for k, w := range wantRows {
+		p := "data.secciones.0.filas." + itoa(k) + "."
+		got := fila{testenv.Str(r.JSON, p+"fecha"), testenv.Str(r.JSON, p+"tipo"), num(p + "entrada"), num(p + "salida"),
+			num(p + "saldo_cantidad"), num(p + "costo_unitario"), num(p + "saldo_valor")}
+		if got != w {
+			t.Errorf("row %d = %+v, want %+v", k, got, w)
+		}
+		if k > 0 && !strings.HasPrefix(testenv.Str(r.JSON, p+"documento"), "ENT-") && !strings.HasPrefix(testenv.Str(r.JSON, p+"documento"), "SAL-") {
+			t.Errorf("row %d documento: %s", k, testenv.Str(r.JSON, p+"documento"))
+		}
+	}
+	want(t, r, "totales", map[string]string{
+		"data.totales.saldo_inicial_cantidad": "10.00", "data.totales.saldo_inicial_valor": "1000.00",
+		"data.totales.entradas": "16.00", "data.totales.valor_entradas": "2250.00",
+		"data.totales.salidas": "21.00", "data.totales.valor_salidas": "2450.00",
+		"data.totales.saldo_final_cantidad": "5.00", "data.totales.saldo_final_valor": "800.00",
+	})
+
+	// Every warehouse, March: opening 0; each warehouse keeps its own
+	// layers and the transfer nets to zero; the end equals the valuation.
+	r = f.ok("/api/reportes/kardex?producto_id=" + itoa64(x) + "&fecha_inicio=2026-03-01&fecha_fin=2026-03-31")
+	if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != 9 {
+		t.Fatalf("all warehouses: %d rows: %s", n, r.Raw)
+	}
+	want(t, r, "all warehouses", map[string]string{
+		"data.secciones.0.filas.0.saldo_valor": "0.00", "data.secciones.0.filas.2.saldo_valor": "1600.00",
+		"data.secciones.0.filas.4.saldo_cantidad": "11.00", "data.secciones.0.filas.4.saldo_valor": "1640.00",
+		"data.secciones.0.filas.7.saldo_cantidad": "16.00", "data.secciones.0.filas.7.saldo_valor": "2390.00",
+		"data.totales.saldo_final_cantidad": "7.00", "data.totales.saldo_final_valor": "1200.00",
+	})
+	if testenv.Str(r.JSON, "data.secciones.0.filas.2.almacen") != "Bodega Norte" {
+		t.Errorf("warehouse column: %s", r.Raw)
+	}
+	// Default period: January 1st of today's year to today.
+	r = f.ok("/api/reportes/kardex?producto_id=" + itoa64(x))
+	if testenv.Str(r.JSON, "data.parametros.fecha_fin") != hoy() || testenv.Str(r.JSON, "data.parametros.fecha_inicio") != hoy()[:4]+"-01-01" {
+		t.Errorf("default period: %s", r.Raw)
+	}
+	want(t, r, "default period", map[string]string{"data.totales.saldo_final_valor": "1200.00"})
+
+	t.Run("excel opens with the running balances as numbers", func(t *testing.T) {
+		r := f.ok("/api/reportes/kardex?producto_id=" + itoa64(x) + "&almacen_id=" + a + "&fecha_inicio=2026-03-05&fecha_fin=2026-03-31&formato=excel")
+		if r.Header.Get("Content-Type") != reportes.MediaExcel || r.Header.Get("Content-Disposition") != `attachment; filename="kardex_2026-03-05_2026-03-31.xlsx"` {
+			t.Fatalf("headers: %v", r.Header)
+		}
+		xl, err := excelize.OpenReader(bytes.NewReader(r.Raw))
+		if err != nil {
+			t.Fatalf("excelize: %v", err)
+		}
+		defer xl.Close()
+		rows, err := xl.GetRows("Reporte")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ventas [][]string
+		for k, row := range rows {
+			if len(row) > 1 && row[1] == "Venta" {
+				raw := make([]string, len(row))
+				for c := range row {
+					cell, _ := excelize.CoordinatesToCellName(c+1, k+1)
+					raw[c], _ = xl.GetCellValue("Reporte", cell, excelize.Options{RawCellValue: true})
+				}
+				ventas = append(ventas, raw)
+			}
+		}
+		// fecha, tipo, documento, entrada, salida, saldo, costo, saldo valorado
+		if len(ventas) != 2 || ventas[0][4] != "12" || ventas[0][5] != "8" || ventas[0][6] != "105" || ventas[0][7] != "1040" ||
+			ventas[1][7] != "800" {
+			t.Errorf("sale rows: %v", ventas)
+		}
+	})
+
+	t.Run("bad parameters", func(t *testing.T) {
+		otro := testenv.Scalar[int64](t, f.e, `select id from productos where empresa_id = 2 limit 1`)
+		almacen2 := testenv.Scalar[int64](t, f.e, `select id from almacenes where empresa_id = 2 and es_principal`)
+		for _, c := range []struct{ path, campo, msg string }{
+			{"/api/reportes/kardex", "producto_id", "El campo producto_id es obligatorio."},
+			{"/api/reportes/kardex?producto_id=abc", "producto_id", ""},
+			{"/api/reportes/kardex?producto_id=" + itoa64(otro), "producto_id", "El producto no existe en la empresa."},
+			{"/api/reportes/kardex?producto_id=" + itoa64(x) + "&almacen_id=" + itoa64(almacen2), "almacen_id", "El almacén no existe en la empresa."},
+			{"/api/reportes/kardex?producto_id=" + itoa64(x) + "&fecha_inicio=2026-03-31&fecha_fin=2026-03-01", "fecha_fin", ""},
+			{"/api/reportes/kardex?producto_id=" + itoa64(x) + "&fecha_fin=2026-02-30", "fecha_fin", ""},
+		} {
+			r := f.get(c.path)
+			testenv.Expect422(t, r, c.campo)
+			if c.msg != "" && r.FieldErrors(c.campo)[0] != c.msg {
+				t.Errorf("%s: %q, want %q", c.path, r.FieldErrors(c.campo)[0], c.msg)
+			}
+		}
+	})
+}
+
+// The purchases report of the received orders, by supplier and by product.
+func TestPurchasesReportGroupsReceivedOrdersBySupplierOrProduct(t *testing.T) {
+	f := setup(t)
+	i := f.inventario(1)
+	x, y := i.producto("CMP-X"), i.producto("CMP-Y")
+	s1, s2 := i.proveedor("Alfa"), i.proveedor("Beta")
+	i.ordenar(s1, true, linea(x, 4, 1000, 0))
+	i.ordenar(s1, true, linea(y, 2, 500, 100))
+	i.ordenar(s2, true, linea(x, 1, 2000, 0))
+	i.ordenar(s2, false, linea(y, 9, 9000, 0)) // approved, not received
+	i2 := f.inventario(2)
+	i2.ordenar(i2.proveedor("Gamma"), true, linea(i2.producto("CMP-Z"), 7, 700, 0))
+
+	periodo := "fecha_inicio=" + dias(-1) + "&fecha_fin=" + hoy()
+	r := f.ok("/api/reportes/compras?" + periodo)
+	want(t, r, "por proveedor", map[string]string{
+		"data.totales.cantidad": "7.00", "data.totales.subtotal": "7000.00", "data.totales.descuentos": "100.00",
+		"data.totales.impuestos": "897.00", "data.totales.total": "7797.00",
+		"data.secciones.0.filas.0.cantidad": "6.00", "data.secciones.0.filas.0.subtotal": "5000.00", "data.secciones.0.filas.0.descuentos": "100.00",
+		"data.secciones.0.filas.0.impuestos": "637.00", "data.secciones.0.filas.0.total": "5537.00",
+		"data.secciones.0.filas.1.cantidad": "1.00", "data.secciones.0.filas.1.total": "2260.00",
+	})
+	if testenv.Str(r.JSON, "data.parametros.agrupar") != "proveedor" || testenv.Str(r.JSON, "data.secciones.0.filas.0.grupo") != "Proveedor Alfa (NIT-ALFA)" ||
+		testenv.Num(r.JSON, "data.secciones.0.filas.0.ordenes") != 2 || testenv.Len(r.JSON, "data.secciones.0.filas") != 2 {
+		t.Errorf("by supplier: %s", r.Raw)
+	}
+	r = f.ok("/api/reportes/compras?" + periodo + "&agrupar=producto")
+	want(t, r, "por producto", map[string]string{
+		"data.secciones.0.filas.0.cantidad": "5.00", "data.secciones.0.filas.0.subtotal": "6000.00", "data.secciones.0.filas.0.impuestos": "780.00",
+		"data.secciones.0.filas.0.total":    "6780.00",
+		"data.secciones.0.filas.1.cantidad": "2.00", "data.secciones.0.filas.1.descuentos": "100.00", "data.secciones.0.filas.1.total": "1017.00",
+		"data.totales.total": "7797.00",
+	})
+	if testenv.Str(r.JSON, "data.secciones.0.filas.0.grupo") != "CMP-X Producto CMP-X" {
+		t.Errorf("by product: %s", r.Raw)
+	}
+	// The IVA report credits the same purchases.
+	want(t, f.ok("/api/reportes/impuestos?"+periodo), "impuestos", map[string]string{"data.totales.iva_compras": "897.00"})
+	// Before the receipts: nothing.
+	want(t, f.ok("/api/reportes/compras?fecha_inicio=2026-01-01&fecha_fin=2026-01-31"), "enero", map[string]string{"data.totales.total": "0.00"})
+	// Company 2: its own order only.
+	want(t, f.e.Get("/api/reportes/compras?"+periodo, i2.tok), "company 2", map[string]string{
+		"data.totales.cantidad": "7.00", "data.totales.subtotal": "4900.00", "data.totales.total": "5537.00"})
+
+	t.Run("csv", func(t *testing.T) {
+		r := f.ok("/api/reportes/compras?" + periodo + "&formato=csv")
+		if r.Header.Get("Content-Type") != reportes.MediaCSV ||
+			r.Header.Get("Content-Disposition") != `attachment; filename="compras_`+dias(-1)+`_`+hoy()+`.csv"` {
+			t.Fatalf("headers: %v", r.Header)
+		}
+		recs, err := csv.NewReader(bytes.NewReader(r.Raw)).ReadAll()
+		if err != nil {
+			t.Fatalf("csv: %v", err)
+		}
+		if strings.Join(recs[0], ",") != "seccion,grupo,ordenes,cantidad,subtotal,descuentos,impuestos,total" {
+			t.Errorf("header: %v", recs[0])
+		}
+		if strings.Join(recs[1], ",") != "proveedor,Proveedor Alfa (NIT-ALFA),2,6.00,5000.00,100.00,637.00,5537.00" {
+			t.Errorf("first row: %v", recs[1])
+		}
+		tot := map[string]string{}
+		for _, rec := range recs {
+			if rec[0] == "totales" {
+				tot[rec[1]] = rec[2]
+			}
+		}
+		if tot["Total"] != "7797.00" || tot["Impuestos"] != "897.00" {
+			t.Errorf("totals: %v", tot)
+		}
+	})
+
+	for _, c := range []struct{ path, campo string }{
+		{"/api/reportes/compras?" + periodo + "&agrupar=mes", "agrupar"},
+		{"/api/reportes/compras?fecha_fin=" + hoy(), "fecha_inicio"},
+		{"/api/reportes/compras?fecha_inicio=" + hoy(), "fecha_fin"},
+	} {
+		testenv.Expect422(t, f.get(c.path), c.campo)
+	}
+}
+
+// The PDF of the valuation opens in pdftotext with its figures.
+func TestInventoryValuationPDFOpensWithItsFigures(t *testing.T) {
+	f := setup(t)
+	escenarioFIFO(f)
+	r := f.ok("/api/reportes/inventario-valorizado?fecha=2026-03-31&formato=pdf")
+	if r.Header.Get("Content-Type") != reportes.MediaPDF || !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
+		t.Fatalf("not a PDF: %v", r.Header)
+	}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext (poppler-utils) is not installed here; CI installs it (.ci/run, make tools)")
+	}
+	path := filepath.Join(t.TempDir(), "r.pdf")
+	if err := os.WriteFile(path, r.Raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	text := string(out)
+	for _, s := range []string{"Inventario valorizado (PEPS) al 2026-03-31", "Al 2026-03-31", "Almacén Bodega Norte", "FIFO-X",
+		"800.00", "160.00", "400.00", "1,200.00", "Valor (costo PEPS)", "Página 1 de 1"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("the PDF text lacks %q:\n%s", s, text)
+		}
+	}
+}
+
+// The inventory reports need inventario.leer, the purchases report
+// compras.leer; all three are listed in GET /api/reportes/tipos.
+func TestInventoryAndPurchaseReportsPermissionsAndListing(t *testing.T) {
+	f := setup(t)
+	i := f.inventario(1)
+	x := i.producto("PERM-X")
+	ventas := f.e.UserWith(t, f.admin, "solo-ventas", "ventas.leer")
+	inventario := f.e.UserWith(t, f.admin, "inventario", "inventario.leer")
+	compras := f.e.UserWith(t, f.admin, "compras", "compras.leer")
+	valorizado, kardex := "/api/reportes/inventario-valorizado", "/api/reportes/kardex?producto_id="+itoa64(x)
+	comprasP := "/api/reportes/compras?fecha_inicio=2026-03-01&fecha_fin=2026-03-31"
+	for _, c := range []struct {
+		tok, path string
+		status    int
+	}{
+		{ventas, valorizado, http.StatusForbidden}, {ventas, kardex, http.StatusForbidden}, {ventas, comprasP, http.StatusForbidden},
+		{inventario, valorizado, http.StatusOK}, {inventario, kardex, http.StatusOK}, {inventario, comprasP, http.StatusForbidden},
+		{compras, comprasP, http.StatusOK}, {compras, valorizado, http.StatusForbidden}, {compras, kardex, http.StatusForbidden},
+	} {
+		if r := f.e.Get(c.path, c.tok); r.Status != c.status {
+			t.Errorf("%s: %d, want %d: %s", c.path, r.Status, c.status, r.Raw)
+		}
+	}
+	for _, c := range []struct{ path, campo string }{
+		{valorizado + "?fecha=2026-13-01", "fecha"},
+		{valorizado + "?almacen_id=abc", "almacen_id"},
+		{valorizado + "?almacen_id=" + strconv.FormatInt(testenv.Scalar[int64](t, f.e, `select id from almacenes where empresa_id = 2 and es_principal`), 10), "almacen_id"},
+		{valorizado + "?categoria_id=999999", "categoria_id"},
+		{valorizado + "?producto_id=999999", "producto_id"},
+		{valorizado + "?formato=doc", "formato"},
+	} {
+		testenv.Expect422(t, f.get(c.path), c.campo)
+	}
+	r := f.ok("/api/reportes/tipos")
+	tipos := map[string]int{}
+	for k := 0; k < testenv.Len(r.JSON, "data"); k++ {
+		tipos[testenv.Str(r.JSON, "data."+itoa(k)+".clave")] = k
+	}
+	for _, k := range []string{"inventario-valorizado", "kardex", "compras"} {
+		n, ok := tipos[k]
+		if !ok {
+			t.Errorf("tipos lacks %s", k)
+			continue
+		}
+		if testenv.Str(r.JSON, "data."+itoa(n)+".limite") != "reports" || testenv.Len(r.JSON, "data."+itoa(n)+".formatos") != 4 {
+			t.Errorf("type %s: %v", k, testenv.Get(r.JSON, "data."+itoa(n)))
+		}
+	}
+	if n := tipos["inventario-valorizado"]; testenv.Str(r.JSON, "data."+itoa(n)+".totales.1.clave") != "valor" {
+		t.Errorf("valuation totals: %v", testenv.Get(r.JSON, "data."+itoa(n)))
+	}
+}
+
+// proveedor inserts a supplier of the company with no credit days.
+func (i *inv) proveedor(nombre string) int64 {
+	i.f.t.Helper()
+	return testenv.Scalar[int64](i.f.t, i.f.e, `insert into proveedores (empresa_id, nombre, nit_ruc, dias_credito)
+		values ($1::bigint, 'Proveedor ' || $2::text, 'NIT-' || upper($2::text), 0) returning id`, i.empresa, nombre)
+}
+
+func linea(producto int64, n, precio, descuento int) map[string]any {
+	return map[string]any{"producto_id": producto, "cantidad": n, "precio_unitario": precio, "descuento": descuento}
+}
+
+// ordenar creates an order from the supplier, approves it and, when
+// recibir, receives it into the principal warehouse through the API.
+func (i *inv) ordenar(proveedor int64, recibir bool, lineas ...map[string]any) {
+	i.f.t.Helper()
+	ls := make([]any, len(lineas))
+	for k, l := range lineas {
+		ls[k] = l
+	}
+	id := i.f.e.Create(i.f.t, i.tok, "/api/ordenes-compra", map[string]any{"proveedor_id": proveedor, "fecha_orden": hoy(), "estado": "pendiente",
+		"detalles": ls})
+	p := "/api/ordenes-compra/" + strconv.Itoa(id)
+	pasos := []struct {
+		path string
+		body any
+	}{{p + "/aprobar", nil}}
+	if recibir {
+		pasos = append(pasos, struct {
+			path string
+			body any
+		}{p + "/recibir", map[string]any{"almacen_id": i.a}})
+	}
+	for _, s := range pasos {
+		if r := i.f.e.Call(i.tok, http.MethodPost, s.path, s.body); r.Status != http.StatusOK {
+			i.f.t.Fatalf("%s: %d %s", s.path, r.Status, r.Raw)
+		}
+	}
+}
