@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,8 +80,8 @@ func esNota(tipo string) bool { return tipo == "nota_credito" || tipo == "nota_d
 // readReferencia reads the reference of a note: required for nota_credito
 // and nota_debito, refused for the other types.
 func readReferencia(in *valid.Input, x *ventaIn) {
-	x.referenciaID = optionalID(in, "venta_referencia_id")
-	if v, ok := oneOf(in, "codigo_referencia", false, CodigosReferencia); ok {
+	x.referenciaID = in.OptionalID("venta_referencia_id")
+	if v, ok := in.OneOf("codigo_referencia", false, CodigosReferencia); ok {
 		x.codigoRef = &v
 	}
 	if v, ok := in.String("razon_referencia", valid.Str{Max: 180}); ok {
@@ -106,25 +105,6 @@ func readReferencia(in *valid.Input, x *ventaIn) {
 	}
 }
 
-func optionalID(in *valid.Input, key string) *int64 {
-	if n, ok := in.Int(key, valid.Int{Min: valid.Min(1)}); ok {
-		return &n
-	}
-	return nil
-}
-
-func oneOf(in *valid.Input, key string, required bool, values []string) (string, bool) {
-	v, ok := in.String(key, valid.Str{Required: required})
-	if !ok {
-		return "", false
-	}
-	if !slices.Contains(values, v) {
-		in.Fail(key, "El campo "+strings.ReplaceAll(key, "_", " ")+" debe ser uno de: "+strings.Join(values, ", ")+".")
-		return "", false
-	}
-	return v, true
-}
-
 var (
 	cantidadRegla   = valid.Dec{Required: true, Scale: 3, Min: valid.D("0.01"), Max: valid.D("9999999999999.999")}
 	precioRegla     = valid.Dec{Required: true, Scale: 2, Min: valid.D("0")}
@@ -142,7 +122,7 @@ var Monedas = []string{"CRC", "USD"}
 // dollars.
 func readMoneda(in *valid.Input, x *ventaIn) {
 	x.moneda, x.tipoCambio = "CRC", decimal.NewFromInt(1)
-	if v, ok := oneOf(in, "moneda", false, Monedas); ok {
+	if v, ok := in.OneOf("moneda", false, Monedas); ok {
 		x.moneda = v
 	}
 	tc, ok := in.Decimal("tipo_cambio", valid.Dec{Required: x.moneda != "CRC", Scale: 5, Min: valid.D("0.00001"), Max: valid.D("99999999")})
@@ -157,21 +137,21 @@ func readMoneda(in *valid.Input, x *ventaIn) {
 
 func readVenta(in *valid.Input) ventaIn {
 	x := ventaIn{estado: Pendiente}
-	x.sucursalID = optionalID(in, "sucursal_id")
-	x.clienteID = optionalID(in, "cliente_id")
-	x.formaPagoID = optionalID(in, "forma_pago_id")
-	x.almacenID = optionalID(in, "almacen_id")
-	x.cuentaBancariaID = optionalID(in, "cuenta_bancaria_id")
-	x.cajaID = optionalID(in, "caja_id")
+	x.sucursalID = in.OptionalID("sucursal_id")
+	x.clienteID = in.OptionalID("cliente_id")
+	x.formaPagoID = in.OptionalID("forma_pago_id")
+	x.almacenID = in.OptionalID("almacen_id")
+	x.cuentaBancariaID = in.OptionalID("cuenta_bancaria_id")
+	x.cajaID = in.OptionalID("caja_id")
 	x.fecha, _ = in.Date("fecha_venta", true)
-	x.tipo, _ = oneOf(in, "tipo_comprobante", true, TiposComprobante)
-	if v, ok := oneOf(in, "estado", false, Estados); ok {
+	x.tipo, _ = in.OneOf("tipo_comprobante", true, TiposComprobante)
+	if v, ok := in.OneOf("estado", false, Estados); ok {
 		if v == Anulada {
 			in.Fail("estado", "Una venta no se puede crear anulada.")
 		}
 		x.estado = v
 	}
-	x.condicion, _ = oneOf(in, "condicion_venta", false, []string{Contado, Credito})
+	x.condicion, _ = in.OneOf("condicion_venta", false, []string{Contado, Credito})
 	readMoneda(in, &x)
 	readReferencia(in, &x)
 	if v, ok := in.String("observaciones", valid.Str{Max: 2000}); ok {

@@ -105,9 +105,9 @@ func decodePago(in *valid.Input) (pagoIn, error) {
 	x.monto, x.montoOK = in.Decimal("monto", valid.Dec{Required: true, Scale: 2, Min: valid.D("0.01"),
 		MinMsg: "El campo monto debe ser mayor que 0."})
 	x.fecha, x.fechaOK = in.Date("fecha", false)
-	x.formaPago = optionalID(in, "forma_pago_id")
-	x.cuentaBancaria = optionalID(in, "cuenta_bancaria_id")
-	x.caja = optionalID(in, "caja_id")
+	x.formaPago = in.OptionalID("forma_pago_id")
+	x.cuentaBancaria = in.OptionalID("cuenta_bancaria_id")
+	x.caja = in.OptionalID("caja_id")
 	if v, ok := in.String("referencia", valid.Str{Max: 100}); ok {
 		x.ref = &v
 	}
@@ -125,7 +125,7 @@ func decodeCambio(in *valid.Input) (cambio, error) {
 	if v, ok := in.String("observaciones", valid.Str{Max: 2000}); ok {
 		c.obs = &v
 	}
-	c.estado, c.estadoSent = oneOf(in, "estado", false, Estados)
+	c.estado, c.estadoSent = in.OneOf("estado", false, Estados)
 	return c, in.Err()
 }
 
