@@ -134,11 +134,11 @@ func decodeAsiento(creating bool) func(in *valid.Input) (asientoIn, error) {
 		if v, ok := in.String("descripcion", valid.Str{Required: creating || in.Has("descripcion"), Max: 1000}); ok {
 			x.descripcion = &v
 		}
-		x.moneda = oneOf(in, "moneda", false, Monedas)
+		x.moneda = valid.Opt(in.OneOf("moneda", false, Monedas))
 		if d, ok := in.Decimal("tipo_cambio", valid.Dec{Scale: 5, Positive: true, Limit: decimal.New(1, 13)}); ok {
 			x.tipoCambio = &d
 		}
-		x.estado = oneOf(in, "estado", false, []string{Borrador, Contabilizado})
+		x.estado = valid.Opt(in.OneOf("estado", false, []string{Borrador, Contabilizado}))
 		x.lineasSent = in.Has("lineas")
 		items, ok := in.List("lineas", creating || x.lineasSent)
 		if ok {

@@ -217,22 +217,16 @@ func decodeCuenta(creating bool) func(in *valid.Input) (cuentaIn, error) {
 		}
 		x.nombre = str("nombre", valid.Str{Required: creating || in.Has("nombre"), Max: 255})
 		x.tipoSent = in.Has("tipo")
-		x.tipo = oneOf(in, "tipo", creating, Tipos)
+		x.tipo = valid.Opt(in.OneOf("tipo", creating, Tipos))
 		x.naturalezaSet = in.Has("naturaleza") && !in.IsNull("naturaleza")
-		x.naturaleza = oneOf(in, "naturaleza", false, Naturalezas)
-		x.moneda = oneOf(in, "moneda", false, Monedas)
+		x.naturaleza = valid.Opt(in.OneOf("naturaleza", false, Naturalezas))
+		x.moneda = valid.Opt(in.OneOf("moneda", false, Monedas))
 		x.descripcionSent = in.Has("descripcion")
 		x.descripcion = str("descripcion", valid.Str{Max: 1000})
 		x.padreSent = in.Has("padre_id")
-		if n, ok := in.Int("padre_id", valid.Int{Min: valid.Min(1)}); ok {
-			x.padreID = &n
-		}
-		if b, ok := in.Bool("acepta_movimientos", false); ok {
-			x.acepta = &b
-		}
-		if b, ok := in.Bool("activo", false); ok {
-			x.activo = &b
-		}
+		x.padreID = in.OptionalID("padre_id")
+		x.acepta = in.OptionalBool("acepta_movimientos")
+		x.activo = in.OptionalBool("activo")
 		return x, in.Err()
 	}
 }
@@ -248,21 +242,6 @@ func codigoRe(s string) bool {
 		}
 	}
 	return true
-}
-
-// oneOf reads a text field restricted to values.
-func oneOf(in *valid.Input, key string, required bool, values []string) *string {
-	v, ok := in.String(key, valid.Str{Required: required})
-	if !ok {
-		return nil
-	}
-	for _, x := range values {
-		if v == x {
-			return &v
-		}
-	}
-	in.Fail(key, "El campo "+strings.ReplaceAll(key, "_", " ")+" debe ser uno de: "+strings.Join(values, ", ")+".")
-	return nil
 }
 
 // cuentaEstado is what the rules of a change need to know about an account
