@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -60,23 +59,14 @@ func Grupo(d *plataforma.Deps) lambdahttp.Handlers { return Handlers(d.DB) }
 
 // ---- decoders ---------------------------------------------------------------
 
-func optionalID(in *valid.Input, key string) *int64 {
-	if n, ok := in.Int(key, valid.Int{Min: valid.Min(1)}); ok {
-		return &n
+// obligatorios refuses, in a change, an explicit null for the fields a
+// record cannot be without (a creation requires them through their rules).
+func obligatorios(in *valid.Input, creando bool, keys ...string) {
+	for _, k := range keys {
+		if !creando && in.IsNull(k) {
+			in.Fail(k, "El campo "+k+" es obligatorio.")
+		}
 	}
-	return nil
-}
-
-func oneOf(in *valid.Input, key string, required bool, values []string) *string {
-	v, ok := in.String(key, valid.Str{Required: required})
-	if !ok {
-		return nil
-	}
-	if !slices.Contains(values, v) {
-		in.Fail(key, "El campo "+key+" debe ser uno de: "+strings.Join(values, ", ")+".")
-		return nil
-	}
-	return &v
 }
 
 // text reads an optional text; clear reports an explicit null (to empty it).
@@ -85,13 +75,6 @@ func text(in *valid.Input, key string, rule valid.Str) (v *string, clear bool) {
 		return &s, false
 	}
 	return nil, in.IsNull(key) && !rule.Required
-}
-
-func optionalBool(in *valid.Input, key string) *bool {
-	if v, ok := in.Bool(key, false); ok {
-		return &v
-	}
-	return nil
 }
 
 func readCuenta(in *valid.Input, creando bool) DatosCuenta {
@@ -108,16 +91,12 @@ func readCuenta(in *valid.Input, creando bool) DatosCuenta {
 	} else if !creando && in.IsNull("iban") {
 		in.Fail("iban", "El campo iban es obligatorio.")
 	}
-	d.Moneda = oneOf(in, "moneda", false, Monedas)
+	d.Moneda = valid.Opt(in.OneOf("moneda", false, Monedas))
 	d.Titular, d.limpiarTitular = text(in, "titular", valid.Str{Max: 255})
 	d.Descripcion, d.limpiarDescripcion = text(in, "descripcion", valid.Str{Max: 1000})
-	d.CuentaContableID = optionalID(in, "cuenta_contable_id")
-	d.Activo = optionalBool(in, "activo")
-	for _, k := range []string{"banco", "numero"} {
-		if !creando && in.IsNull(k) {
-			in.Fail(k, "El campo "+k+" es obligatorio.")
-		}
-	}
+	d.CuentaContableID = in.OptionalID("cuenta_contable_id")
+	d.Activo = in.OptionalBool("activo")
+	obligatorios(in, creando, "banco", "numero")
 	return d
 }
 
@@ -154,13 +133,9 @@ func readCaja(in *valid.Input, creando bool) DatosCaja {
 	d.Nombre, _ = text(in, "nombre", valid.Str{Required: creando, Max: 255})
 	d.Codigo, d.limpiarCodigo = text(in, "codigo", valid.Str{Max: 50})
 	d.Descripcion, d.limpiarDescripcion = text(in, "descripcion", valid.Str{Max: 1000})
-	d.CuentaContableID = optionalID(in, "cuenta_contable_id")
-	d.Activo = optionalBool(in, "activo")
-	for _, k := range []string{"sucursal_id", "nombre"} {
-		if !creando && in.IsNull(k) {
-			in.Fail(k, "El campo "+k+" es obligatorio.")
-		}
-	}
+	d.CuentaContableID = in.OptionalID("cuenta_contable_id")
+	d.Activo = in.OptionalBool("activo")
+	obligatorios(in, creando, "sucursal_id", "nombre")
 	return d
 }
 
@@ -207,12 +182,8 @@ func readPresupuesto(in *valid.Input, creando bool) DatosPresupuesto {
 		}
 	}
 	d.Descripcion, d.limpiarDescripcion = text(in, "descripcion", valid.Str{Max: 1000})
-	d.Activo = optionalBool(in, "activo")
-	for _, k := range []string{"anio", "cuenta_contable_id", "montos"} {
-		if !creando && in.IsNull(k) {
-			in.Fail(k, "El campo "+k+" es obligatorio.")
-		}
-	}
+	d.Activo = in.OptionalBool("activo")
+	obligatorios(in, creando, "anio", "cuenta_contable_id", "montos")
 	return d
 }
 
