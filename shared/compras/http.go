@@ -84,11 +84,7 @@ func decodePago(in *valid.Input) (pagoIn, error) {
 	x.monto, x.okMonto = in.Decimal("monto", valid.Dec{Required: true, Positive: true, Scale: 2, Limit: limiteMonto})
 	x.fecha, _ = in.Date("fecha", true)
 	x.forma, x.okForma = in.Int("forma_pago_id", valid.Int{Required: true, Min: valid.Min(1)})
-	for key, dst := range map[string]**int64{"cuenta_bancaria_id": &x.cuentaBancaria, "caja_id": &x.caja} {
-		if n, ok := in.Int(key, valid.Int{Min: valid.Min(1)}); ok {
-			*dst = &n
-		}
-	}
+	x.cuentaBancaria, x.caja = in.OptionalID("cuenta_bancaria_id"), in.OptionalID("caja_id")
 	if v, ok := in.String("referencia", valid.Str{Max: 100}); ok {
 		x.referencia = &v
 	}
