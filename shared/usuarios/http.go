@@ -86,9 +86,7 @@ func (s *Service) decodeUsuario(creating bool) handler.DecodeFunc[DatosUsuario] 
 		} else if in.IsNull("cargo_id") {
 			x.LimpiarCargo = true
 		}
-		if v, ok := in.Bool("activo", false); ok {
-			x.Activo = &v
-		}
+		x.Activo = in.OptionalBool("activo")
 		if items, ok := in.List("roles", false); ok {
 			x.RolesEnviados = true
 			for i, raw := range items {
@@ -149,9 +147,7 @@ func decodeRol(creating bool) handler.DecodeFunc[DatosRol] {
 		} else if in.IsNull("descripcion") {
 			x.LimpiarDescripcion = true
 		}
-		if v, ok := in.Bool("activo", false); ok {
-			x.Activo = &v
-		}
+		x.Activo = in.OptionalBool("activo")
 		if items, ok := in.List("permisos", false); ok {
 			x.PermisosEnviados = true
 			seen := map[string]bool{}
