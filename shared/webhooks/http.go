@@ -109,9 +109,7 @@ func leer(in *valid.Input, creando bool, permitidos Permitidos) (Datos, error) {
 		n := int(v)
 		d.MaxReintentos = &n
 	}
-	if v, ok := in.Bool("activo", false); ok {
-		d.Activo = &v
-	}
+	d.Activo = in.OptionalBool("activo")
 	if v, ok := in.String("secreto", valid.Str{Min: 16, Max: 255, NoTrim: true}); ok {
 		d.Secreto = &v
 	}
