@@ -3,8 +3,6 @@ package facturacion_test
 import (
 	"net/http"
 	"regexp"
-	"sort"
-	"sync"
 	"testing"
 
 	"github.com/erpcr/erp/shared/facturacion"
@@ -136,59 +134,33 @@ func TestFiftyConcurrentGenerarCallsAreGapless(t *testing.T) {
 	for i := range ventas {
 		ventas[i] = f.vender(venta(cl, linea(p, 1, 1000)))
 	}
-	var wg sync.WaitGroup
-	consecutivos := make([]string, len(ventas))
-	status := make([]int, len(ventas))
-	for i, v := range ventas {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/v1/hacienda/generar", Token: f.admin, Body: map[string]any{"venta_id": v}})
-			status[i], consecutivos[i] = r.Status, testenv.Str(r.JSON, "data.numero_consecutivo")
-		}()
-	}
-	wg.Wait()
-	sort.Strings(consecutivos)
-	for i, c := range consecutivos {
-		want := "0010000101" + pad10(i+1)
-		if c != want {
-			t.Fatalf("sorted consecutivo %d = %q, want %q (statuses %v)", i, c, want, status)
-		}
-	}
-	for i, s := range status {
-		if s != http.StatusCreated {
-			t.Errorf("call %d: %d", i, s)
-		}
-	}
+	rs := testenv.Concurrently(len(ventas), func(i int) testenv.Resp {
+		return f.e.Call(f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": ventas[i]})
+	})
+	testenv.Gapless(t, rs, "data.numero_consecutivo", func(n int) string { return "0010000101" + pad10(n) })
 	if n := f.int(`select count(distinct clave) from comprobantes_electronicos`); n != 50 {
 		t.Errorf("%d distinct claves", n)
 	}
 
 	otra := f.vender(venta(cl, linea(p, 1, 1000)))
-	ids := make([]float64, 10)
-	codes := make([]int, 10)
-	for i := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := f.e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/v1/hacienda/generar", Token: f.admin, Body: map[string]any{"venta_id": otra}})
-			ids[i], codes[i] = testenv.Num(r.JSON, "data.id"), r.Status
-		}()
-	}
-	wg.Wait()
+	rs = testenv.Concurrently(10, func(int) testenv.Resp {
+		return f.e.Call(f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": otra})
+	})
 	created := 0
-	for i := range ids {
-		if codes[i] == http.StatusCreated {
+	ids := make([]int64, len(rs))
+	for i, r := range rs {
+		ids[i] = testenv.ID(r)
+		if r.Status == http.StatusCreated {
 			created++
 		}
-		if ids[i] != ids[0] || (codes[i] != http.StatusCreated && codes[i] != http.StatusOK) {
-			t.Errorf("call %d: %d id %v (first %v)", i, codes[i], ids[i], ids[0])
+		if ids[i] != ids[0] || (r.Status != http.StatusCreated && r.Status != http.StatusOK) {
+			t.Errorf("call %d: %d id %v (first %v)", i, r.Status, ids[i], ids[0])
 		}
 	}
 	if created != 1 || f.int(`select count(*) from comprobantes_electronicos where venta_id = $1`, otra) != 1 {
 		t.Errorf("%d created for one sale", created)
 	}
-	if got := testenv.Str(f.estado(int64(ids[0])), "clave")[21:41]; got != "00100001010000000051" {
+	if got := testenv.Str(f.estado(ids[0]), "clave")[21:41]; got != "00100001010000000051" {
 		t.Errorf("next consecutivo %s, want ...51", got)
 	}
 }
