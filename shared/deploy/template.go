@@ -56,13 +56,60 @@ const (
 	dlqRetention   = 1209600
 )
 
-// secretsKeyCondition is true when SecretsKeySecretArn is set.
-const secretsKeyCondition = "HasSecretsKeySecret"
-
 // secretsKeyFunctions decrypt the companies' secrets (Hacienda certificate,
 // PIN and credentials; webhook signing secrets), so they read the AES key
 // from Secrets Manager.
 var secretsKeyFunctions = map[string]bool{"hacienda": true, "hacienda-worker": true, "webhooks": true, "webhook-worker": true}
+
+// haciendaSecretFunctions talk to the tax authority and may read the
+// platform's Hacienda secret.
+var haciendaSecretFunctions = map[string]bool{"hacienda": true, "hacienda-worker": true}
+
+// liveAlias is the alias SAM publishes for the functions that may keep
+// provisioned concurrency (routes.Tuning.Provisioned).
+const liveAlias = "live"
+
+// FunctionName is a function's physical name, erp-<env>-<name>: the
+// observability stack (infra/) finds the functions by it.
+func FunctionName(name string) string { return `!Sub "erp-${Environment}-` + name + `"` }
+
+// queueNames are the physical names of the queues (erp-<env>-<name>, the
+// dead-letter queue with -dlq), the names infra/'s DLQ alarms watch.
+var queueNames = map[string]string{"hacienda": "hacienda", "webhook": "webhooks"}
+
+// queueName is the physical name of a queue, or of its dead-letter queue.
+func queueName(q routes.Queue, dlq bool) string {
+	n, ok := queueNames[q.Name]
+	if !ok {
+		n = q.Name
+	}
+	if dlq {
+		n += "-dlq"
+	}
+	return `!Sub "erp-${Environment}-` + n + `"`
+}
+
+// sendsToQueue reports whether a function sends to any queue (producer or
+// consumer, which re-queues).
+func sendsToQueue(fn string) bool {
+	for _, q := range routes.Queues() {
+		if q.Consumer == fn || slices.Contains(q.Producers, fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// statementPolicy is an inline IAM statement allowing actions on resource.
+func statementPolicy(actions sequence, resource string) *mapping {
+	st := &mapping{}
+	st.set("Effect", "Allow")
+	st.set("Action", actions)
+	st.set("Resource", resource)
+	pol := &mapping{}
+	pol.set("Statement", sequence{st})
+	return pol
+}
 
 // QueueLogicalID returns the logical id of a queue ("hacienda" ->
 // "HaciendaQueue"); DeadLetterQueueLogicalID its dead-letter queue.
@@ -98,7 +145,8 @@ func Template() []byte {
 	root.set("Conditions", conditions(fns))
 	root.set("Globals", globals())
 	resources := &mapping{spaced: true}
-	resources.set(apiLogicalID, httpAPI(all, authorizerFunction(fns)))
+	resources.set(apiLogicalID, httpAPI(all, authorizerArn(fns)))
+	resources.set(apiIDParameterLogicalID, apiIDParameter())
 	for _, q := range routes.Queues() {
 		resources.set(DeadLetterQueueLogicalID(q.Name), deadLetterQueue(q))
 		resources.set(QueueLogicalID(q.Name), sqsQueue(q))
@@ -106,6 +154,7 @@ func Template() []byte {
 	for _, f := range fns {
 		resources.set(FunctionLogicalID(f.Name), function(f))
 	}
+	reportesResources(resources)
 	root.set("Resources", resources)
 	root.set("Outputs", outputs(fns))
 
@@ -146,14 +195,12 @@ func parameters(fns []routes.Function, all []routes.Route) *mapping {
 	}
 	p.set("FunctionMemorySize", param("Number", "Memory (MB) of every function without its own override.",
 		"Default", "256", "MinValue", "128", "MaxValue", "10240"))
-	p.set("DatabaseSecretArn", param("String", "Secrets Manager secret (RDS format) of the application role erp_app.",
-		"AllowedPattern", quoted("^arn:aws[a-z-]*:secretsmanager:.+$")))
-	p.set("DatabaseAdminSecretArn", param("String", "Secrets Manager secret (RDS format) of the schema owner; read only by the migrate function.",
-		"AllowedPattern", quoted("^arn:aws[a-z-]*:secretsmanager:.+$")))
-	p.set("SubnetIds", param("CommaDelimitedList", "Private subnets of the functions (with SecurityGroupIds); empty: no VPC.",
-		"Default", quoted("")))
-	p.set("SecurityGroupIds", param("CommaDelimitedList", "Security groups of the functions (with SubnetIds); empty: no VPC.",
-		"Default", quoted("")))
+	reportesParameters(p)
+	for _, pp := range platformParams {
+		p.set(pp.Name, param(pp.Type, pp.Description+" SSM parameter published by infra/ (PlatformStack); "+
+			"the default is dev's, samconfig.toml names staging's and prod's.",
+			"Default", pp.path("dev")))
+	}
 	p.set(corsOriginsParam, param("CommaDelimitedList", "Browser origins allowed to call the API (CORS), e.g. "+
 		"https://app.example.cr,https://admin.example.cr; * allows any. API Gateway answers preflight requests itself and adds "+
 		"the CORS headers to the functions' answers for these origins."))
@@ -167,10 +214,6 @@ func parameters(fns []routes.Function, all []routes.Route) *mapping {
 		"Default", "2", "MinValue", "1", "MaxValue", "4"))
 	p.set("LogLevel", param("String", "Application log level.",
 		"Default", "info", "AllowedValues", flow("debug", "info", "warn", "error")))
-	p.set("SecretsKeySecretArn", param("String", "Secrets Manager secret holding the base64 AES-256 key that encrypts the companies' "+
-		"Hacienda secrets (certificate, PIN, credentials) at rest; read by the functions that decrypt them. Required outside dev "+
-		"(empty: the functions refuse to store or use secrets in production).",
-		"Default", quoted(""), "AllowedPattern", quoted("^(arn:aws[a-z-]*:secretsmanager:.+)?$")))
 	for _, class := range limitClasses() {
 		p.set(rateLimitParam(class), param("String", "Rate limit of class "+class+" (ERP_RATE_LIMIT_"+strings.ToUpper(class)+
 			"), as <n>/<unit> with unit s, min, h or day; 0/min turns it off. Shared by every instance (PostgreSQL).",
@@ -178,13 +221,68 @@ func parameters(fns []routes.Function, all []routes.Route) *mapping {
 	}
 	for _, f := range fns {
 		id := pascal(f.Name)
-		p.set(id+"ReservedConcurrency", param("Number", "Reserved concurrency of the "+f.Name+" function; -1: not reserved, 0: disabled.",
-			"Default", "-1", "MinValue", "-1"))
+		p.set(reservedParam(f.Name), param("Number", "Reserved concurrency of the "+f.Name+" function (at most that many "+
+			"instances, and that many kept for it out of the account's pool); 0: not reserved.",
+			"Default", "0", "MinValue", "0"))
 		p.set(id+"MemorySize", param("Number", "Memory (MB) of the "+f.Name+" function; 0: use FunctionMemorySize.",
 			"Default", "0", "MinValue", "0", "MaxValue", "10240"))
+		if routes.TuningOf(f.Name).Provisioned {
+			p.set(provisionedParam(f.Name), param("Number", "Provisioned concurrency of the "+f.Name+" function's live alias "+
+				"(instances kept initialised, billed while configured); 0: none.",
+				"Default", "0", "MinValue", "0"))
+		}
+		if f.Kind == routes.KindHTTP {
+			t := routes.TuningOf(f.Name)
+			p.set(groupBurstParam(f.Name), param("Number", "API Gateway burst limit (requests) of each route of the "+f.Name+
+				" group; 0: the stage-wide ThrottlingBurstLimit. Default from shared/routes/tuning.go.",
+				"Default", strconv.Itoa(t.Burst), "MinValue", "0"))
+			p.set(groupRateParam(f.Name), param("Number", "API Gateway steady-state limit (requests per second) of each route "+
+				"of the "+f.Name+" group; 0: the stage-wide ThrottlingRateLimit. Default from shared/routes/tuning.go.",
+				"Default", strconv.Itoa(t.Rate), "MinValue", "0"))
+		}
 	}
 	return p
 }
+
+// platformParam is a value infra/ (the CDK PlatformStack) publishes in SSM
+// Parameter Store under /erp/<env>/<Key>: the template reads it through a
+// parameter of an SSM type, so `sam deploy` needs no hand-copied ARNs.
+type platformParam struct {
+	Name, Type, Key, Description string
+}
+
+// path is the SSM parameter name of the value in an environment.
+func (p platformParam) path(env string) string { return "/erp/" + env + "/" + p.Key }
+
+// platformParams is the contract with infra/: names, types and keys must
+// match what PlatformStack writes.
+var platformParams = []platformParam{
+	{"SubnetIds", "AWS::SSM::Parameter::Value<List<AWS::EC2::Subnet::Id>>", "network/private-subnet-ids",
+		"Private subnets of the functions (outbound through the NAT; SQS, Secrets Manager and Logs through VPC endpoints)."},
+	{"LambdaSecurityGroupId", "AWS::SSM::Parameter::Value<AWS::EC2::SecurityGroup::Id>", "network/lambda-security-group-id",
+		"Security group of the functions, the one RDS Proxy admits."},
+	{"DatabaseProxyEndpoint", "AWS::SSM::Parameter::Value<String>", "db/proxy-endpoint",
+		"RDS Proxy endpoint; replaces the host of the database secrets (ERP_DB_HOST)."},
+	{"DatabaseSecretArn", "AWS::SSM::Parameter::Value<String>", "db/app-secret-arn",
+		"Secrets Manager secret (RDS format) of the application role erp_app."},
+	{"DatabaseAdminSecretArn", "AWS::SSM::Parameter::Value<String>", "db/admin-secret-arn",
+		"Secrets Manager secret (RDS format) of the schema owner; read only by the migrate function."},
+	{"HaciendaSecretArn", "AWS::SSM::Parameter::Value<String>", "secrets/hacienda-secret-arn",
+		"Secrets Manager secret of the platform's Hacienda credentials (ERP_HACIENDA_SECRET_ARN of the hacienda functions)."},
+	{"SecretsKeySecretArn", "AWS::SSM::Parameter::Value<String>", "secrets/app-key-secret-arn",
+		"Secrets Manager secret holding the base64 AES-256 key that encrypts the companies' Hacienda secrets and webhook " +
+			"signing secrets at rest; read by the functions that decrypt them."},
+	{"KmsKeyArn", "AWS::SSM::Parameter::Value<String>", "kms/key-arn",
+		"Customer KMS key of the platform: the secrets, the queues and the alarm topic are encrypted with it."},
+	{"AlarmTopicArn", "AWS::SSM::Parameter::Value<String>", "alarms/topic-arn",
+		"SNS topic of the alarms (ObservabilityStack); failed scheduled runs are sent there too."},
+}
+
+// Parameter names of the operator knobs of one function or group.
+func reservedParam(fn string) string    { return pascal(fn) + "ReservedConcurrency" }
+func provisionedParam(fn string) string { return pascal(fn) + "ProvisionedConcurrency" }
+func groupBurstParam(g string) string   { return pascal(g) + "ThrottlingBurstLimit" }
+func groupRateParam(g string) string    { return pascal(g) + "ThrottlingRateLimit" }
 
 // limitClasses are the configurable rate-limit classes, sorted.
 func limitClasses() []string {
@@ -227,13 +325,20 @@ func mappings() *mapping {
 func conditions(fns []routes.Function) *mapping {
 	c := &mapping{}
 	c.set(cachingCondition, `!Not [!Equals [!Ref AuthorizerResultTtl, "0"]]`)
-	// Lambda requires both lists in a VpcConfig, so one condition covers both.
-	c.set("HasVpcConfig", `!And [!Not [!Equals [!Join ["", !Ref SubnetIds], ""]], !Not [!Equals [!Join ["", !Ref SecurityGroupIds], ""]]]`)
-	c.set(secretsKeyCondition, `!Not [!Equals [!Ref SecretsKeySecretArn, ""]]`)
 	for _, f := range fns {
 		id := pascal(f.Name)
-		c.set("Has"+id+"ReservedConcurrency", `!Not [!Equals [!Ref `+id+`ReservedConcurrency, "-1"]]`)
+		// 0 means "not reserved": Lambda reads a reserved concurrency of 0
+		// as "never run", so the property is left out instead.
+		c.set("Has"+reservedParam(f.Name), `!Not [!Equals [!Ref `+reservedParam(f.Name)+`, "0"]]`)
 		c.set("Has"+id+"MemorySize", `!Not [!Equals [!Ref `+id+`MemorySize, "0"]]`)
+		if routes.TuningOf(f.Name).Provisioned {
+			c.set("Has"+provisionedParam(f.Name), `!Not [!Equals [!Ref `+provisionedParam(f.Name)+`, "0"]]`)
+		}
+		if f.Kind == routes.KindHTTP {
+			for _, name := range []string{groupBurstParam(f.Name), groupRateParam(f.Name)} {
+				c.set("Has"+name, `!Not [!Equals [!Ref `+name+`, "0"]]`)
+			}
+		}
 	}
 	return c
 }
@@ -249,6 +354,7 @@ func globals() *mapping {
 	vars.set("ERP_TOKEN_TTL", "!Ref TokenTtl")
 	vars.set("ERP_TENANT_BASE_DOMAIN", "!Ref TenantBaseDomain")
 	vars.set("ERP_LOG_LEVEL", "!Ref LogLevel")
+	vars.set("ERP_DB_HOST", "!Ref DatabaseProxyEndpoint")
 	for _, class := range limitClasses() {
 		vars.set(config.LimiteEnv(class), "!Ref "+rateLimitParam(class))
 	}
@@ -257,7 +363,7 @@ func globals() *mapping {
 
 	vpc := &mapping{}
 	vpc.set("SubnetIds", "!Ref SubnetIds")
-	vpc.set("SecurityGroupIds", "!Ref SecurityGroupIds")
+	vpc.set("SecurityGroupIds", sequence{"!Ref LambdaSecurityGroupId"})
 
 	fn := &mapping{}
 	fn.set("Runtime", "provided.al2023")
@@ -265,35 +371,48 @@ func globals() *mapping {
 	fn.set("Handler", "bootstrap")
 	fn.set("Timeout", strconv.Itoa(httpTimeout))
 	fn.set("Environment", env)
-	fn.set("VpcConfig", tagged{"!If", sequence{"HasVpcConfig", vpc, "!Ref AWS::NoValue"}})
+	fn.set("VpcConfig", vpc)
 	g := &mapping{}
 	g.set("Function", fn)
 	return g
 }
 
-func httpAPI(all []routes.Route, authorizerID string) *mapping {
+func httpAPI(all []routes.Route, authorizerARN string) *mapping {
 	props := &mapping{}
+	props.set("Name", `!Sub "erp-${Environment}"`)
 	props.set("Description", quoted("ERP API"))
 	throttle := &mapping{}
 	throttle.set("ThrottlingBurstLimit", "!Ref ThrottlingBurstLimit")
 	throttle.set("ThrottlingRateLimit", "!Ref ThrottlingRateLimit")
 	props.set("DefaultRouteSettings", throttle)
-	if login := loginRoutes(all); len(login) > 0 {
-		rs := &mapping{}
-		for _, r := range login {
-			s := &mapping{}
-			s.set("ThrottlingBurstLimit", "!Ref LoginThrottlingBurstLimit")
-			s.set("ThrottlingRateLimit", "!Ref LoginThrottlingRateLimit")
-			rs.set(r.Key(), s)
-		}
-		props.set("RouteSettings", rs)
-	}
-	props.set("Auth", authorization(authorizerID))
+	props.set("RouteSettings", routeSettings(all))
+	props.set("Auth", authorization(authorizerARN))
 	props.set("DefinitionBody", definitionBody(all))
 	api := &mapping{}
 	api.set("Type", "AWS::Serverless::HttpApi")
 	api.set("Properties", props)
 	return api
+}
+
+// routeSettings throttles every API Gateway route with its group's
+// parameters (defaults in shared/routes/tuning.go; 0 keeps the stage-wide
+// value), and the routes of rate class login with the Login* parameters. Keys are the route keys
+// of apiRoutes, the ones the functions' HttpApi events create.
+func routeSettings(all []routes.Route) *mapping {
+	rs := &mapping{}
+	for _, r := range sortedRoutes(all) {
+		s := &mapping{}
+		if r.Rate == routes.RateLogin {
+			s.set("ThrottlingBurstLimit", "!Ref LoginThrottlingBurstLimit")
+			s.set("ThrottlingRateLimit", "!Ref LoginThrottlingRateLimit")
+		} else {
+			for _, kv := range [][2]string{{"ThrottlingBurstLimit", groupBurstParam(r.Group)}, {"ThrottlingRateLimit", groupRateParam(r.Group)}} {
+				s.set(kv[0], "!If [Has"+kv[1]+", !Ref "+kv[1]+", !Ref "+kv[0]+"]")
+			}
+		}
+		rs.set(r.Key(), s)
+	}
+	return rs
 }
 
 // authorization declares the two authorizers, both backed by the authorizer
@@ -310,7 +429,7 @@ func httpAPI(all []routes.Route, authorizerID string) *mapping {
 // !If [AuthorizerCachingEnabled, CachedLambdaAuthorizer, LambdaAuthorizer].
 // LambdaAuthorizer stays the DefaultAuthorizer (anything not pre-declared
 // still needs a token) and public routes opt out with Authorizer: NONE.
-func authorization(authorizerID string) *mapping {
+func authorization(authorizerARN string) *mapping {
 	authorizer := func(ttl string, headers bool) *mapping {
 		id := &mapping{}
 		id.set("ReauthorizeEvery", ttl)
@@ -318,7 +437,7 @@ func authorization(authorizerID string) *mapping {
 			id.set("Headers", flow(identityHeaders...))
 		}
 		a := &mapping{}
-		a.set("FunctionArn", "!GetAtt "+authorizerID+".Arn")
+		a.set("FunctionArn", authorizerARN)
 		a.set("AuthorizerPayloadFormatVersion", quoted("2.0"))
 		a.set("EnableSimpleResponses", "true")
 		a.set("EnableFunctionDefaultPermissions", "true")
@@ -358,6 +477,8 @@ func definitionBody(all []routes.Route) *mapping {
 		op.set("security", protectedSecurity())
 		item.set(openAPIMethod(r.Method), op)
 	}
+	// SAM replaces this title (its own default) by the HttpApi's Name,
+	// erp-<env>; it refuses any other title next to a Name.
 	info := &mapping{}
 	info.set("title", "!Ref AWS::StackName")
 	info.set("version", quoted("1.0"))
@@ -425,12 +546,24 @@ func function(f routes.Function) *mapping {
 	default:
 		props.set("Description", quoted("ERP: "+f.Name+" function ("+string(f.Kind)+")"))
 	}
+	props.set("FunctionName", FunctionName(f.Name))
 	props.set("CodeUri", scalar("functions/"+f.Name+"/"))
 	if timeout != 0 {
 		props.set("Timeout", strconv.Itoa(timeout))
 	}
 	props.set("MemorySize", "!If [Has"+id+"MemorySize, !Ref "+id+"MemorySize, !Ref FunctionMemorySize]")
-	props.set("ReservedConcurrentExecutions", "!If [Has"+id+"ReservedConcurrency, !Ref "+id+"ReservedConcurrency, !Ref AWS::NoValue]")
+	props.set("ReservedConcurrentExecutions", "!If [Has"+reservedParam(f.Name)+", !Ref "+reservedParam(f.Name)+", !Ref AWS::NoValue]")
+	if routes.TuningOf(f.Name).Provisioned {
+		// SAM cannot make AutoPublishAlias conditional, so these functions
+		// always publish a version per deploy behind the alias (which the
+		// events and the authorizer invoke, and which rolls back by
+		// pointing at the previous version); only the provisioned
+		// instances depend on the parameter.
+		props.set("AutoPublishAlias", liveAlias)
+		pc := &mapping{}
+		pc.set("ProvisionedConcurrentExecutions", "!Ref "+provisionedParam(f.Name))
+		props.set("ProvisionedConcurrencyConfig", tagged{"!If", sequence{"Has" + provisionedParam(f.Name), pc, "!Ref AWS::NoValue"}})
+	}
 
 	// Every function reads the application secret. Tasks (migrate) connect
 	// as the schema owner, and keep the application secret too so they can
@@ -449,11 +582,30 @@ func function(f routes.Function) *mapping {
 		pol.set("AWSSecretsManagerGetSecretValuePolicy", arn)
 		policies = append(policies, pol)
 	}
+	extra := []struct{ env, param string }{}
 	if secretsKeyFunctions[f.Name] {
-		vars.set("ERP_SECRETS_KEY_ARN", "!Ref SecretsKeySecretArn")
-		policies = append(policies, "!If ["+secretsKeyCondition+
-			", {AWSSecretsManagerGetSecretValuePolicy: {SecretArn: !Ref SecretsKeySecretArn}}, !Ref AWS::NoValue]")
+		extra = append(extra, struct{ env, param string }{"ERP_SECRETS_KEY_ARN", "SecretsKeySecretArn"})
 	}
+	if haciendaSecretFunctions[f.Name] {
+		extra = append(extra, struct{ env, param string }{"ERP_HACIENDA_SECRET_ARN", "HaciendaSecretArn"})
+	}
+	for _, s := range extra {
+		vars.set(s.env, "!Ref "+s.param)
+		arn := &mapping{}
+		arn.set("SecretArn", "!Ref "+s.param)
+		pol := &mapping{}
+		pol.set("AWSSecretsManagerGetSecretValuePolicy", arn)
+		policies = append(policies, pol)
+	}
+	// The platform's KMS key encrypts the secrets (read by every
+	// function), the queues and the alarm topic: decrypting is enough to
+	// read a secret or receive a message; sending to a queue or publishing
+	// to the topic also generates data keys.
+	kms := sequence{quoted("kms:Decrypt")}
+	if sendsToQueue(f.Name) || f.Kind == routes.KindSchedule {
+		kms = append(kms, quoted("kms:GenerateDataKey"))
+	}
+	policies = append(policies, statementPolicy(kms, "!Ref KmsKeyArn"))
 	// Producers get the queue's URL and may send to it (the consumer too:
 	// it re-queues retries and the next status poll).
 	for _, q := range routes.Queues() {
@@ -467,10 +619,24 @@ func function(f routes.Function) *mapping {
 		pol.set("SQSSendMessagePolicy", name)
 		policies = append(policies, pol)
 	}
+	policies = reportesFunction(f.Name, vars, policies)
 	env := &mapping{}
 	env.set("Variables", vars)
 	props.set("Environment", env)
 	props.set("Policies", policies)
+	if f.Kind == routes.KindSchedule {
+		// A run that still fails after Lambda's two retries of an
+		// asynchronous invocation reaches the operators' alarm topic.
+		dest := &mapping{}
+		dest.set("Type", "SNS")
+		dest.set("Destination", "!Ref AlarmTopicArn")
+		dc := &mapping{}
+		dc.set("OnFailure", dest)
+		eic := &mapping{}
+		eic.set("MaximumRetryAttempts", "2")
+		eic.set("DestinationConfig", dc)
+		props.set("EventInvokeConfig", eic)
+	}
 
 	if f.Kind == routes.KindHTTP {
 		events := &mapping{}
@@ -545,17 +711,18 @@ func queueOf(name string) routes.Queue {
 // consumerTimeout is the timeout of a queue's consumer function.
 func consumerTimeout() int { return queueTimeout }
 
-// sqsQueue declares a queue: encrypted at rest, a visibility timeout six
-// times its consumer's timeout, and a redrive policy to its dead-letter
-// queue after MaxReceiveCount deliveries.
+// sqsQueue declares a queue: encrypted at rest with the platform's key, a
+// visibility timeout six times its consumer's timeout, and a redrive policy
+// to its dead-letter queue after MaxReceiveCount deliveries.
 func sqsQueue(q routes.Queue) *mapping {
 	redrive := &mapping{}
 	redrive.set("deadLetterTargetArn", "!GetAtt "+DeadLetterQueueLogicalID(q.Name)+".Arn")
 	redrive.set("maxReceiveCount", strconv.Itoa(q.MaxReceiveCount))
 	props := &mapping{}
+	props.set("QueueName", queueName(q, false))
 	props.set("VisibilityTimeout", strconv.Itoa(visibilityFactor*consumerTimeout()))
 	props.set("MessageRetentionPeriod", strconv.Itoa(queueRetention))
-	props.set("SqsManagedSseEnabled", "true")
+	props.set("KmsMasterKeyId", "!Ref KmsKeyArn")
 	props.set("RedrivePolicy", redrive)
 	res := &mapping{}
 	res.set("Type", "AWS::SQS::Queue")
@@ -565,8 +732,9 @@ func sqsQueue(q routes.Queue) *mapping {
 
 func deadLetterQueue(q routes.Queue) *mapping {
 	props := &mapping{}
+	props.set("QueueName", queueName(q, true))
 	props.set("MessageRetentionPeriod", strconv.Itoa(dlqRetention))
-	props.set("SqsManagedSseEnabled", "true")
+	props.set("KmsMasterKeyId", "!Ref KmsKeyArn")
 	res := &mapping{}
 	res.set("Type", "AWS::SQS::Queue")
 	res.set("Properties", props)
@@ -583,6 +751,7 @@ func outputs(fns []routes.Function) *mapping {
 	apiID.set("Description", quoted("Id of the HTTP API"))
 	apiID.set("Value", "!Ref "+apiLogicalID)
 	o.set("HttpApiId", apiID)
+	reportesOutputs(o)
 	for _, f := range fns {
 		v := &mapping{}
 		v.set("Description", quoted("Name of the "+f.Name+" function"))
@@ -600,6 +769,37 @@ func outputs(fns []routes.Function) *mapping {
 		o.set(DeadLetterQueueLogicalID(q.Name)+"Url", d)
 	}
 	return o
+}
+
+// authorizerArn is what the authorizers invoke: the live alias when the
+// authorizer may keep provisioned concurrency (only an alias uses it),
+// else the function.
+func authorizerArn(fns []routes.Function) string {
+	id := authorizerFunction(fns)
+	for _, f := range fns {
+		if FunctionLogicalID(f.Name) == id && routes.TuningOf(f.Name).Provisioned {
+			return "!Ref " + id + ".Alias"
+		}
+	}
+	return "!GetAtt " + id + ".Arn"
+}
+
+// apiIDParameterLogicalID is the SSM parameter /erp/<env>/api/id, which
+// holds the HTTP API's id for infra/'s ObservabilityStack (its 5xx and
+// latency alarms): the platform is deployed before the application, so it
+// reads the id at its next deploy instead of importing a stack output.
+const apiIDParameterLogicalID = "HttpApiIdParameter"
+
+func apiIDParameter() *mapping {
+	props := &mapping{}
+	props.set("Name", `!Sub "/erp/${Environment}/api/id"`)
+	props.set("Type", "String")
+	props.set("Value", "!Ref "+apiLogicalID)
+	props.set("Description", quoted("Id of the ERP HTTP API (template.yaml), read by the alarms of infra/"))
+	res := &mapping{}
+	res.set("Type", "AWS::SSM::Parameter")
+	res.set("Properties", props)
+	return res
 }
 
 // authorizerFunction returns the logical id of the function of kind

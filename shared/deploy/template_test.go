@@ -138,10 +138,15 @@ func TestAuthorizerIdentitySources(t *testing.T) {
 	if d := auth.get(t, "DefaultAuthorizer").scalar; d != authorizerName {
 		t.Errorf("DefaultAuthorizer %q, want %q", d, authorizerName)
 	}
+	// Provisioned concurrency serves only calls to the alias.
+	fnArn := "!GetAtt AuthorizerFunction.Arn"
+	if routes.TuningOf("authorizer").Provisioned {
+		fnArn = "!Ref AuthorizerFunction.Alias"
+	}
 	for _, name := range []string{authorizerName, cachedAuthorizerName} {
 		a := auth.get(t, "Authorizers", name)
 		for key, want := range map[string]string{
-			"FunctionArn":                      "!GetAtt AuthorizerFunction.Arn",
+			"FunctionArn":                      fnArn,
 			"AuthorizerPayloadFormatVersion":   "2.0",
 			"EnableSimpleResponses":            "true",
 			"EnableFunctionDefaultPermissions": "true",
@@ -228,6 +233,9 @@ func TestQueuesSchedulesAndTheirPermissions(t *testing.T) {
 	hasPolicy := func(fn *yamlNode, want string) bool {
 		for _, p := range fn.get(t, "Properties", "Policies").seq {
 			if p.lookup(want) != nil || strings.Contains(p.scalar, want) {
+				return true
+			}
+			if arn := p.lookup("AWSSecretsManagerGetSecretValuePolicy", "SecretArn"); arn != nil && arn.scalar == "!Ref "+want {
 				return true
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
 	"strconv"
 
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
@@ -22,7 +23,14 @@ type rdsSecret struct {
 	DBName   string `json:"dbname"`
 }
 
-// DatabaseURL fetches the secret and builds a PostgreSQL URL from it.
+// HostEnv names the variable that, when set, replaces the secret's host. In
+// AWS the functions reach the database through RDS Proxy, while the
+// secrets RDS keeps name the cluster: template.yaml sets it to the proxy
+// endpoint that infra/ publishes.
+const HostEnv = "ERP_DB_HOST"
+
+// DatabaseURL fetches the secret and builds a PostgreSQL URL from it (its
+// host replaced by ERP_DB_HOST when that is set).
 func DatabaseURL(ctx context.Context, arn string) (string, error) {
 	cfg, err := awsconfig.LoadDefaultConfig(ctx)
 	if err != nil {
@@ -35,11 +43,15 @@ func DatabaseURL(ctx context.Context, arn string) (string, error) {
 	if out.SecretString == nil {
 		return "", fmt.Errorf("secrets: %s has no string value", arn)
 	}
-	return FromRDSSecret(*out.SecretString)
+	return FromRDSSecretVia(*out.SecretString, os.Getenv(HostEnv))
 }
 
 // FromRDSSecret builds a URL from an RDS secret document.
-func FromRDSSecret(doc string) (string, error) {
+func FromRDSSecret(doc string) (string, error) { return FromRDSSecretVia(doc, "") }
+
+// FromRDSSecretVia is FromRDSSecret with the host replaced by host when it
+// is not empty (the secret's port and database stay).
+func FromRDSSecretVia(doc, host string) (string, error) {
 	var s rdsSecret
 	if err := json.Unmarshal([]byte(doc), &s); err != nil {
 		return "", fmt.Errorf("secrets: decode: %w", err)
@@ -52,6 +64,9 @@ func FromRDSSecret(doc string) (string, error) {
 		if p != "" {
 			port = p
 		}
+	}
+	if host != "" {
+		s.Host = host
 	}
 	if s.Host == "" || s.Username == "" {
 		return "", fmt.Errorf("secrets: host and username are required")

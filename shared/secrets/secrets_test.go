@@ -14,3 +14,14 @@ func TestFromRDSSecret(t *testing.T) {
 		t.Errorf("garbage accepted")
 	}
 }
+
+func TestFromRDSSecretViaTheProxy(t *testing.T) {
+	doc := `{"username":"erp_app","password":"x","host":"cluster.example","port":"6432","dbname":"erp"}`
+	u, err := FromRDSSecretVia(doc, "proxy.example")
+	if err != nil || u != "postgres://erp_app:x@proxy.example:6432/erp?sslmode=require" {
+		t.Fatalf("%s %v", u, err)
+	}
+	if u, _ := FromRDSSecretVia(doc, ""); u != "postgres://erp_app:x@cluster.example:6432/erp?sslmode=require" {
+		t.Errorf("without a proxy the secret's host stays: %s", u)
+	}
+}
