@@ -24,6 +24,7 @@ test: tools
 	$(GO) test -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory build
 	cfn-lint template.yaml
+	$(MAKE) --no-print-directory infra-test
 	@echo "make test: all checks passed"
 
 ## unit: only the Go tests (faster loop)
@@ -95,6 +96,44 @@ sam-build:
 ENV ?= dev
 deploy: sam-build
 	sam deploy --config-env $(ENV)
+
+## infra-test: the CDK app's tests (infra/, its own Go module) and make synth; skipped only without node/npm
+infra-test:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		echo "infra-test: SKIPPED: node and npm are not installed (the CDK app runs on jsii/node; apt-get install nodejs npm)"; \
+	else \
+		unformatted=$$(cd infra && gofmt -l *.go); if [ -n "$$unformatted" ]; then echo "gofmt needed in infra/: $$unformatted"; exit 1; fi; \
+		(cd infra && $(INFRA_ENV) $(GO) vet ./... && $(INFRA_ENV) $(GO) test -count=1 ./...) || exit 1; \
+		$(MAKE) --no-print-directory synth || exit 1; \
+	fi
+
+## synth: cdk synth of infra/ for dev, staging and prod into infra/cdk.out/<env>/, then cfn-lint on every template
+#  The CDK toolkit (npm aws-cdk, exact version in infra/_toolkit/package.json) is installed there if missing.
+INFRA_ENVS := dev staging prod
+CDK := $(CURDIR)/infra/_toolkit/node_modules/.bin/cdk
+# Node 18/20 are past jsii's support dates: still work, and print a banner per process without this.
+INFRA_ENV := JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=18,20 CDK_DISABLE_CLI_TELEMETRY=true
+synth: $(CDK)
+	cd infra && $(GO) build -o cdk.out/app .
+	@set -e; cd infra; for e in $(INFRA_ENVS); do \
+		echo "cdk synth $$e -> infra/cdk.out/$$e"; rm -rf cdk.out/$$e; \
+		$(INFRA_ENV) $(CDK) synth --app cdk.out/app -c env=$$e -o cdk.out/$$e --quiet --no-notices --no-version-reporting; \
+	done
+	cfn-lint $(foreach e,$(INFRA_ENVS),infra/cdk.out/$(e)/*.template.json)
+
+$(CDK): infra/_toolkit/package.json infra/_toolkit/package-lock.json
+	npm ci --prefix infra/_toolkit --no-audit --no-fund --loglevel=error
+	@touch $(CDK)
+
+## deploy-platform: cdk deploy erp-$(ENV)-platform (VPC, Aurora, RDS Proxy, secrets, the SSM parameters SAM reads); before make deploy
+deploy-platform: $(CDK)
+	cd infra && $(INFRA_ENV) $(CDK) deploy -c env=$(ENV) erp-$(ENV)-platform --no-notices
+
+## deploy-observability: cdk deploy erp-$(ENV)-observability (alarms, SNS topic, dashboard); after make deploy (it reads the API id SAM publishes). ALARM_EMAIL=x@y subscribes an address
+deploy-observability: $(CDK)
+	cd infra && $(INFRA_ENV) $(CDK) deploy -c env=$(ENV) $(if $(ALARM_EMAIL),-c alarmEmail=$(ALARM_EMAIL)) erp-$(ENV)-observability --no-notices
+
+.PHONY: infra-test synth deploy-platform deploy-observability
 
 clean:
 	rm -rf .build .aws-sam
