@@ -26,6 +26,7 @@ import (
 	"github.com/erpcr/erp/shared/inventario"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/migracion"
+	"github.com/erpcr/erp/shared/nomina"
 	"github.com/erpcr/erp/shared/ops"
 	"github.com/erpcr/erp/shared/organizacion"
 	"github.com/erpcr/erp/shared/plataforma"
@@ -56,6 +57,7 @@ var Grupos = map[string]plataforma.Grupo{
 	"eventos":       plataforma.GrupoEventos,
 	"importaciones": importaciones.Grupo,
 	"inventario":    inventario.Grupo,
+	"nomina":        nomina.Grupo,
 	"ops":           ops.Grupo,
 	"productos":     catalogo.Productos,
 	"proveedores":   terceros.Proveedores,

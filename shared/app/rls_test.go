@@ -126,6 +126,13 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 			h as (insert into ruta_horarios (empresa_id, ruta_id, dia_semana, hora_salida) select empresa_id, id, 'lunes', '06:00' from r)
 			insert into buses (empresa_id, placa, capacidad_pasajeros, ruta_id, chofer_id)
 			select r.empresa_id, 'AB 1234', 40, r.id, (select min(id) from empleados where empresa_id = $1) from r`, c)
+		// Payroll (migration 0020): the vacation setting and a planilla with
+		// a line of the employee above.
+		e.Exec(`insert into nomina_configuracion (empresa_id, porcentaje_vacaciones) values ($1, 4.17)`, c)
+		e.Exec(`with p as (insert into planillas (empresa_id, numero, tipo, fecha_inicio, fecha_fin)
+				values ($1, 'PLA-000001', 'mensual', '2026-03-01', '2026-03-31') returning empresa_id, id)
+			insert into planilla_lineas (empresa_id, planilla_id, empleado_id, salario_base, jornada)
+			select p.empresa_id, p.id, (select min(id) from empleados where empresa_id = $1), 500000, 'diurna' from p`, c)
 	}
 
 	ctx := context.Background()

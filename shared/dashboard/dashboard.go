@@ -213,6 +213,7 @@ func Calcular(ctx context.Context, tx *db.Tx, f Filtros) (Datos, error) {
 		inv           Inventario
 		comp          = Comprobantes{PorEstado: map[string]int64{}}
 		nuevos        int64
+		planilla      Monto
 	)
 	b := &pgx.Batch{}
 	b.Queue(`select coalesce(sum(cantidad) filter (where fecha >= $3), 0), coalesce(sum(monto) filter (where fecha >= $3), 0),
@@ -309,6 +310,14 @@ func Calcular(ctx context.Context, tx *db.Tx, f Filtros) (Datos, error) {
 	})
 	b.Queue(`select count(*) from clientes where empresa_id = $1 and not eliminado and creado_en >= $2 and creado_en < $3`,
 		e, mesIniCR, sig).QueryRow(func(r pgx.Row) error { return r.Scan(&nuevos) })
+	// Approved, unpaid planillas and their net pay; with a branch, the
+	// lines of its employees (migration 0020 bumps the version on every
+	// planilla change).
+	b.Queue(`select count(distinct p.id), coalesce(sum(l.salario_neto), 0)
+		from planillas p join planilla_lineas l on l.empresa_id = p.empresa_id and l.planilla_id = p.id
+		where p.empresa_id = $1 and p.estado = 'aprobada'
+		  and ($2::bigint is null or exists (select 1 from empleados em where em.empresa_id = l.empresa_id and em.id = l.empleado_id
+		    and em.sucursal_id = $2))`, e, s).QueryRow(func(r pgx.Row) error { return r.Scan(&planilla.Cantidad, &planilla.Monto) })
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return Datos{}, fmt.Errorf("dashboard: figures: %w", err)
 	}
@@ -320,8 +329,7 @@ func Calcular(ctx context.Context, tx *db.Tx, f Filtros) (Datos, error) {
 	d.VentasMes, d.VentasHoy = vm, &hoy
 	d.CuentasPorCobrarVencidas, d.CuentasPorPagarPorVencer7 = &cxc, &cxp
 	d.InventarioBajoMinimo = &inv
-	// Payroll does not exist yet (issue 15): nothing is pending.
-	d.PlanillaPendiente = &Monto{Monto: montos.NuevoNumero(decimal.Zero)}
+	d.PlanillaPendiente = &planilla
 	d.ComprobantesPendientes = &comp
 	d.ClientesNuevosMes = &nuevos
 	return d, nil

@@ -25,10 +25,12 @@ const (
 	PagoRecibido   = "PagoRecibidoEvent"
 	FacturaEmitida = "FacturaEmitidaEvent"
 	InventarioBajo = "InventarioBajoEvent"
+	// PlanillaPagada: a payroll marked paid (issue 15; shared/nomina).
+	PlanillaPagada = "PlanillaPagadaEvent"
 )
 
 // Tipos lists the known event types.
-var Tipos = []string{VentaCreada, ClienteCreado, PagoRecibido, FacturaEmitida, InventarioBajo}
+var Tipos = []string{VentaCreada, ClienteCreado, PagoRecibido, FacturaEmitida, InventarioBajo, PlanillaPagada}
 
 // Registrar writes an event of the transaction's tenant into the outbox, in
 // that transaction. payload is the resource as the API shows it.

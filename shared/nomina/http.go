@@ -1,0 +1,267 @@
+// Package nomina is Costa Rican payroll (issue 15, "Payroll"): planillas
+// of a period with one line per employee, their calculation (calculo.go,
+// pure, over the legal rates of nomina_tarifas), approval, payment with
+// its journal entry and outbox event, pay slips, the CCSS (SICERE) report
+// and the December aguinaldo; the rates themselves (global, edited by a
+// platform administrator) and the company's vacation provision.
+package nomina
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/erpcr/erp/shared/apperr"
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/handler"
+	"github.com/erpcr/erp/shared/httpx"
+	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/plataforma"
+	"github.com/erpcr/erp/shared/valid"
+)
+
+// Handlers returns the nomina group's handlers keyed by route name.
+func Handlers(d *plataforma.Deps) lambdahttp.Handlers {
+	db := d.DB
+	return lambdahttp.Handlers{
+		"nomina.tarifas.index":        handler.List(db, listaTarifas),
+		"nomina.tarifas.store":        handler.Create(db, "Tarifa de nómina creada correctamente.", decodeTarifaNueva, CrearTarifa),
+		"nomina.tarifas.update":       handler.Action(db, "Tarifa de nómina actualizada correctamente.", decodeTarifaCambio, ActualizarTarifa),
+		"nomina.configuracion.show":   handler.Get(db, handler.NoQuery, LeerConfiguracion),
+		"nomina.configuracion.update": handler.Put(db, "Configuración de nómina actualizada correctamente.", decodeConfiguracion, GuardarConfiguracion),
+		"planillas.index":             handler.List(db, listaPlanillas),
+		"planillas.store":             handler.Create(db, "Planilla creada correctamente.", decodePlanilla, CrearPlanilla),
+		"planillas.show":              handler.Show(db, BuscarPlanilla),
+		"planillas.lineas.update":     handler.Action(db, "Líneas de la planilla actualizadas correctamente.", decodeLineas, ActualizarLineas),
+		"planillas.calcular":          handler.Action(db, "Planilla calculada correctamente.", handler.NoBody, Calcular),
+		"planillas.aprobar":           handler.Action(db, "Planilla aprobada correctamente.", handler.NoBody, Aprobar),
+		"planillas.anular":            handler.Action(db, "Planilla anulada correctamente.", handler.NoBody, Anular),
+		"planillas.marcar-pagada":     handler.Action(db, "Planilla marcada como pagada y contabilizada.", decodePago, MarcarPagada),
+		"planillas.comprobantes.show": handler.Get(db, parseComprobante, Comprobante),
+		"planillas.reporte-ccss":      handler.Get(db, parseCCSS, ReporteCCSS),
+		"planillas.aguinaldo":         handler.Get(db, parseAnio, CalcularAguinaldo),
+	}
+}
+
+// Grupo is the "nomina" function group (functions/nomina/main.go).
+func Grupo(d *plataforma.Deps) lambdahttp.Handlers { return Handlers(d) }
+
+// ---- decoders ---------------------------------------------------------------
+
+func oneOf(in *valid.Input, key string, required bool, values []string) *string {
+	v, ok := in.String(key, valid.Str{Required: required})
+	if !ok {
+		return nil
+	}
+	if !slices.Contains(values, v) {
+		in.Fail(key, "El campo "+key+" debe ser uno de: "+strings.Join(values, ", ")+".")
+		return nil
+	}
+	return &v
+}
+
+func decodePlanilla(in *valid.Input) (DatosPlanilla, error) {
+	var d DatosPlanilla
+	if t := oneOf(in, "tipo", true, Tipos); t != nil {
+		d.Tipo = *t
+	}
+	ini, okIni := in.Date("fecha_inicio", true)
+	fin, okFin := in.Date("fecha_fin", true)
+	d.Inicio, d.Fin = ini, fin
+	if okIni && okFin && fin.Before(ini) {
+		in.Fail("fecha_fin", "La fecha_fin no puede ser anterior a fecha_inicio.")
+	}
+	if s, ok := in.String("descripcion", valid.Str{Max: 1000}); ok {
+		d.Descripcion = &s
+	}
+	return d, in.Err()
+}
+
+// montoRegla is an amount of a line: >= 0, 2 decimals.
+var montoRegla = valid.Dec{Scale: 2, Min: valid.D("0")}
+
+// decodeLineas reads {lineas: [{empleado_id, horas_extra?, bonificaciones?,
+// comisiones?, dias_incapacidad?, otras_deducciones?}, ...]}.
+func decodeLineas(in *valid.Input) ([]LineaEntrada, error) {
+	items, ok := in.List("lineas", true)
+	if ok && len(items) == 0 {
+		in.Fail("lineas", "Indique al menos una línea.")
+	}
+	out := make([]LineaEntrada, 0, len(items))
+	vistos := map[int64]bool{}
+	for i, raw := range items {
+		pre := "lineas." + strconv.Itoa(i) + "."
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+			in.Fail(strings.TrimSuffix(pre, "."), "Cada línea es un objeto con empleado_id y los valores a cambiar.")
+			continue
+		}
+		one := valid.NewInput(obj)
+		var l LineaEntrada
+		l.EmpleadoID, _ = one.Int("empleado_id", valid.Int{Required: true, Min: valid.Min(1)})
+		if l.EmpleadoID > 0 {
+			if vistos[l.EmpleadoID] {
+				one.Fail("empleado_id", "El empleado aparece dos veces.")
+			}
+			vistos[l.EmpleadoID] = true
+		}
+		if v, ok := one.Decimal("horas_extra", valid.Dec{Scale: 2, Min: valid.D("0"), Max: valid.D("744")}); ok {
+			l.HorasExtra = &v
+		}
+		for _, f := range []struct {
+			key string
+			dst **decimal.Decimal
+		}{{"bonificaciones", &l.Bonificaciones}, {"comisiones", &l.Comisiones}, {"otras_deducciones", &l.OtrasDeducciones}} {
+			if v, ok := one.Decimal(f.key, montoRegla); ok {
+				*f.dst = &v
+			}
+		}
+		if n, ok := one.Int("dias_incapacidad", valid.Int{Min: valid.Min(0), Max: valid.Min(31)}); ok {
+			l.DiasIncapacidad = &n
+		}
+		in.Merge(pre, one)
+		out = append(out, l)
+	}
+	return out, in.Err()
+}
+
+func decodePago(in *valid.Input) (DatosPago, error) {
+	var d DatosPago
+	if t, ok := in.Date("fecha_pago", false); ok {
+		d.FechaPago = &t
+	}
+	return d, in.Err()
+}
+
+func decodeConfiguracion(in *valid.Input) (DatosConfiguracion, error) {
+	var d DatosConfiguracion
+	d.PorcentajeVacaciones, _ = in.Decimal("porcentaje_vacaciones", valid.Dec{Required: true, Scale: 4, Min: valid.D("0"), Max: valid.D("100")})
+	return d, in.Err()
+}
+
+func pathInt(r *http.Request, key, msg string) (int64, error) {
+	n, err := strconv.ParseInt(r.PathValue(key), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, apperr.NewNotFound(msg)
+	}
+	return n, nil
+}
+
+func parseComprobante(r *http.Request) (ConsultaComprobante, error) {
+	var q ConsultaComprobante
+	var err error
+	if q.PlanillaID, err = httpx.PathID(r); err != nil {
+		return q, err
+	}
+	if q.EmpleadoID, err = pathInt(r, "empleado_id", "Empleado no encontrado."); err != nil {
+		return q, err
+	}
+	f := httpx.NewFilters(r)
+	if v := f.Value("formato"); v != "" && v != "pdf" {
+		f.Fail("formato", "El comprobante se emite en formato pdf.")
+	}
+	return q, f.Err()
+}
+
+func parseCCSS(r *http.Request) (ConsultaCCSS, error) {
+	var q ConsultaCCSS
+	var err error
+	if q.PlanillaID, err = httpx.PathID(r); err != nil {
+		return q, err
+	}
+	f := httpx.NewFilters(r)
+	q.Formato = "csv"
+	if v := f.OneOf("formato", []string{"csv", "excel"}); v != nil {
+		q.Formato = *v
+	}
+	return q, f.Err()
+}
+
+func parseAnio(r *http.Request) (int64, error) {
+	f := httpx.NewFilters(r)
+	var anio int64
+	if v := f.Value("anio"); v == "" {
+		f.Fail("anio", "El campo anio es obligatorio.")
+	} else if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < 1901 || n > 2999 {
+		f.Fail("anio", "El campo anio debe ser un año entre 1901 y 2999.")
+	} else {
+		anio = n
+	}
+	return anio, f.Err()
+}
+
+// ---- lists ------------------------------------------------------------------
+
+func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
+	var b []byte
+	err := r.Scan(&b)
+	return b, err
+}
+
+// orden is ?sort=&order=, newest def first when neither is given.
+func orden(r *http.Request, sorts map[string]string, def string) (string, error) {
+	if q := r.URL.Query(); q.Get("sort") == "" && q.Get("order") == "" {
+		return def + " desc", nil
+	}
+	return httpx.SortQuery(r, sorts, def)
+}
+
+var planillaSorts = map[string]string{"id": "p.id", "numero": "p.numero", "fecha_inicio": "p.fecha_inicio",
+	"fecha_fin": "p.fecha_fin", "estado": "p.estado", "creado_en": "p.creado_en", "actualizado_en": "p.actualizado_en"}
+
+// listaPlanillas lists planillas, newest period first: estado, tipo, anio
+// (of fecha_fin).
+func listaPlanillas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMessage], error) {
+	f := httpx.NewFilters(r)
+	estado := f.OneOf("estado", Estados)
+	tipo := f.OneOf("tipo", Tipos)
+	var anio *int64
+	if v := f.Value("anio"); v != "" {
+		if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < 1900 || n > 2999 {
+			f.Fail("anio", "El campo anio debe ser un año entre 1900 y 2999.")
+		} else {
+			anio = &n
+		}
+	}
+	if err := f.Err(); err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	order, err := orden(r, planillaSorts, "p.fecha_fin")
+	if err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	return handler.Query[json.RawMessage]{Cols: planillaJSON, From: `from planillas p where p.empresa_id = $1
+		and ($2::text is null or p.estado = $2) and ($3::text is null or p.tipo = $3)
+		and ($4::integer is null or extract(year from p.fecha_fin) = $4)`,
+		Order: order + ", p.id desc", Args: []any{estado, tipo, anio}, Scan: scanJSON}, nil
+}
+
+var tarifaSorts = map[string]string{"id": "t.id", "tipo": "t.tipo", "concepto": "t.concepto", "vigente_desde": "t.vigente_desde"}
+
+// listaTarifas lists the rates (global): tipo, concepto, vigente_en (a date:
+// the rates in force on it).
+func listaTarifas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMessage], error) {
+	f := httpx.NewFilters(r)
+	tipo := f.OneOf("tipo", TiposTarifa)
+	vigente := f.Date("vigente_en")
+	var concepto *string
+	if v := f.Value("concepto"); v != "" {
+		concepto = &v
+	}
+	if err := f.Err(); err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	order, err := orden(r, tarifaSorts, "t.vigente_desde")
+	if err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	return handler.Query[json.RawMessage]{Cols: tarifaJSON, Global: true, From: `from nomina_tarifas t
+		where ($1::text is null or t.tipo = $1) and ($2::text is null or t.concepto = $2)
+		and ($3::date is null or (t.vigente_desde <= $3 and (t.vigente_hasta is null or t.vigente_hasta >= $3)))`,
+		Order: order + ", t.tipo, t.desde nulls first, t.concepto, t.id", Args: []any{tipo, concepto, vigente}, Scan: scanJSON}, nil
+}

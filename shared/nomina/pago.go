@@ -1,0 +1,80 @@
+package nomina
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/eventos"
+)
+
+// DatosPago is marcar-pagada's body: the payment date (default today in
+// Costa Rica), the date of the journal entry.
+type DatosPago struct {
+	FechaPago *time.Time
+}
+
+// MarcarPagada pays an approved planilla: it posts the journal entry
+// (origen 'planilla', accounts of contabilidad_configuracion) and writes
+// PlanillaPagadaEvent, all in this transaction. The entry:
+//
+//	Dr salarios (gross + the employer's sick-leave subsidy)
+//	Dr cargas sociales patronales, aguinaldo and vacation expense
+//	Cr CCSS por pagar (worker's and employer's shares: SICERE collects
+//	   both; the INS premium estimate rides with them), renta retenida,
+//	   the aguinaldo and vacation provisions, salarios por pagar (other
+//	   deductions, owed to whoever they were withheld for) and the bank
+//	   (the net pay).
+//
+// A closed accounting month is a 422 under fecha_pago (0012's rule).
+func MarcarPagada(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, d DatosPago) (json.RawMessage, error) {
+	estado, err := bloquear(ctx, tx, id)
+	if err != nil {
+		return nil, err
+	}
+	if estado != Aprobada {
+		return nil, rechazo(estado, "marcar como pagada (debe estar aprobada)")
+	}
+	if _, err := tx.Exec(ctx, `update planillas p set estado = 'pagada', pagada_en = now(),
+			fecha_pago = coalesce($3::date, contabilidad_hoy()),
+			asiento_id = (select contabilidad_registrar(p.empresa_id, coalesce($3::date, contabilidad_hoy()),
+				'Planilla ' || p.numero || ' (' || p.tipo || ' del ' || to_char(p.fecha_inicio, 'DD/MM/YYYY') || ' al ' ||
+					to_char(p.fecha_fin, 'DD/MM/YYYY') || ')', 'planilla', p.id,
+				jsonb_build_array(
+					jsonb_build_object('cuenta_id', cfg.cuenta_salarios_id, 'debe', p.salario_bruto + p.subsidio_incapacidad,
+						'descripcion', 'Salarios devengados'),
+					jsonb_build_object('cuenta_id', cfg.cuenta_cargas_sociales_id, 'debe', p.cargas_patronales,
+						'descripcion', 'Cargas sociales patronales'),
+					jsonb_build_object('cuenta_id', cfg.cuenta_aguinaldo_gasto_id, 'debe', p.provision_aguinaldo,
+						'descripcion', 'Aguinaldo del período'),
+					jsonb_build_object('cuenta_id', cfg.cuenta_vacaciones_gasto_id, 'debe', p.provision_vacaciones,
+						'descripcion', 'Vacaciones del período'),
+					jsonb_build_object('cuenta_id', cfg.cuenta_ccss_por_pagar_id, 'haber', p.ccss_obrero + p.cargas_patronales,
+						'descripcion', 'Cuotas obrero-patronales por pagar'),
+					jsonb_build_object('cuenta_id', cfg.cuenta_retenciones_id, 'haber', p.impuesto_renta,
+						'descripcion', 'Impuesto al salario retenido'),
+					jsonb_build_object('cuenta_id', cfg.cuenta_aguinaldo_provision_id, 'haber', p.provision_aguinaldo,
+						'descripcion', 'Provisión de aguinaldo'),
+					jsonb_build_object('cuenta_id', cfg.cuenta_vacaciones_provision_id, 'haber', p.provision_vacaciones,
+						'descripcion', 'Provisión de vacaciones'),
+					jsonb_build_object('cuenta_id', cfg.cuenta_salarios_por_pagar_id, 'haber', p.otras_deducciones,
+						'descripcion', 'Otras deducciones retenidas'),
+					jsonb_build_object('cuenta_id', cfg.cuenta_bancos_id, 'haber', p.salario_neto,
+						'descripcion', 'Pago neto de salarios')),
+				'CRC', 1, 'fecha_pago')
+				from contabilidad_configuracion cfg where cfg.empresa_id = p.empresa_id)
+		where p.empresa_id = $1 and p.id = $2`, tx.EmpresaID(), id, d.FechaPago); err != nil {
+		return nil, fmt.Errorf("nomina: pagar planilla %d: %w", id, err)
+	}
+	out, err := BuscarPlanilla(ctx, tx, p, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := eventos.Registrar(ctx, tx, eventos.PlanillaPagada, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
