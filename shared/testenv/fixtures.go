@@ -61,9 +61,16 @@ func (f *Fixture) Call(method, path string, body any) Resp {
 // Must is Call, failing the test unless the status is want.
 func (f *Fixture) Must(want int, method, path string, body any) Resp {
 	f.T.Helper()
-	r := f.Call(method, path, body)
+	return f.E.Must(f.T, want, f.Admin, method, path, body)
+}
+
+// Must is Call with tok, failing t unless the status is want: the call and
+// status check every test step that must succeed writes.
+func (e *Env) Must(t testing.TB, want int, tok, method, path string, body any) Resp {
+	t.Helper()
+	r := e.Call(tok, method, path, body)
 	if r.Status != want {
-		f.T.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, want, r.Raw)
+		t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, want, r.Raw)
 	}
 	return r
 }
