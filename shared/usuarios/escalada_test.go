@@ -26,15 +26,9 @@ func newGestorEnv(t *testing.T) gestorEnv {
 	t.Helper()
 	e := testenv.NewParallel(t)
 	g := gestorEnv{e: e, admin: e.Admin(1)}
-	r := e.Do(testenv.Req{Method: "POST", Path: "/api/roles", Token: g.admin, Body: map[string]any{"nombre": "Gestor", "permisos": gestorPermisos}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("role: %d %s", r.Status, r.Raw)
-	}
+	r := e.Must(t, http.StatusCreated, g.admin, "POST", "/api/roles", map[string]any{"nombre": "Gestor", "permisos": gestorPermisos})
 	g.rolID = testenv.Num(r.JSON, "data.id")
-	r = e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: g.admin, Body: newUser("gestor@demo.cr", "gestor")})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("user: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusCreated, g.admin, "POST", "/api/usuarios", newUser("gestor@demo.cr", "gestor"))
 	g.gestorID = testenv.Num(r.JSON, "data.id")
 	g.gestor = e.Login("gestor@demo.cr", "Segura123!")
 	return g
@@ -103,10 +97,7 @@ func TestGrantsBeyondOwnPermissionsAreRefused(t *testing.T) {
 func TestUserWithOnlyUsuariosActualizarCannotChangeOwnRoles(t *testing.T) {
 	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
-	r := e.Do(testenv.Req{Method: "POST", Path: "/api/roles", Token: admin, Body: map[string]any{"nombre": "Editor", "permisos": []any{"usuarios.actualizar", "usuarios.leer"}}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("role: %d %s", r.Status, r.Raw)
-	}
+	r := e.Must(t, http.StatusCreated, admin, "POST", "/api/roles", map[string]any{"nombre": "Editor", "permisos": []any{"usuarios.actualizar", "usuarios.leer"}})
 	r = e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin, Body: newUser("editor@demo.cr", "editor")})
 	id := testenv.Num(r.JSON, "data.id")
 	tok := e.Login("editor@demo.cr", "Segura123!")
@@ -130,49 +121,28 @@ func TestGrantsWithinOwnPermissionsAreAllowed(t *testing.T) {
 	g := newGestorEnv(t)
 	e := g.e
 	// A role with a subset of the gestor's own permissions (alias names too).
-	r := e.Do(testenv.Req{Method: "POST", Path: "/api/roles", Token: g.gestor, Body: map[string]any{"nombre": "Lector", "permisos": []any{"ver-ventas", "usuarios.leer"}}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("subset role: %d %s", r.Status, r.Raw)
-	}
+	r := e.Must(t, http.StatusCreated, g.gestor, "POST", "/api/roles", map[string]any{"nombre": "Lector", "permisos": []any{"ver-ventas", "usuarios.leer"}})
 	lector := testenv.Num(r.JSON, "data.id")
 	// Editing it within its own permissions, and removing permissions.
-	r = e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/roles/%.0f", lector), Token: g.gestor, Body: map[string]any{"permisos": []any{"ventas.leer", "roles.leer"}}})
-	if r.Status != http.StatusOK {
-		t.Fatalf("subset edit: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusOK, g.gestor, "PATCH", fmt.Sprintf("/api/roles/%.0f", lector), map[string]any{"permisos": []any{"ventas.leer", "roles.leer"}})
 	// A user with that role, then another role it covers.
-	r = e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: g.gestor, Body: newUser("lectora@demo.cr", "lector")})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("user with subset role: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusCreated, g.gestor, "POST", "/api/usuarios", newUser("lectora@demo.cr", "lector"))
 	uid := testenv.Num(r.JSON, "data.id")
-	r = e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/usuarios/%.0f", uid), Token: g.gestor, Body: map[string]any{"roles": []any{"lector", "gestor"}}})
-	if r.Status != http.StatusOK {
-		t.Fatalf("grant of a covered role: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusOK, g.gestor, "PATCH", fmt.Sprintf("/api/usuarios/%.0f", uid), map[string]any{"roles": []any{"lector", "gestor"}})
 	// An Administrador holds everything and is unaffected.
 	r = e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/usuarios/%.0f", uid), Token: g.admin, Body: map[string]any{"roles": []any{"administrador"}}})
 	if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.roles.0.slug") != "administrador" {
 		t.Fatalf("administrador granting administrador: %d %s", r.Status, r.Raw)
 	}
-	r = e.Do(testenv.Req{Method: "POST", Path: "/api/roles", Token: g.admin, Body: map[string]any{"nombre": "Casi todo", "permisos": []any{"empresas.eliminar", "nomina.crear"}}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("administrador creating a role: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusCreated, g.admin, "POST", "/api/roles", map[string]any{"nombre": "Casi todo", "permisos": []any{"empresas.eliminar", "nomina.crear"}})
 }
 
 func TestReactivatingARoleIsAGrant(t *testing.T) {
 	g := newGestorEnv(t)
 	e := g.e
-	r := e.Do(testenv.Req{Method: "POST", Path: "/api/roles", Token: g.admin, Body: map[string]any{"nombre": "Poderoso", "permisos": []any{"empresas.eliminar"}, "activo": false}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("role: %d %s", r.Status, r.Raw)
-	}
+	r := e.Must(t, http.StatusCreated, g.admin, "POST", "/api/roles", map[string]any{"nombre": "Poderoso", "permisos": []any{"empresas.eliminar"}, "activo": false})
 	id := testenv.Num(r.JSON, "data.id")
-	r = e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/roles/%.0f", id), Token: g.gestor, Body: map[string]any{"activo": true}})
-	if r.Status != http.StatusForbidden {
-		t.Fatalf("reactivating a role beyond its permissions: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusForbidden, g.gestor, "PATCH", fmt.Sprintf("/api/roles/%.0f", id), map[string]any{"activo": true})
 	if testenv.Get(e.Get(fmt.Sprintf("/api/roles/%.0f", id), g.admin).JSON, "data.activo") != false {
 		t.Error("the role was reactivated")
 	}
@@ -183,10 +153,7 @@ func TestReactivatingARoleIsAGrant(t *testing.T) {
 func TestGuestCompanyRemovesOnlyItsMembership(t *testing.T) {
 	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
-	r := e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: admin1, Body: newUser("viajera@demo.cr", "usuario")})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("user: %d %s", r.Status, r.Raw)
-	}
+	r := e.Must(t, http.StatusCreated, admin1, "POST", "/api/usuarios", newUser("viajera@demo.cr", "usuario"))
 	id := testenv.Num(r.JSON, "data.id")
 	e.Exec(`insert into membresias (empresa_id, usuario_id) values (2, $1)`, int64(id))
 	e.Exec(`insert into usuario_roles (empresa_id, usuario_id, rol_id) select 2, $1, id from roles where empresa_id = 2 and slug = 'usuario'`, int64(id))
@@ -211,19 +178,13 @@ func TestGuestCompanyRemovesOnlyItsMembership(t *testing.T) {
 	if got := testenv.Get(e.Get(path, admin1).JSON, "data.activo"); got != true {
 		t.Errorf("home company sees activo %v", got)
 	}
-	r = e.Do(testenv.Req{Method: "PATCH", Path: path, Token: admin2, Body: map[string]any{"activo": true}})
-	if r.Status != http.StatusOK {
-		t.Fatalf("reactivate in guest company: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusOK, admin2, "PATCH", path, map[string]any{"activo": true})
 	if r := e.Do(testenv.Req{Method: "GET", Path: "/api/me", Token: tok, Headers: in2}); r.Status != http.StatusOK {
 		t.Errorf("reactivated guest cannot act in 2: %d", r.Status)
 	}
 
 	// Deleting in company 2 removes the membership and revokes nothing.
-	r = e.Do(testenv.Req{Method: "DELETE", Path: path, Token: admin2})
-	if r.Status != http.StatusOK {
-		t.Fatalf("delete in guest company: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusOK, admin2, "DELETE", path, nil)
 	if r := e.Get("/api/me", tok); r.Status != http.StatusOK {
 		t.Errorf("deletion in 2 revoked the token used in the home company: %d %s", r.Status, r.Raw)
 	}
@@ -238,10 +199,7 @@ func TestGuestCompanyRemovesOnlyItsMembership(t *testing.T) {
 	}
 
 	// The home company deactivates the account itself: every session ends.
-	r = e.Do(testenv.Req{Method: "PATCH", Path: path, Token: admin1, Body: map[string]any{"activo": false}})
-	if r.Status != http.StatusOK {
-		t.Fatalf("home deactivation: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusOK, admin1, "PATCH", path, map[string]any{"activo": false})
 	if r := e.Get("/api/me", tok); r.Status != http.StatusUnauthorized && r.Status != http.StatusForbidden {
 		t.Errorf("deactivated account still works: %d", r.Status)
 	}
