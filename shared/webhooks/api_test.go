@@ -83,10 +83,7 @@ func TestWebhookAdministrationThroughTheGateway(t *testing.T) {
 		t.Error("the delivery log shows the secret")
 	}
 	entrega := fmt.Sprintf("%.0f", testenv.Num(log.JSON, "data.0.entrega_id"))
-	r = e.Do(testenv.Req{Method: "POST", Path: path + "/entregas/" + entrega + "/reenviar", Token: admin})
-	if r.Status != http.StatusAccepted {
-		t.Fatalf("reenviar: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusAccepted, admin, "POST", path+"/entregas/"+entrega+"/reenviar", nil)
 	if n, _ := e.Deps.LocalQueue().Drain(context.Background(), e.Deps.Webhooks().Procesar); n != 1 || rc.validas.Load() != 3 {
 		t.Fatalf("redelivery: woke %d, valid %d", n, rc.validas.Load())
 	}
