@@ -143,10 +143,7 @@ func TestClienteTipoIdentificacionDescripcionAndNombreCompleto(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := e.Call(admin, http.MethodPost, "/api/clientes", c.body)
-			if r.Status != http.StatusCreated {
-				t.Fatalf("create: %d %s", r.Status, r.Raw)
-			}
+			r := e.Must(t, http.StatusCreated, admin, http.MethodPost, "/api/clientes", c.body)
 			id := int(testenv.Num(r.JSON, "data.id"))
 			list := e.Get("/api/clientes?per_page=1&search="+url.QueryEscape(c.body["identificacion"].(string)), admin)
 			for name, resp := range map[string]testenv.Resp{"create": r, "show": e.Get(itemPath("clientes", id), admin)} {
@@ -273,10 +270,7 @@ func TestClienteValidationRules(t *testing.T) {
 	}
 	for _, c := range accepted {
 		t.Run("accepts "+c.name, func(t *testing.T) {
-			r := e.Call(admin, http.MethodPost, "/api/clientes", c.body)
-			if r.Status != http.StatusCreated {
-				t.Fatalf("%d %s", r.Status, r.Raw)
-			}
+			r := e.Must(t, http.StatusCreated, admin, http.MethodPost, "/api/clientes", c.body)
 			if got := testenv.Get(r.JSON, "data."+c.field); got != c.want {
 				t.Errorf("data.%s = %#v, want %#v", c.field, got, c.want)
 			}
@@ -444,10 +438,7 @@ func TestClienteUpdateIsPartialAndNullClears(t *testing.T) {
 	clear := map[string]any{"apellidos": nil, "nombre_comercial": nil, "email": nil, "telefono": "", "celular": nil,
 		"direccion": nil, "provincia": nil, "canton": nil, "distrito": nil, "codigo_postal": nil, "observaciones": nil,
 		"limite_credito": nil, "dias_credito": nil}
-	r = e.Call(admin, http.MethodPatch, path, clear)
-	if r.Status != http.StatusOK {
-		t.Fatalf("clearing: %d %s", r.Status, r.Raw)
-	}
+	r = e.Must(t, http.StatusOK, admin, http.MethodPatch, path, clear)
 	for k := range clear {
 		want := any(nil)
 		if k == "limite_credito" || k == "dias_credito" {

@@ -85,10 +85,7 @@ func TestProveedorNormalizationRules(t *testing.T) {
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			body := map[string]any{"nombre": fmt.Sprintf("Proveedor %d", i), c.field: c.in}
-			r := e.Call(admin, http.MethodPost, "/api/proveedores", body)
-			if r.Status != http.StatusCreated {
-				t.Fatalf("create: %d %s", r.Status, r.Raw)
-			}
+			r := e.Must(t, http.StatusCreated, admin, http.MethodPost, "/api/proveedores", body)
 			if got := testenv.Get(r.JSON, "data."+c.field); got != c.want {
 				t.Errorf("create: %s = %#v, want %#v", c.field, got, c.want)
 			}
@@ -221,10 +218,7 @@ func TestProveedorUpdateIsPartialAndNullClears(t *testing.T) {
 			clear[k] = nil
 		}
 	}
-	r := e.Call(admin, http.MethodPatch, path, clear)
-	if r.Status != http.StatusOK {
-		t.Fatalf("clearing: %d %s", r.Status, r.Raw)
-	}
+	r := e.Must(t, http.StatusOK, admin, http.MethodPatch, path, clear)
 	for k := range clear {
 		want := any(nil)
 		if k == "limite_credito" || k == "dias_credito" {

@@ -180,10 +180,7 @@ func TestDetailListsStayInsideTheTenant(t *testing.T) {
 func TestCreatingAClienteWritesClienteCreadoEvent(t *testing.T) {
 	e := testenv.NewParallel(t)
 	admin := e.Admin(1)
-	r := e.Call(admin, http.MethodPost, "/api/clientes", persona("102340567"))
-	if r.Status != http.StatusCreated {
-		t.Fatalf("create: %d %s", r.Status, r.Raw)
-	}
+	r := e.Must(t, http.StatusCreated, admin, http.MethodPost, "/api/clientes", persona("102340567"))
 	ev := e.Get("/api/eventos?tipo=ClienteCreadoEvent", admin)
 	if testenv.Len(ev.JSON, "data") != 1 {
 		t.Fatalf("events: %s", ev.Raw)
