@@ -107,10 +107,7 @@ func TestAnExitConsumesFirstExpiringBatchesAndShowsTheCostOfEach(t *testing.T) {
 	expectExact(t, r.Raw, map[string]string{"data.numero": `"SAL-00000001"`, "data.costo_total": "null",
 		"data.detalles.0.costo_unitario": "null", "data.detalles.0.consumos": "[]"})
 	id := int(testenv.Num(r.JSON, "data.id"))
-	p := f.e.Call(f.admin, "POST", item(salidasPath, id)+"/procesar", nil)
-	if p.Status != http.StatusOK {
-		t.Fatalf("procesar: %d %s", p.Status, p.Raw)
-	}
+	p := f.e.Must(t, http.StatusOK, f.admin, "POST", item(salidasPath, id)+"/procesar", nil)
 	// 4 x 450 from PRONTO, then 2 x 500 from TARDE.
 	expectExact(t, p.Raw, map[string]string{
 		"data.estado": `"Procesada"`, "data.costo_total": "2800.00",
@@ -187,10 +184,7 @@ func TestAnExitBeyondStockIsRefusedOnItsLineUnlessNegativeStockIsAllowed(t *test
 	}
 	// With inventario.permitir_stock_negativo the same exit goes through.
 	f.permitirNegativo(1)
-	p := f.e.Call(f.admin, "POST", item(salidasPath, id)+"/procesar", nil)
-	if p.Status != http.StatusOK {
-		t.Fatalf("procesar with negative stock allowed: %d %s", p.Status, p.Raw)
-	}
+	p := f.e.Must(t, http.StatusOK, f.admin, "POST", item(salidasPath, id)+"/procesar", nil)
 	// Only the 5 units of a batch carry a cost; the missing one went below zero.
 	expectExact(t, p.Raw, map[string]string{"data.detalles.0.consumos.0.cantidad": "5.000", "data.costo_total": "500.00"})
 	if got := f.stock(t, f.alm, a); got != -1 {
