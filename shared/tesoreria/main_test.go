@@ -40,15 +40,6 @@ func (f *fx) saldo(codigo string) string {
 		where a.empresa_id = 1 and a.estado in ('contabilizado', 'anulado') and k.codigo = $1`, codigo)
 }
 
-// ok asserts a status and returns the response.
-func (f *fx) ok(status int, r testenv.Resp) testenv.Resp {
-	f.T.Helper()
-	if r.Status != status {
-		f.T.Fatalf("want %d, got %d %s", status, r.Status, r.Raw)
-	}
-	return r
-}
-
 // venta is a body of one line of the fixture product: cantidad x 1000 + 13 % IVA.
 func (f *fx) venta(cantidad int, kv ...any) map[string]any {
 	return testenv.With(map[string]any{"fecha_venta": "2026-03-10", "tipo_comprobante": "factura", "almacen_id": f.Almacen,

@@ -60,7 +60,7 @@ func TestBankAccountsValidateTheIBANAndGetALedgerAccountUnderBanks(t *testing.T)
 			f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = '1.1.02'`)), "cuenta_contable_id"},
 	})
 
-	r := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", testenv.With(base, "iban", "cr05 0152 0200 1026 2840 66")))
+	r := f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-bancarias", testenv.With(base, "iban", "cr05 0152 0200 1026 2840 66"))
 	if testenv.Str(r.JSON, "data.iban") != valido || testenv.Str(r.JSON, "data.cuenta_contable.codigo") != "1.1.02.002" ||
 		testenv.Str(r.JSON, "data.cuenta_contable.nombre") != "Banco Nacional 100-01-000-1" || exact(t, r, "data.saldo") != "0.00" {
 		t.Fatalf("created: %s", r.Raw)
@@ -68,28 +68,28 @@ func TestBankAccountsValidateTheIBANAndGetALedgerAccountUnderBanks(t *testing.T)
 	// The same IBAN twice is refused; the seeded 1.1.02.001 can be named.
 	testenv.Expect422(t, f.Call(http.MethodPost, "/api/cuentas-bancarias", base), "iban")
 	principal := f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = '1.1.02.001'`)
-	r2 := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
-		"banco": "BAC", "numero": "200", "iban": iban("010200009876543210"), "moneda": "USD", "cuenta_contable_id": principal}))
+	r2 := f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+		"banco": "BAC", "numero": "200", "iban": iban("010200009876543210"), "moneda": "USD", "cuenta_contable_id": principal})
 	if int64(testenv.Num(r2.JSON, "data.cuenta_contable_id")) != principal {
 		t.Fatalf("named ledger account: %s", r2.Raw)
 	}
 	// A third account gets the next code; one ledger account holds one bank account.
 	testenv.Expect422(t, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
 		"banco": "BCR", "numero": "300", "iban": iban("015201001012345678"), "cuenta_contable_id": principal}), "cuenta_contable_id")
-	r3 := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
-		"banco": "BCR", "numero": "300", "iban": iban("015201001012345678")}))
+	r3 := f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+		"banco": "BCR", "numero": "300", "iban": iban("015201001012345678")})
 	if testenv.Str(r3.JSON, "data.cuenta_contable.codigo") != "1.1.02.003" {
 		t.Fatalf("third: %s", r3.Raw)
 	}
 	if r := f.E.Get("/api/cuentas-bancarias?search=bcr", f.Admin); testenv.Num(r.JSON, "total") != 1 {
 		t.Fatalf("search: %s", r.Raw)
 	}
-	u := f.ok(http.StatusOK, f.Call(http.MethodPatch, path("cuentas-bancarias", id(r3)), map[string]any{"titular": "Demo S.A.", "activo": false}))
+	u := f.Must(http.StatusOK, http.MethodPatch, path("cuentas-bancarias", id(r3)), map[string]any{"titular": "Demo S.A.", "activo": false})
 	if testenv.Str(u.JSON, "data.titular") != "Demo S.A." || testenv.Get(u.JSON, "data.activo") != false {
 		t.Fatalf("patch: %s", u.Raw)
 	}
-	f.ok(http.StatusOK, f.Call(http.MethodDelete, path("cuentas-bancarias", id(r3)), nil))
-	f.ok(http.StatusNotFound, f.Call(http.MethodGet, path("cuentas-bancarias", id(r3)), nil))
+	f.Must(http.StatusOK, http.MethodDelete, path("cuentas-bancarias", id(r3)), nil)
+	f.Must(http.StatusNotFound, http.MethodGet, path("cuentas-bancarias", id(r3)), nil)
 }
 
 // A customer payment naming a bank account is posted to that account's
@@ -97,18 +97,18 @@ func TestBankAccountsValidateTheIBANAndGetALedgerAccountUnderBanks(t *testing.T)
 // when the statement shows the book balance less the unreconciled lines.
 func TestPaymentsNamingABankAccountMoveItsBalanceAndReconciliationsTieOrAre422(t *testing.T) {
 	f := setup(t)
-	cuenta := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
-		"banco": "Banco Nacional", "numero": "100-01", "iban": iban("015202001026284066")})))
-	venta := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(2, "cliente_id", f.cliente))))
+	cuenta := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+		"banco": "Banco Nacional", "numero": "100-01", "iban": iban("015202001026284066")}))
+	venta := id(f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", f.venta(2, "cliente_id", f.cliente)))
 	cxc := f.cuentaPorCobrar(venta)
 	// An unknown bank account is a 422 under its key, and nothing is paid.
 	testenv.Expect422(t, f.Call(http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), map[string]any{
 		"monto": 1000, "forma_pago_id": f.forma("04"), "cuenta_bancaria_id": 999999}), "cuenta_bancaria_id")
 	for _, monto := range []int{1000, 260} {
-		f.ok(http.StatusCreated, f.Call(http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), map[string]any{
-			"monto": monto, "forma_pago_id": f.forma("04"), "cuenta_bancaria_id": cuenta}))
+		f.Must(http.StatusCreated, http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), map[string]any{
+			"monto": monto, "forma_pago_id": f.forma("04"), "cuenta_bancaria_id": cuenta})
 	}
-	r := f.ok(http.StatusOK, f.Call(http.MethodGet, path("cuentas-bancarias", cuenta), nil))
+	r := f.Must(http.StatusOK, http.MethodGet, path("cuentas-bancarias", cuenta), nil)
 	if exact(t, r, "data.saldo") != "1260.00" || testenv.Len(r.JSON, "data.movimientos_pendientes") != 2 {
 		t.Fatalf("bank account after the payments: %s", r.Raw)
 	}
@@ -131,8 +131,8 @@ func TestPaymentsNamingABankAccountMoveItsBalanceAndReconciliationsTieOrAre422(t
 	}
 	testenv.Expect422(t, f.Call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1000,
 		"movimientos": []int64{primera, 99999999}}), "movimientos.1")
-	si := f.ok(http.StatusCreated, f.Call(http.MethodPost, conciliar, map[string]any{
-		"fecha_corte": "2099-12-31", "saldo_estado_cuenta": "1000.00", "movimientos": []int64{primera}}))
+	si := f.Must(http.StatusCreated, http.MethodPost, conciliar, map[string]any{
+		"fecha_corte": "2099-12-31", "saldo_estado_cuenta": "1000.00", "movimientos": []int64{primera}})
 	for k, want := range map[string]string{"saldo_libros": "1260.00", "saldo_estado_cuenta": "1000.00", "total_conciliado": "1000.00",
 		"total_no_conciliado": "260.00", "diferencia": "260.00"} {
 		if got := exact(t, si, "data."+k); got != want {
@@ -146,9 +146,9 @@ func TestPaymentsNamingABankAccountMoveItsBalanceAndReconciliationsTieOrAre422(t
 	// A line is reconciled once; the next statement reconciles the rest.
 	testenv.Expect422(t, f.Call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1260,
 		"movimientos": []int64{primera, segunda}}), "movimientos.0")
-	f.ok(http.StatusCreated, f.Call(http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1260,
-		"movimientos": []int64{segunda}}))
-	l := f.ok(http.StatusOK, f.Call(http.MethodGet, conciliar, nil))
+	f.Must(http.StatusCreated, http.MethodPost, conciliar, map[string]any{"fecha_corte": "2099-12-31", "saldo_estado_cuenta": 1260,
+		"movimientos": []int64{segunda}})
+	l := f.Must(http.StatusOK, http.MethodGet, conciliar, nil)
 	if testenv.Num(l.JSON, "total") != 2 || exact(t, l, "data.0.diferencia") != "0.00" {
 		t.Fatalf("list: %s", l.Raw)
 	}
@@ -164,13 +164,13 @@ func TestPaymentsNamingABankAccountMoveItsBalanceAndReconciliationsTieOrAre422(t
 // cash account, and a closed box refuses sales.
 func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *testing.T) {
 	f := setup(t)
-	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja 1", "codigo": "C1"})))
+	caja := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja 1", "codigo": "C1"}))
 	efectivo := f.forma("01")
 	// No open session yet.
 	testenv.Expect422(t, f.Call(http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo)), "caja_id")
 	testenv.Expect422(t, f.Call(http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": 0}), "estado")
 
-	a := f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": "20000.00"}))
+	a := f.Must(http.StatusOK, http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": "20000.00"})
 	if testenv.Str(a.JSON, "data.sesion_abierta.estado") != "abierta" || exact(t, a, "data.sesion_abierta.monto_inicial") != "20000.00" {
 		t.Fatalf("open: %s", a.Raw)
 	}
@@ -178,17 +178,17 @@ func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *tes
 	testenv.Expect422(t, f.Call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{}), "monto_inicial")
 
 	// A cash sale (1130), a receivable collected in cash (500), a supplier paid in cash (300).
-	v := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo)))
+	v := f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", f.venta(1, "caja_id", caja, "forma_pago_id", efectivo))
 	if int64(testenv.Num(v.JSON, "data.caja_sesion_id")) == 0 || int64(testenv.Num(v.JSON, "data.sucursal_id")) != f.Sucursal {
 		t.Fatalf("sale: %s", v.Raw)
 	}
-	credito := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(1, "cliente_id", f.cliente))))
-	f.ok(http.StatusCreated, f.Call(http.MethodPost, path("cuentas-por-cobrar", f.cuentaPorCobrar(credito), "/pagos"), map[string]any{
-		"monto": 500, "forma_pago_id": efectivo, "caja_id": caja}))
-	f.ok(http.StatusCreated, f.Call(http.MethodPost, path("cuentas-por-pagar", f.cuentaPorPagar("800"), "/pagos"), map[string]any{
-		"monto": 300, "fecha": "2026-03-10", "forma_pago_id": efectivo, "caja_id": caja}))
+	credito := id(f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", f.venta(1, "cliente_id", f.cliente)))
+	f.Must(http.StatusCreated, http.MethodPost, path("cuentas-por-cobrar", f.cuentaPorCobrar(credito), "/pagos"), map[string]any{
+		"monto": 500, "forma_pago_id": efectivo, "caja_id": caja})
+	f.Must(http.StatusCreated, http.MethodPost, path("cuentas-por-pagar", f.cuentaPorPagar("800"), "/pagos"), map[string]any{
+		"monto": 300, "fecha": "2026-03-10", "forma_pago_id": efectivo, "caja_id": caja})
 
-	c := f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": "21000.00"}))
+	c := f.Must(http.StatusOK, http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": "21000.00"})
 	for k, want := range map[string]string{"ventas_efectivo": "1130.00", "cobros_efectivo": "500.00", "pagos_efectivo": "300.00",
 		"monto_esperado": "21330.00", "monto_contado": "21000.00", "diferencia": "-330.00"} {
 		if got := exact(t, c, "data."+k); got != want {
@@ -214,23 +214,23 @@ func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *tes
 	if n := f.Int(`select count(*) from ventas where empresa_id = 1`); n != 2 {
 		t.Errorf("the refused sale left a row: %d sales", n)
 	}
-	f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 100}))
-	s := f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": "150.50"}))
+	f.Must(http.StatusOK, http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 100})
+	s := f.Must(http.StatusOK, http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": "150.50"})
 	if testenv.Str(s.JSON, "data.resultado") != "sobrante" || exact(t, s, "data.diferencia") != "50.50" || f.saldo("4.2.01.001") != "-50.50" {
 		t.Fatalf("sobrante: %s", s.Raw)
 	}
-	d := f.ok(http.StatusOK, f.Call(http.MethodGet, path("cajas", caja), nil))
+	d := f.Must(http.StatusOK, http.MethodGet, path("cajas", caja), nil)
 	if testenv.Len(d.JSON, "data.sesiones") != 2 || testenv.Get(d.JSON, "data.sesion_abierta") != nil {
 		t.Errorf("detail: %s", d.Raw)
 	}
 
 	// The branch counts its boxes and sales and lists its boxes.
-	b := f.ok(http.StatusOK, f.Call(http.MethodGet, path("sucursales", f.Sucursal), nil))
+	b := f.Must(http.StatusOK, http.MethodGet, path("sucursales", f.Sucursal), nil)
 	if testenv.Num(b.JSON, "data.cajas_count") != 1 || testenv.Num(b.JSON, "data.ventas_count") != 1 ||
 		testenv.Len(b.JSON, "data.cajas") != 1 || testenv.Str(b.JSON, "data.cajas.0.nombre") != "Caja 1" {
 		t.Errorf("branch: %s", b.Raw)
 	}
-	l := f.ok(http.StatusOK, f.Call(http.MethodGet, "/api/sucursales", nil))
+	l := f.Must(http.StatusOK, http.MethodGet, "/api/sucursales", nil)
 	if testenv.Num(l.JSON, "data.0.cajas_count") != 1 || testenv.Num(l.JSON, "data.0.ventas_count") != 1 {
 		t.Errorf("branch list: %s", l.Raw)
 	}
@@ -247,19 +247,19 @@ func TestBudgetVersusActualGivesVariancePerAccount(t *testing.T) {
 		{"unknown account", map[string]any{"anio": 2026, "cuenta_contable_id": 999999, "montos": montos}, "cuenta_contable_id"},
 		{"no year", map[string]any{"cuenta_contable_id": ventas, "montos": montos}, "anio"},
 	})
-	p := f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": ventas, "montos": montos}))
+	p := f.Must(http.StatusCreated, http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": ventas, "montos": montos})
 	if exact(t, p, "data.total") != "16000.50" || exact(t, p, "data.montos.2") != "5000.00" {
 		t.Fatalf("budget: %s", p.Raw)
 	}
 	testenv.Expect422(t, f.Call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": ventas, "montos": montos}),
 		"cuenta_contable_id")
-	f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": gastos,
-		"montos": []any{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}}))
+	f.Must(http.StatusCreated, http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": gastos,
+		"montos": []any{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}})
 	// March: sales of 4 x 1000 (revenue 4000, IVA aside); a sale in April does not count.
-	f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(4)))
-	f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", testenv.With(f.venta(1), "fecha_venta", "2026-04-02")))
+	f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", f.venta(4))
+	f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", testenv.With(f.venta(1), "fecha_venta", "2026-04-02"))
 
-	r := f.ok(http.StatusOK, f.Call(http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026&mes=3", nil))
+	r := f.Must(http.StatusOK, http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026&mes=3", nil)
 	if testenv.Str(r.JSON, "data.tipo") != "presupuesto_vs_real" || testenv.Num(r.JSON, "data.parametros.mes") != 3 ||
 		testenv.Str(r.JSON, "data.secciones.0.tipo") != "ingreso" {
 		t.Fatalf("report: %s", r.Raw)
@@ -274,7 +274,7 @@ func TestBudgetVersusActualGivesVariancePerAccount(t *testing.T) {
 			t.Errorf("%s = %s, want %s", k, got, want)
 		}
 	}
-	y := f.ok(http.StatusOK, f.Call(http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026", nil))
+	y := f.Must(http.StatusOK, http.MethodGet, "/api/reportes/presupuesto-vs-real?anio=2026", nil)
 	if exact(t, y, "data.secciones.0.cuentas.0.real") != "5000.00" || exact(t, y, "data.secciones.0.cuentas.0.variacion_porcentaje") != "-68.75" {
 		t.Errorf("year: %s", y.Raw)
 	}
@@ -286,12 +286,12 @@ func TestBudgetVersusActualGivesVariancePerAccount(t *testing.T) {
 // user without cajas.* gets 403.
 func TestTreasuryIsIsolatedPerCompanyAndNeedsItsPermissions(t *testing.T) {
 	f := setup(t)
-	cuenta := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
-		"banco": "BN", "numero": "1", "iban": iban("015202001026284066")})))
-	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja"})))
-	presupuesto := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026,
+	cuenta := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+		"banco": "BN", "numero": "1", "iban": iban("015202001026284066")}))
+	caja := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja"}))
+	presupuesto := id(f.Must(http.StatusCreated, http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026,
 		"cuenta_contable_id": f.Int(`select id from cuentas_contables where empresa_id = 1 and codigo = '4.1.01.001'`),
-		"montos":             []any{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}})))
+		"montos":             []any{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}}))
 
 	otra := f.E.Admin(2)
 	for _, c := range []struct{ method, path string }{
@@ -369,13 +369,13 @@ func TestExistingCompaniesGetTheTreasuryPermissions(t *testing.T) {
 // session and the references are checked by the insert's trigger.
 func TestASaleNamingACashBoxCostsTheSameRoundTrips(t *testing.T) {
 	f := setup(t)
-	caja := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja"})))
-	cuenta := id(f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/cuentas-bancarias", map[string]any{
-		"banco": "BN", "numero": "1", "iban": iban("015202001026284066")})))
-	f.ok(http.StatusOK, f.Call(http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 0}))
+	caja := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja"}))
+	cuenta := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+		"banco": "BN", "numero": "1", "iban": iban("015202001026284066")}))
+	f.Must(http.StatusOK, http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 0})
 	vender := func(kv ...any) int64 {
 		before := f.E.Queries.Load()
-		f.ok(http.StatusCreated, f.Call(http.MethodPost, "/api/ventas", f.venta(1, kv...)))
+		f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", f.venta(1, kv...))
 		return f.E.Queries.Load() - before
 	}
 	sin := vender()
