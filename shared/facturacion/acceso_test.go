@@ -13,14 +13,14 @@ import (
 // returns its token.
 func (f *fx) userWith(nombre string, perms ...string) string {
 	f.t.Helper()
-	r := f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/roles", map[string]any{"nombre": "Rol " + nombre, "permisos": perms})
+	r := f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/roles", map[string]any{"nombre": "Rol " + nombre, "permisos": perms})
 	return f.userWithRole(nombre, testenv.Str(r.JSON, "data.slug"))
 }
 
 func (f *fx) userWithRole(nombre, slug string) string {
 	f.t.Helper()
 	email := strings.ToLower(nombre) + "@demo.cr"
-	f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/usuarios", map[string]any{
+	f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/usuarios", map[string]any{
 		"nombre": "Prueba", "apellidos": nombre, "email": email, "password": "Segura123!", "roles": []string{slug}})
 	return f.e.Login(email, "Segura123!")
 }
@@ -98,14 +98,14 @@ func TestAnotherCompanyCannotSeeOrTouchTheComprobantes(t *testing.T) {
 	admin2 := f.e.Admin(2)
 
 	for _, q := range []string{"/api/v1/hacienda", "/api/v1/hacienda?venta_id=" + itoa(venta)} {
-		if r := f.ok(http.StatusOK, admin2, http.MethodGet, q, nil); testenv.Num(r.JSON, "total") != 0 {
+		if r := f.e.Must(f.t, http.StatusOK, admin2, http.MethodGet, q, nil); testenv.Num(r.JSON, "total") != 0 {
 			t.Errorf("company 2 %s: %s", q, r.Raw)
 		}
 	}
-	if r := f.ok(http.StatusOK, admin2, http.MethodGet, "/api/v1/hacienda/estadisticas", nil); testenv.Num(r.JSON, "data.total") != 0 {
+	if r := f.e.Must(f.t, http.StatusOK, admin2, http.MethodGet, "/api/v1/hacienda/estadisticas", nil); testenv.Num(r.JSON, "data.total") != 0 {
 		t.Errorf("company 2 statistics: %s", r.Raw)
 	}
-	c := f.ok(http.StatusOK, admin2, http.MethodGet, "/api/v1/hacienda/configuracion", nil)
+	c := f.e.Must(f.t, http.StatusOK, admin2, http.MethodGet, "/api/v1/hacienda/configuracion", nil)
 	if testenv.Get(c.JSON, "data.configurada") != false || testenv.Get(c.JSON, "data.certificado") != nil ||
 		testenv.Str(c.JSON, "data.emisor.numero_identificacion") != "3101000002" {
 		t.Errorf("company 2 settings: %s", c.Raw)
@@ -154,12 +154,12 @@ func TestListFiltersAndStatistics(t *testing.T) {
 		{"?per_page=1&page=2", 3},
 	}
 	for _, c := range cases {
-		r := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda"+c.q, nil)
+		r := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda"+c.q, nil)
 		if testenv.Num(r.JSON, "total") != c.total {
 			t.Errorf("%s: total %v, want %v", c.q, testenv.Num(r.JSON, "total"), c.total)
 		}
 	}
-	if r := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda?per_page=1&page=2", nil); testenv.Len(r.JSON, "data") != 1 || testenv.Num(r.JSON, "last_page") != 3 {
+	if r := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda?per_page=1&page=2", nil); testenv.Len(r.JSON, "data") != 1 || testenv.Num(r.JSON, "last_page") != 3 {
 		t.Errorf("pagination: %s", r.Raw)
 	}
 	for _, q := range []string{"?estado=aceptado", "?tipo_documento=05", "?fecha_inicio=21-11-2026", "?venta_id=x", "?fecha_inicio=2026-12-01&fecha_fin=2026-11-01"} {
@@ -167,14 +167,14 @@ func TestListFiltersAndStatistics(t *testing.T) {
 			t.Errorf("%s: %d", q, r.Status)
 		}
 	}
-	s := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/estadisticas", nil)
+	s := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/estadisticas", nil)
 	if testenv.Num(s.JSON, "data.total") != 3 || testenv.Num(s.JSON, "data.por_estado.pending") != 2 || testenv.Num(s.JSON, "data.por_estado.signed") != 1 ||
 		testenv.Num(s.JSON, "data.por_estado.accepted") != 0 || testenv.Num(s.JSON, "data.por_tipo.01") != 1 || testenv.Num(s.JSON, "data.por_tipo.04") != 2 ||
 		testenv.Num(s.JSON, "data.por_tipo.03") != 0 {
 		t.Errorf("statistics: %s", s.Raw)
 	}
 	// The detail carries the XML documents; the list does not.
-	l := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda?estado=signed", nil)
+	l := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda?estado=signed", nil)
 	if strings.Contains(string(l.Raw), "xml_firmado") || testenv.Get(l.JSON, "data.0.firmado") != true {
 		t.Errorf("list item: %s", l.Raw)
 	}

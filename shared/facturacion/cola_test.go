@@ -39,7 +39,7 @@ func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
 	f := setup(t)
 	f.configurar(f.admin)
 	id := f.firmado()
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.q.Clear() // the wake-up is lost
 	if f.drain() != 0 || testenv.Str(f.estado(id), "estado") != facturacion.Firmado {
 		t.Fatal("something ran without a message")
@@ -82,7 +82,7 @@ func TestDuplicateMessagesChangeNothingButTiming(t *testing.T) {
 	f := setup(t)
 	f.configurar(f.admin)
 	id := f.firmado()
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	job := queue.Job{Tipo: facturacion.TrabajoHacienda, EmpresaID: 1, ID: id}
 	ctx := context.Background()
 	_ = f.q.Wake(ctx, job, 0)
@@ -128,9 +128,9 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	f.configurar(f.admin)
 	id := f.firmado()
 	f.fallos.Store(2)
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
-	d := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)
+	d := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)
 	if testenv.Str(d.JSON, "data.estado") != facturacion.Firmado || testenv.Num(d.JSON, "data.intentos_envio") != 1 ||
 		!strings.Contains(testenv.Str(d.JSON, "data.ultimo_error"), "Intento 1") {
 		t.Fatalf("after a 503: %s", d.Raw)
@@ -156,7 +156,7 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	otro := f.firmado()
 	causa := "El comprobante no cumple con el esquema: Clave inválida"
 	f.causa400.Store(&causa)
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(otro, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(otro, "enviar"), nil)
 	f.drain()
 	st := f.estado(otro)
 	if testenv.Str(st, "estado") != facturacion.Error || !strings.Contains(testenv.Str(st, "ultimo_error"), causa) || f.q.Len() != 1 {
@@ -164,9 +164,9 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	}
 	// Not received by Hacienda: it may be fixed and sent again.
 	f.causa400.Store(nil)
-	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(otro, "generar-xml"), nil)
-	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(otro, "firmar"), nil)
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(otro, "enviar"), nil)
+	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(otro, "generar-xml"), nil)
+	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(otro, "firmar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(otro, "enviar"), nil)
 	f.drain()
 	if e := testenv.Str(f.estado(otro), "estado"); e != facturacion.Enviado {
 		t.Fatalf("resent: %s", e)
@@ -176,9 +176,9 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 func TestWrongHaciendaCredentialsEndInError(t *testing.T) {
 	f := setup(t)
 	f.configurar(f.admin)
-	f.ok(http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"clave": "otra-clave"})
+	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"clave": "otra-clave"})
 	id := f.firmado()
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	st := f.estado(id)
 	if testenv.Str(st, "estado") != facturacion.Error || !strings.Contains(testenv.Str(st, "ultimo_error"), "usuario o la clave") {
@@ -194,7 +194,7 @@ func TestPollingIsCappedAt240Polls(t *testing.T) {
 	f := setup(t, opciones{sim: func(o *simulador.Opciones) { o.Demora = 24 * time.Hour }})
 	f.configurar(f.admin)
 	id := f.firmado()
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	f.e.Exec(`update comprobantes_electronicos set consultas = $2 where id = $1`, id, facturacion.MaxConsultas-2)
 	f.clk.Avanzar(facturacion.IntervaloConsulta)
@@ -209,7 +209,7 @@ func TestPollingIsCappedAt240Polls(t *testing.T) {
 		t.Fatalf("after the cap: %v (queue %d)", st, f.q.Len())
 	}
 	// enviar resumes the polling of a received document (no new submission).
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Enviado || testenv.Num(st, "consultas") != 1 {
 		t.Fatalf("resumed: %v", st)
@@ -220,10 +220,10 @@ func TestSubmissionsPerHourAreLimited(t *testing.T) {
 	f := setup(t, opciones{cfg: func(c *config.Config) { c.Limites = map[string]config.Limite{"hacienda": {Max: 2, Ventana: time.Hour}} }})
 	f.configurar(f.admin)
 	a, b, c := f.firmado(), f.firmado(), f.firmado()
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(a, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(a, "enviar"), nil)
 	// A repeated call while queued does not count.
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(a, "enviar"), nil)
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(b, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(a, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(b, "enviar"), nil)
 	r := f.e.Call(f.admin, http.MethodPost, ruta(c, "enviar"), nil)
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || testenv.Str(r.JSON, "message") == "" {
 		t.Fatalf("third submission: %d %v %s", r.Status, r.Header, r.Raw)
@@ -233,7 +233,7 @@ func TestSubmissionsPerHourAreLimited(t *testing.T) {
 	}
 	// The window ends.
 	f.clk.Avanzar(time.Hour)
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(c, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(c, "enviar"), nil)
 }
 
 // The outbound budget (60 requests per minute per company, counted in
@@ -246,13 +246,13 @@ func TestTheOutboundBudgetOf60PerMinuteIsRespected(t *testing.T) {
 	id := f.firmado()
 	ventana := f.clk.Now().Truncate(time.Minute)
 	f.e.Exec(`insert into limites_tasa (clave, ventana_inicio, cuenta) values ('hacienda_api:1', $1, $2)`, ventana, facturacion.LimiteAPI)
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	st := f.estado(id)
 	if testenv.Str(st, "estado") != facturacion.Firmado || testenv.Get(st, "envio_en_curso") != true {
 		t.Fatalf("over budget: %v", st)
 	}
-	if d := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil); testenv.Num(d.JSON, "data.intentos_envio") != 0 {
+	if d := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil); testenv.Num(d.JSON, "data.intentos_envio") != 0 {
 		t.Errorf("a budget wait counted as an attempt: %s", d.Raw)
 	}
 	p := f.q.Pending()

@@ -24,28 +24,28 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 	cl := f.cliente("112340567")
 	venta := f.vender(venta(cl, linea(p, 2, "1500.00", "descuento", 100), linea(s, 1, 5000)))
 
-	g := f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta})
+	g := f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta})
 	id := int64(testenv.Num(g.JSON, "data.id"))
 	if testenv.Str(g.JSON, "data.estado") != facturacion.Pendiente || testenv.Str(g.JSON, "data.tipo_documento") != "01" {
 		t.Fatalf("generar: %s", g.Raw)
 	}
-	x := f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	x := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
 	xml := testenv.Str(x.JSON, "data.xml_original")
 	if !strings.Contains(xml, "<FacturaElectronica") || !strings.Contains(xml, testenv.Str(g.JSON, "data.clave")) ||
 		testenv.Str(x.JSON, "data.estado") != facturacion.Pendiente || testenv.Num(x.JSON, "data.total_comprobante") != 8927 {
 		t.Fatalf("generar-xml: %s", x.Raw)
 	}
-	fi := f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
+	fi := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
 	if testenv.Str(fi.JSON, "data.estado") != facturacion.Firmado || !strings.Contains(testenv.Str(fi.JSON, "data.xml_firmado"), "ds:Signature") {
 		t.Fatalf("firmar: %s", fi.Raw)
 	}
 
-	en := f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	en := f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	if testenv.Get(en.JSON, "data.envio_en_curso") != true || f.q.Len() != 1 {
 		t.Fatalf("enviar: %s (queue %d)", en.Raw, f.q.Len())
 	}
 	// Asking again while queued: 202, nothing queued twice.
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 
 	f.drain()
 	st := f.estado(id)
@@ -64,7 +64,7 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 	if want := int(Demora / facturacion.IntervaloConsulta); polls != want {
 		t.Errorf("accepted after %d polls, want %d", polls, want)
 	}
-	d := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)
+	d := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)
 	if testenv.Str(d.JSON, "data.mensaje_hacienda") != "1" || !strings.Contains(testenv.Str(d.JSON, "data.xml_respuesta"), "MensajeHacienda") ||
 		testenv.Str(d.JSON, "data.detalle_mensaje") == "" || testenv.Str(d.JSON, "data.respondido_en") == "" ||
 		testenv.Str(d.JSON, "data.ind_estado") != "aceptado" || testenv.Get(d.JSON, "data.envio_en_curso") != false {
@@ -73,17 +73,17 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 	if f.q.Len() != 0 {
 		t.Errorf("work left in the queue after the final state: %d", f.q.Len())
 	}
-	ev := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/eventos?tipo=FacturaEmitidaEvent", nil)
+	ev := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/eventos?tipo=FacturaEmitidaEvent", nil)
 	if testenv.Num(ev.JSON, "total") != 1 || testenv.Str(ev.JSON, "data.0.payload.clave") != testenv.Str(g.JSON, "data.clave") ||
 		testenv.Str(ev.JSON, "data.0.payload.estado") != facturacion.Aceptado {
 		t.Fatalf("outbox: %s", ev.Raw)
 	}
-	v := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/ventas/"+itoa(venta), nil)
+	v := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/ventas/"+itoa(venta), nil)
 	if testenv.Num(v.JSON, "data.factura_electronica.id") != float64(id) || testenv.Str(v.JSON, "data.factura_electronica.estado") != facturacion.Aceptado ||
 		testenv.Str(v.JSON, "data.factura_electronica.clave") != testenv.Str(g.JSON, "data.clave") {
 		t.Fatalf("sale output: %s", v.Raw)
 	}
-	l := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/ventas", nil)
+	l := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/ventas", nil)
 	if testenv.Str(l.JSON, "data.0.factura_electronica.estado") != facturacion.Aceptado {
 		t.Errorf("sale list: %s", l.Raw)
 	}
@@ -109,19 +109,19 @@ func TestStepsOutOfOrderAre422UnderEstado(t *testing.T) {
 			t.Errorf("%s before generar-xml: %d %s", c.paso, r.Status, r.Raw)
 		}
 	}
-	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
 	r := f.e.Call(f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(strings.Join(r.FieldErrors("estado"), " "), "firme") {
 		t.Errorf("enviar before firmar: %d %s", r.Status, r.Raw)
 	}
-	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
+	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
 	// Generating the XML again drops the signature.
-	x := f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	x := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
 	if testenv.Str(x.JSON, "data.estado") != facturacion.Pendiente || testenv.Get(x.JSON, "data.xml_firmado") != nil {
 		t.Errorf("generar-xml after firmar: %s", x.Raw)
 	}
-	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	// While the submission is queued, the document cannot change.
 	for _, paso := range []string{"generar-xml", "firmar"} {
 		if r := f.e.Call(f.admin, http.MethodPost, ruta(id, paso), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
@@ -145,12 +145,12 @@ func TestARejectedDocumentKeepsHaciendasMessage(t *testing.T) {
 	}})
 	_, id := f.comprobante()
 	f.emitir(f.admin, id)
-	f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	if e, _ := f.esperarFinal(id, 10); e != facturacion.Rechazado {
 		t.Fatalf("state %s", e)
 	}
-	d := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)
+	d := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)
 	if testenv.Str(d.JSON, "data.mensaje_hacienda") != "3" || !strings.Contains(testenv.Str(d.JSON, "data.detalle_mensaje"), "Policy Id") ||
 		!strings.Contains(testenv.Str(d.JSON, "data.xml_respuesta"), "MensajeHacienda") {
 		t.Fatalf("rejected detail: %s", d.Raw)

@@ -166,16 +166,6 @@ func setup(t *testing.T, o ...opciones) *fx {
 	return f
 }
 
-// ok is call that fails the test unless the status is want.
-func (f *fx) ok(want int, tok, method, path string, body any) testenv.Resp {
-	f.t.Helper()
-	r := f.e.Call(tok, method, path, body)
-	if r.Status != want {
-		f.t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, want, r.Raw)
-	}
-	return r
-}
-
 // drain runs the worker on every due message.
 func (f *fx) drain() int {
 	f.t.Helper()
@@ -197,7 +187,7 @@ func (f *fx) int(sql string, args ...any) int64 {
 func (f *fx) configurar(tok string) testenv.Resp {
 	f.t.Helper()
 	id := certificado(f.t)
-	return f.ok(http.StatusOK, tok, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{
+	return f.e.Must(f.t, http.StatusOK, tok, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{
 		"ambiente": "staging", "usuario": usuarioHacienda, "clave": claveHacienda,
 		"certificado": base64.StdEncoding.EncodeToString(id.p12), "pin": pinCertificado,
 		"codigo_actividad": "4711.1", "proveedor_sistemas": "3101000001",
@@ -239,7 +229,7 @@ const CABYS = "4399000000000"
 // vender records a sale through the API and returns its id.
 func (f *fx) vender(body map[string]any) int64 {
 	f.t.Helper()
-	r := f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/ventas", body)
+	r := f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/ventas", body)
 	return int64(testenv.Num(r.JSON, "data.id"))
 }
 
@@ -267,7 +257,7 @@ func (f *fx) generar(tok string, ventaID int64, extra ...any) int64 {
 	for i := 0; i+1 < len(extra); i += 2 {
 		body[extra[i].(string)] = extra[i+1]
 	}
-	r := f.ok(http.StatusCreated, tok, http.MethodPost, "/api/v1/hacienda/generar", body)
+	r := f.e.Must(f.t, http.StatusCreated, tok, http.MethodPost, "/api/v1/hacienda/generar", body)
 	return int64(testenv.Num(r.JSON, "data.id"))
 }
 
@@ -282,14 +272,14 @@ func ruta(id int64, paso string) string {
 // emitir takes a comprobante through generar-xml and firmar.
 func (f *fx) emitir(tok string, id int64) {
 	f.t.Helper()
-	f.ok(http.StatusOK, tok, http.MethodPost, ruta(id, "generar-xml"), nil)
-	f.ok(http.StatusOK, tok, http.MethodPost, ruta(id, "firmar"), nil)
+	f.e.Must(f.t, http.StatusOK, tok, http.MethodPost, ruta(id, "generar-xml"), nil)
+	f.e.Must(f.t, http.StatusOK, tok, http.MethodPost, ruta(id, "firmar"), nil)
 }
 
 // estado reads a comprobante's state through the API.
 func (f *fx) estado(id int64) map[string]any {
 	f.t.Helper()
-	r := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(id, "estado"), nil)
+	r := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, "estado"), nil)
 	d, _ := r.JSON["data"].(map[string]any)
 	return d
 }

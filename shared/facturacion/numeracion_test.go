@@ -14,7 +14,7 @@ var claveRe = regexp.MustCompile(`^506(\d{2})(\d{2})(\d{2})(\w{12})(\d{20})([123
 func TestClaveAndConsecutivoStructure(t *testing.T) {
 	f := setup(t)
 	p := f.producto("P", ptr(CABYS), false)
-	g := f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar",
+	g := f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar",
 		map[string]any{"venta_id": f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000))), "situacion": "2"})
 	clave, consecutivo := testenv.Str(g.JSON, "data.clave"), testenv.Str(g.JSON, "data.numero_consecutivo")
 	m := claveRe.FindStringSubmatch(clave)
@@ -41,12 +41,12 @@ func TestClaveAndConsecutivoStructure(t *testing.T) {
 		t.Errorf("situation %s, want 2 (contingencia)", m[6])
 	}
 	// Asking again returns the same comprobante with 200, not a second one.
-	again := f.ok(http.StatusOK, f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": testenv.Num(g.JSON, "data.venta_id")})
+	again := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": testenv.Num(g.JSON, "data.venta_id")})
 	if testenv.Num(again.JSON, "data.id") != testenv.Num(g.JSON, "data.id") || testenv.Str(again.JSON, "data.clave") != clave {
 		t.Fatalf("second generar: %s", again.Raw)
 	}
 	// The same sale as a tiquete is another document with its own series.
-	tq := f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar",
+	tq := f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar",
 		map[string]any{"venta_id": testenv.Num(g.JSON, "data.venta_id"), "tipo_documento": "04"})
 	if got := testenv.Str(tq.JSON, "data.numero_consecutivo"); got != "00100001040000000001" {
 		t.Errorf("tiquete consecutivo %s", got)
@@ -73,11 +73,11 @@ func TestClaveAndConsecutivoStructure(t *testing.T) {
 func TestConsecutivosArePerBranchTerminalAndType(t *testing.T) {
 	f := setup(t)
 	principal := f.int(`select id from sucursales where empresa_id = 1 and es_principal`)
-	norte := int64(testenv.Num(f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/sucursales",
+	norte := int64(testenv.Num(f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/sucursales",
 		map[string]any{"nombre": "Sucursal Norte", "codigo": "NORTE"}).JSON, "data.id"))
-	sinConfigurar := int64(testenv.Num(f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/sucursales",
+	sinConfigurar := int64(testenv.Num(f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/sucursales",
 		map[string]any{"nombre": "Sucursal Sur", "codigo": "SUR"}).JSON, "data.id"))
-	c := f.ok(http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"sucursales": []map[string]any{
+	c := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"sucursales": []map[string]any{
 		{"sucursal_id": principal, "establecimiento": 2, "terminal": 7},
 		{"sucursal_id": norte, "establecimiento": 3, "terminal": 1},
 	}})

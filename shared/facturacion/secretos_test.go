@@ -39,7 +39,7 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 	var bodies [][]byte
 	keep := func(r testenv.Resp) testenv.Resp { bodies = append(bodies, r.Raw); return r }
 
-	empty := keep(f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/configuracion", nil))
+	empty := keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/configuracion", nil))
 	if testenv.Get(empty.JSON, "data.configurada") != false || testenv.Get(empty.JSON, "data.certificado") != nil ||
 		testenv.Str(empty.JSON, "data.emisor.tipo_identificacion") != "02" || testenv.Str(empty.JSON, "data.emisor.nombre") != "Demo Sociedad Anónima" {
 		t.Fatalf("defaults: %s", empty.Raw)
@@ -77,7 +77,7 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 			t.Errorf("%s is not true: %s", flag, put.Raw)
 		}
 	}
-	g := keep(f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/configuracion", nil))
+	g := keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/configuracion", nil))
 	hasta, _ := time.Parse(time.RFC3339, testenv.Str(g.JSON, "data.certificado.valido_hasta"))
 	if !strings.Contains(testenv.Str(g.JSON, "data.certificado.sujeto"), "3-101-000001") ||
 		testenv.Str(g.JSON, "data.certificado.serie") != id.cert.SerialNumber.String() ||
@@ -90,7 +90,7 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 		t.Errorf("wrong PIN alone: %d %s", r.Status, r.Raw)
 	}
 	// The legacy .p12 encoding (3DES / RC2-40, HMAC-SHA-1) is read too.
-	keep(f.ok(http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion",
+	keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion",
 		map[string]any{"certificado": base64.StdEncoding.EncodeToString(id.legacy), "pin": pinCertificado}))
 
 	// At rest: ciphertext only.
@@ -116,16 +116,16 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 	// The whole flow, then: no response and no log line carries a secret.
 	p := f.producto("P", ptr(CABYS), false)
 	venta := f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000)))
-	cid := int64(testenv.Num(keep(f.ok(http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta})).JSON, "data.id"))
-	keep(f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(cid, "generar-xml"), nil))
-	keep(f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(cid, "firmar"), nil))
-	keep(f.ok(http.StatusAccepted, f.admin, http.MethodPost, ruta(cid, "enviar"), nil))
+	cid := int64(testenv.Num(keep(f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta})).JSON, "data.id"))
+	keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(cid, "generar-xml"), nil))
+	keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(cid, "firmar"), nil))
+	keep(f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(cid, "enviar"), nil))
 	f.drain()
 	if e, _ := f.esperarFinal(cid, 5); e != facturacion.Aceptado {
 		t.Fatalf("state %s", e)
 	}
 	for _, path := range []string{ruta(cid, ""), ruta(cid, "estado"), "/api/v1/hacienda", "/api/v1/hacienda/configuracion", "/api/eventos", "/api/ventas/" + itoa(venta)} {
-		keep(f.ok(http.StatusOK, f.admin, http.MethodGet, path, nil))
+		keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, path, nil))
 	}
 	for i, b := range bodies {
 		sinSecretos(t, "response "+itoa(int64(i)), b)

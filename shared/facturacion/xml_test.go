@@ -94,7 +94,7 @@ func TestSignedDocumentsValidateWithXmllintAndVerifyWithXmlsec1(t *testing.T) {
 		raiz string
 	}{{fe, "FacturaElectronica"}, {te, "TiqueteElectronico"}, {nc, "NotaCreditoElectronica"}, {nd, "NotaDebitoElectronica"}, {fusd, "FacturaElectronica"}} {
 		t.Run(c.raiz, func(t *testing.T) {
-			d := f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(c.id, ""), nil)
+			d := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(c.id, ""), nil)
 			firmado := testenv.Str(d.JSON, "data.xml_firmado")
 			if !strings.Contains(firmado, "<"+c.raiz) {
 				t.Fatalf("signed XML: %.200s", firmado)
@@ -103,13 +103,13 @@ func TestSignedDocumentsValidateWithXmllintAndVerifyWithXmlsec1(t *testing.T) {
 			xmlsec1(t, firmado, certPEM)
 		})
 	}
-	xu := testenv.Str(f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(fusd, ""), nil).JSON, "data.xml_original")
+	xu := testenv.Str(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(fusd, ""), nil).JSON, "data.xml_original")
 	for _, want := range []string{"<CodigoMoneda>USD</CodigoMoneda>", "<TipoCambio>512.34"} {
 		if !strings.Contains(xu, want) {
 			t.Errorf("dollar invoice XML lacks %s", want)
 		}
 	}
-	x := testenv.Str(f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(nc, ""), nil).JSON, "data.xml_original")
+	x := testenv.Str(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(nc, ""), nil).JSON, "data.xml_original")
 	claveFE := testenv.Str(f.estado(fe), "clave")
 	for _, want := range []string{"<InformacionReferencia>", "<TipoDocIR>01</TipoDocIR>", "<Numero>" + claveFE + "</Numero>",
 		"<Codigo>06</Codigo>", "<Razon>Devolución de mercancía</Razon>"} {
@@ -140,7 +140,7 @@ func TestGenerarXMLRefusesWhatHaciendaWouldReject(t *testing.T) {
 		!strings.Contains(r.FieldErrors("detalles.1.codigo_cabys")[0], "línea 2") {
 		t.Fatalf("missing CABYS: %d %s", r.Status, r.Raw)
 	}
-	if testenv.Get(f.ok(http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil).JSON, "data.xml_original") != nil {
+	if testenv.Get(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil).JSON, "data.xml_original") != nil {
 		t.Error("a refused XML was stored")
 	}
 
@@ -174,25 +174,25 @@ func TestGenerarXMLRefusesWhatHaciendaWouldReject(t *testing.T) {
 func TestSigningAndSendingNeedTheCompanysCertificateAndCredentials(t *testing.T) {
 	f := setup(t)
 	p := f.producto("P", ptr(CABYS), false)
-	f.ok(http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{
+	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{
 		"codigo_actividad": "4711.1",
 		"emisor":           map[string]any{"provincia": "1", "canton": "01", "distrito": "01", "otras_senas": "Avenida Central", "correo_electronico": "fe@demo.cr"},
 	})
 	id := f.generar(f.admin, f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000))))
-	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
 	if r := f.e.Call(f.admin, http.MethodPost, ruta(id, "firmar"), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("certificado")) == 0 {
 		t.Fatalf("firmar without a certificate: %d %s", r.Status, r.Raw)
 	}
 	id2 := certificado(t)
-	f.ok(http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion",
+	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion",
 		map[string]any{"certificado": base64.StdEncoding.EncodeToString(id2.p12), "pin": pinCertificado})
-	f.ok(http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
+	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
 	if r := f.e.Call(f.admin, http.MethodPost, ruta(id, "enviar"), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("configuracion")) == 0 {
 		t.Fatalf("enviar without credentials: %d %s", r.Status, r.Raw)
 	}
 	// Five years later the certificate has expired.
 	f.clk.Avanzar(5 * 365 * 24 * time.Hour)
-	if g := f.ok(http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/configuracion", nil); testenv.Get(g.JSON, "data.certificado.vencido") != true {
+	if g := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/configuracion", nil); testenv.Get(g.JSON, "data.certificado.vencido") != true {
 		t.Errorf("expired certificate not flagged: %s", g.Raw)
 	}
 	if r := f.e.Call(f.admin, http.MethodPost, ruta(id, "firmar"), nil); r.Status != http.StatusUnprocessableEntity ||
