@@ -19,10 +19,7 @@ import (
 // every line into almacen, the received quantities, the stock, the payable.
 func efectos(t *testing.T, f *fixture, id int64, estado string, almacen, producto int64, cantidad float64) {
 	t.Helper()
-	r := f.do(http.MethodGet, ordenPath(id), nil)
-	if r.Status != http.StatusOK {
-		t.Fatalf("show: %d %s", r.Status, r.Raw)
-	}
+	r := f.e.Must(t, http.StatusOK, f.tok, http.MethodGet, ordenPath(id), nil)
 	recibida := estado == "recibida"
 	checks := []struct {
 		name string

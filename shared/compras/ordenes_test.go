@@ -51,10 +51,7 @@ func TestCreateComputesEachLineAndSumsTheRoundedLines(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := f.do(http.MethodPost, "/api/ordenes-compra", f.orden(c.lineas...))
-			if r.Status != http.StatusCreated {
-				t.Fatalf("%d %s", r.Status, r.Raw)
-			}
+			r := f.e.Must(t, http.StatusCreated, f.tok, http.MethodPost, "/api/ordenes-compra", f.orden(c.lineas...))
 			for k, v := range c.want {
 				if got := testenv.Num(r.JSON, "data."+k); got != v {
 					t.Errorf("data.%s = %v, want %v", k, got, v)
