@@ -165,9 +165,6 @@ func TestTemplateStaysUnderCloudFormationQuotas(t *testing.T) {
 		if props.lookup("AutoPublishAlias") != nil {
 			n += 2 // version and alias
 		}
-		if props.lookup("EventInvokeConfig") != nil {
-			n++
-		}
 		if ev := props.lookup("Events"); ev != nil {
 			n += len(ev.keys) // a permission or an event source mapping or a rule each
 		}
@@ -195,7 +192,6 @@ func TestPlatformValuesComeFromSSM(t *testing.T) {
 		"HaciendaSecretArn":      {"AWS::SSM::Parameter::Value<String>", "/erp/dev/secrets/hacienda-secret-arn"},
 		"SecretsKeySecretArn":    {"AWS::SSM::Parameter::Value<String>", "/erp/dev/secrets/app-key-secret-arn"},
 		"KmsKeyArn":              {"AWS::SSM::Parameter::Value<String>", "/erp/dev/kms/key-arn"},
-		"AlarmTopicArn":          {"AWS::SSM::Parameter::Value<String>", "/erp/dev/alarms/topic-arn"},
 	}
 	for name, tv := range want {
 		p := doc.get(t, "Parameters", name)
@@ -327,14 +323,8 @@ func TestTheKMSKeyIsUsedAndScoped(t *testing.T) {
 		if !slices.Contains(actions, "kms:Decrypt") {
 			t.Errorf("%s cannot decrypt its secrets (kms:Decrypt on KmsKeyArn)", f.Name)
 		}
-		if slices.Contains(actions, "kms:GenerateDataKey") != (sendsToQueue(f.Name) || f.Kind == routes.KindSchedule) {
-			t.Errorf("%s: kms:GenerateDataKey only for the functions that send to a queue or the alarm topic (got %v)", f.Name, actions)
-		}
-		if f.Kind == routes.KindSchedule {
-			fn := res.get(t, FunctionLogicalID(f.Name), "Properties")
-			if fn.get(t, "EventInvokeConfig", "DestinationConfig", "OnFailure", "Destination").scalar != "!Ref AlarmTopicArn" {
-				t.Errorf("%s: a failed scheduled run must reach the alarm topic", f.Name)
-			}
+		if slices.Contains(actions, "kms:GenerateDataKey") != sendsToQueue(f.Name) {
+			t.Errorf("%s: kms:GenerateDataKey only for the functions that send to a queue (got %v)", f.Name, actions)
 		}
 	}
 }

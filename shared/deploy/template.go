@@ -273,9 +273,10 @@ var platformParams = []platformParam{
 		"Secrets Manager secret holding the base64 AES-256 key that encrypts the companies' Hacienda secrets and webhook " +
 			"signing secrets at rest; read by the functions that decrypt them."},
 	{"KmsKeyArn", "AWS::SSM::Parameter::Value<String>", "kms/key-arn",
-		"Customer KMS key of the platform: the secrets, the queues and the alarm topic are encrypted with it."},
-	{"AlarmTopicArn", "AWS::SSM::Parameter::Value<String>", "alarms/topic-arn",
-		"SNS topic of the alarms (ObservabilityStack); failed scheduled runs are sent there too."},
+		"Customer KMS key of the platform: the secrets and the queues are encrypted with it."},
+	// /erp/<env>/alarms/topic-arn is not read here: ObservabilityStack
+	// creates the topic after this stack (it reads /erp/<env>/api/id), so
+	// a first deploy would find no such parameter.
 }
 
 // Parameter names of the operator knobs of one function or group.
@@ -598,11 +599,10 @@ func function(f routes.Function) *mapping {
 		policies = append(policies, pol)
 	}
 	// The platform's KMS key encrypts the secrets (read by every
-	// function), the queues and the alarm topic: decrypting is enough to
-	// read a secret or receive a message; sending to a queue or publishing
-	// to the topic also generates data keys.
+	// function) and the queues: decrypting is enough to read a secret or
+	// receive a message; sending to a queue also generates data keys.
 	kms := sequence{quoted("kms:Decrypt")}
-	if sendsToQueue(f.Name) || f.Kind == routes.KindSchedule {
+	if sendsToQueue(f.Name) {
 		kms = append(kms, quoted("kms:GenerateDataKey"))
 	}
 	policies = append(policies, statementPolicy(kms, "!Ref KmsKeyArn"))
@@ -624,19 +624,6 @@ func function(f routes.Function) *mapping {
 	env.set("Variables", vars)
 	props.set("Environment", env)
 	props.set("Policies", policies)
-	if f.Kind == routes.KindSchedule {
-		// A run that still fails after Lambda's two retries of an
-		// asynchronous invocation reaches the operators' alarm topic.
-		dest := &mapping{}
-		dest.set("Type", "SNS")
-		dest.set("Destination", "!Ref AlarmTopicArn")
-		dc := &mapping{}
-		dc.set("OnFailure", dest)
-		eic := &mapping{}
-		eic.set("MaximumRetryAttempts", "2")
-		eic.set("DestinationConfig", dc)
-		props.set("EventInvokeConfig", eic)
-	}
 
 	if f.Kind == routes.KindHTTP {
 		events := &mapping{}
