@@ -19,6 +19,7 @@ func TestMain(m *testing.M) {
 
 // synthesized holds the two templates of one environment.
 type synthesized struct {
+	env                     string
 	platform, observability assertions.Template
 	pj, oj                  map[string]any // their JSON
 }
@@ -45,6 +46,7 @@ func synth(t *testing.T, env string) *synthesized {
 	p := NewPlatformStack(app, cfg)
 	o := NewObservabilityStack(app, cfg, "")
 	s := &synthesized{
+		env:           env,
 		platform:      assertions.Template_FromStack(p.Stack, nil),
 		observability: assertions.Template_FromStack(o.Stack, nil),
 	}

@@ -4,8 +4,6 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatchactions"
-	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
-	"github.com/aws/aws-cdk-go/awscdk/v2/awskms"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssnssubscriptions"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsssm"
@@ -27,13 +25,13 @@ const (
 // Observability is what ObservabilityStack builds.
 type Observability struct {
 	Stack     awscdk.Stack
-	Topic     awssns.Topic
+	Topic     awssns.ITopic
 	Alarms    []awscloudwatch.Alarm
 	Dashboard awscloudwatch.Dashboard
 }
 
-// NewObservabilityStack declares the alarms of one environment, the SNS
-// topic they notify and a dashboard with the same signals. It finds the
+// NewObservabilityStack declares the alarms of one environment (they notify
+// the platform's SNS topic) and a dashboard with the same signals. It finds the
 // SAM application's resources by name (erp-<env>-<function>, the DLQs) and
 // the HTTP API by the id the SAM template writes to /erp/<env>/api/id, so
 // it deploys after the SAM stack. alarmEmail, when set, subscribes an
@@ -41,41 +39,20 @@ type Observability struct {
 func NewObservabilityStack(scope constructs.Construct, cfg Config, alarmEmail string) *Observability {
 	stack := awscdk.NewStack(scope, jsii.String(stackName(cfg.Env, "observability")), &awscdk.StackProps{
 		StackName:   jsii.String(stackName(cfg.Env, "observability")),
-		Description: jsii.String("ERP " + cfg.Env + ": alarms, SNS topic and dashboard (infra/, CDK)"),
+		Description: jsii.String("ERP " + cfg.Env + ": alarms and dashboard (infra/, CDK)"),
 		Env:         &awscdk.Environment{Region: jsii.String(cfg.Region)},
 	})
 	awscdk.Tags_Of(stack).Add(jsii.String("proyecto"), jsii.String("erp"), nil)
 	awscdk.Tags_Of(stack).Add(jsii.String("entorno"), jsii.String(cfg.Env), nil)
 	o := &Observability{Stack: stack}
 
-	// The topic is encrypted with its own key, which CloudWatch may use
-	// (an alarm cannot publish to a topic under the AWS-managed SNS key).
-	key := awskms.NewKey(stack, jsii.String("TopicKey"), &awskms.KeyProps{
-		Alias:             jsii.String("alias/erp-" + cfg.Env + "-alarmas"),
-		Description:       jsii.String("ERP " + cfg.Env + ": alarm topic"),
-		EnableKeyRotation: jsii.Bool(true),
-		RemovalPolicy:     awscdk.RemovalPolicy_DESTROY,
-	})
-	key.AddToResourcePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-		Sid:        jsii.String("CloudWatchAlarms"),
-		Principals: &[]awsiam.IPrincipal{awsiam.NewServicePrincipal(jsii.String("cloudwatch.amazonaws.com"), nil)},
-		Actions:    jsii.Strings("kms:Decrypt", "kms:GenerateDataKey*"),
-		Resources:  jsii.Strings("*"),
-	}), nil)
-	o.Topic = awssns.NewTopic(stack, jsii.String("Alarms"), &awssns.TopicProps{
-		TopicName:   jsii.String("erp-" + cfg.Env + "-alarmas"),
-		DisplayName: jsii.String("ERP " + cfg.Env + " alarmas"),
-		MasterKey:   key,
-		EnforceSSL:  jsii.Bool(true),
-	})
+	// The topic is PlatformStack's (the SAM stack reads its ARN when it
+	// deploys, before this stack can: this one needs the API id SAM writes).
+	topicArn := awsssm.StringParameter_ValueForStringParameter(stack, jsii.String(param(cfg.Env, ParamAlarmTopic)), nil)
+	o.Topic = awssns.Topic_FromTopicArn(stack, jsii.String("Alarms"), topicArn)
 	if alarmEmail != "" {
 		o.Topic.AddSubscription(awssnssubscriptions.NewEmailSubscription(jsii.String(alarmEmail), nil))
 	}
-	awsssm.NewStringParameter(stack, jsii.String("ParamAlarmTopic"), &awsssm.StringParameterProps{
-		ParameterName: jsii.String(param(cfg.Env, ParamAlarmTopic)),
-		StringValue:   o.Topic.TopicArn(),
-		Description:   jsii.String("SNS topic of the ERP alarms"),
-	})
 
 	apiID := awsssm.StringParameter_ValueForStringParameter(stack, jsii.String(param(cfg.Env, ParamAPIID)), nil)
 	o.alarms(cfg, apiID)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
 	"github.com/erpcr/erp/shared/routes"
@@ -27,9 +28,26 @@ func alarmsBy(tpl map[string]any) map[[2]string]map[string]any {
 	return out
 }
 
-// notifiesTopic reports whether an alarm sends to the stack's topic.
+// ssmParam returns the template parameter that reads an SSM parameter.
+func ssmParam(t *testing.T, tpl map[string]any, name string) string {
+	t.Helper()
+	for id, p := range tpl["Parameters"].(map[string]any) {
+		pm := p.(map[string]any)
+		if pm["Default"] == name {
+			if pm["Type"] != "AWS::SSM::Parameter::Value<String>" {
+				t.Errorf("%s read as %v", name, pm["Type"])
+			}
+			return id
+		}
+	}
+	t.Fatalf("no template parameter reads %s", name)
+	return ""
+}
+
+// notifiesTopic reports whether an alarm sends to the platform's topic
+// (whose ARN the stack reads from /erp/<env>/alarms/topic-arn).
 func notifiesTopic(t *testing.T, s *synthesized, p map[string]any) bool {
-	topic := map[string]any{"Ref": logicalID(t, s.oj, "AWS::SNS::Topic", "")}
+	topic := map[string]any{"Ref": ssmParam(t, s.oj, "/erp/"+s.env+"/alarms/topic-arn")}
 	for _, k := range []string{"AlarmActions", "OKActions"} {
 		as, _ := p[k].([]any)
 		if len(as) != 1 || !reflect.DeepEqual(as[0], topic) {
@@ -126,19 +144,7 @@ func TestStuckComprobantesAndAuroraAlarms(t *testing.T) {
 func TestApiAlarmsUseTheApiIdTheSamTemplatePublishes(t *testing.T) {
 	s := synth(t, "staging")
 	// The API id comes from the SSM parameter template.yaml writes.
-	var param string
-	for id, p := range s.oj["Parameters"].(map[string]any) {
-		pm := p.(map[string]any)
-		if pm["Default"] == "/erp/staging/api/id" {
-			param = id
-			if pm["Type"] != "AWS::SSM::Parameter::Value<String>" {
-				t.Errorf("api id parameter type %v", pm["Type"])
-			}
-		}
-	}
-	if param == "" {
-		t.Fatal("no parameter reads /erp/staging/api/id")
-	}
+	param := ssmParam(t, s.oj, "/erp/staging/api/id")
 	var rate, p99 bool
 	for _, a := range resources(s.oj, "AWS::CloudWatch::Alarm") {
 		p := props(a)
@@ -169,13 +175,25 @@ func TestApiAlarmsUseTheApiIdTheSamTemplatePublishes(t *testing.T) {
 
 func TestDashboardAndEncryptedTopic(t *testing.T) {
 	s := synth(t, "dev")
-	check(t, "HasResourceProperties", func() {
+	check(t, "dashboard", func() {
 		s.observability.HasResourceProperties(jsii.String("AWS::CloudWatch::Dashboard"), map[string]any{"DashboardName": "erp-dev"})
 	})
-	check(t, "HasResourceProperties", func() {
-		s.observability.HasResourceProperties(jsii.String("AWS::SNS::Topic"), map[string]any{
+	// The topic is under the platform key, whose policy lets CloudWatch
+	// alarms publish to it.
+	check(t, "topic", func() {
+		s.platform.HasResourceProperties(jsii.String("AWS::SNS::Topic"), map[string]any{
 			"TopicName":      "erp-dev-alarmas",
-			"KmsMasterKeyId": map[string]any{"Fn::GetAtt": []any{logicalID(t, s.oj, "AWS::KMS::Key", ""), "Arn"}},
+			"KmsMasterKeyId": map[string]any{"Fn::GetAtt": []any{logicalID(t, s.pj, "AWS::KMS::Key", ""), "Arn"}},
+		})
+	})
+	check(t, "key policy", func() {
+		s.platform.HasResourceProperties(jsii.String("AWS::KMS::Key"), map[string]any{
+			"KeyPolicy": assertions.Match_ObjectLike(&map[string]any{
+				"Statement": assertions.Match_ArrayWith(&[]any{assertions.Match_ObjectLike(&map[string]any{
+					"Principal": map[string]any{"Service": "cloudwatch.amazonaws.com"},
+					"Action":    []any{"kms:Decrypt", "kms:GenerateDataKey*"},
+				})}),
+			}),
 		})
 	})
 }

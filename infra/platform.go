@@ -3,9 +3,11 @@ package main
 import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsec2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awskms"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsrds"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsssm"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
@@ -22,6 +24,7 @@ type Platform struct {
 	LambdaSG awsec2.SecurityGroup
 	ProxySG  awsec2.SecurityGroup
 	DBSG     awsec2.SecurityGroup
+	Topic    awssns.Topic
 
 	endpointsSG     awsec2.SecurityGroup
 	secretsEndpoint awsec2.InterfaceVpcEndpoint
@@ -32,7 +35,7 @@ type Platform struct {
 func NewPlatformStack(scope constructs.Construct, cfg Config) *Platform {
 	stack := awscdk.NewStack(scope, jsii.String(stackName(cfg.Env, "platform")), &awscdk.StackProps{
 		StackName:   jsii.String(stackName(cfg.Env, "platform")),
-		Description: jsii.String("ERP " + cfg.Env + ": VPC, Aurora PostgreSQL Serverless v2 behind RDS Proxy, secrets, KMS key (infra/, CDK)"),
+		Description: jsii.String("ERP " + cfg.Env + ": VPC, Aurora PostgreSQL Serverless v2 behind RDS Proxy, secrets, KMS key, alarm topic (infra/, CDK)"),
 		Env:         &awscdk.Environment{Region: jsii.String(cfg.Region)},
 		// Resources that matter can be deleted only on purpose.
 		TerminationProtection: jsii.Bool(cfg.Protect),
@@ -50,6 +53,23 @@ func NewPlatformStack(scope constructs.Construct, cfg Config) *Platform {
 		EnableKeyRotation: jsii.Bool(true),
 		PendingWindow:     awscdk.Duration_Days(jsii.Number(30)),
 		RemovalPolicy:     removal(cfg, awscdk.RemovalPolicy_RETAIN),
+	})
+
+	// CloudWatch alarms publish to the topic, which is under this key.
+	p.Key.AddToResourcePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:        jsii.String("CloudWatchAlarmsToTopic"),
+		Principals: &[]awsiam.IPrincipal{awsiam.NewServicePrincipal(jsii.String("cloudwatch.amazonaws.com"), nil)},
+		Actions:    jsii.Strings("kms:Decrypt", "kms:GenerateDataKey*"),
+		Resources:  jsii.Strings("*"),
+	}), nil)
+	// The alarm topic lives here, not in ObservabilityStack: the SAM stack
+	// reads its ARN (/erp/<env>/alarms/topic-arn) when it deploys, and
+	// ObservabilityStack deploys after SAM (it needs the API id).
+	p.Topic = awssns.NewTopic(stack, jsii.String("Alarms"), &awssns.TopicProps{
+		TopicName:   jsii.String("erp-" + cfg.Env + "-alarmas"),
+		DisplayName: jsii.String("ERP " + cfg.Env + " alarmas"),
+		MasterKey:   p.Key,
+		EnforceSSL:  jsii.Bool(true),
 	})
 
 	p.network(cfg)
@@ -94,6 +114,7 @@ func (p *Platform) publish(cfg Config, s appSecrets) {
 	str("ParamHaciendaSecret", ParamHaciendaSecret, "Hacienda credentials/certificate secret (placeholder until filled)", s.hacienda.SecretArn())
 	str("ParamAppKeySecret", ParamAppKeySecret, "AES-256 key (base64) that encrypts secrets at rest (ERP_SECRETS_KEY_ARN)", s.appKey.SecretArn())
 	str("ParamKMSKey", ParamKMSKey, "Customer KMS key of the environment", p.Key.KeyArn())
+	str("ParamAlarmTopic", ParamAlarmTopic, "SNS topic of the ERP alarms", p.Topic.TopicArn())
 }
 
 // output adds a stack output (shown by cdk deploy).

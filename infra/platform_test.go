@@ -281,17 +281,18 @@ func TestContractParametersArePublished(t *testing.T) {
 				"/erp/" + env + "/secrets/hacienda-secret-arn":      "String",
 				"/erp/" + env + "/secrets/app-key-secret-arn":       "String",
 				"/erp/" + env + "/kms/key-arn":                      "String",
+				"/erp/" + env + "/alarms/topic-arn":                 "String",
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("platform parameters\n got %v\nwant %v", got, want)
 			}
-			check(t, "HasResourceProperties", func() {
-				s.observability.HasResourceProperties(jsii.String("AWS::SSM::Parameter"), map[string]any{
-					"Name": "/erp/" + env + "/alarms/topic-arn", "Type": "String",
-					"Value": map[string]any{"Ref": logicalID(t, s.oj, "AWS::SNS::Topic", "")},
+			// The values point at the right things.
+			check(t, "topic parameter", func() {
+				s.platform.HasResourceProperties(jsii.String("AWS::SSM::Parameter"), map[string]any{
+					"Name":  "/erp/" + env + "/alarms/topic-arn",
+					"Value": map[string]any{"Ref": logicalID(t, s.pj, "AWS::SNS::Topic", "")},
 				})
 			})
-			// The values point at the right things.
 			check(t, "HasResourceProperties", func() {
 				s.platform.HasResourceProperties(jsii.String("AWS::SSM::Parameter"), map[string]any{
 					"Name":  "/erp/" + env + "/db/proxy-endpoint",
