@@ -493,3 +493,63 @@ func (i *inv) ordenar(proveedor int64, recibir bool, lineas ...map[string]any) {
 		}
 	}
 }
+
+// With negative stock allowed, an exit beyond the layers leaves a negative
+// balance valued at the last layer's cost; the next entry covers it first.
+// The valuation and the kardex agree at every date.
+func TestNegativeStockIsValuedAtTheLastCostAndCoveredFirst(t *testing.T) {
+	f := setup(t)
+	f.e.Exec(`update configuraciones set valor = 'true' where empresa_id = 1 and clave = 'inventario.permitir_stock_negativo'`)
+	i := f.inventario(1)
+	w := i.producto("NEG-W")
+	i.mover(i.a, w, "2026-04-01", "Compra", 2, 100)
+	i.mover(i.a, w, "2026-04-02", "Venta", 5, 0)
+	i.mover(i.a, w, "2026-04-03", "Compra", 4, 120)
+	prod := "&producto_id=" + itoa64(w)
+	want(t, f.ok("/api/reportes/inventario-valorizado?fecha=2026-04-02"+prod), "04-02", map[string]string{
+		"data.totales.cantidad": "-3.00", "data.totales.valor": "-300.00"})
+	want(t, f.ok("/api/reportes/inventario-valorizado?fecha=2026-04-03"+prod), "04-03", map[string]string{
+		"data.totales.cantidad": "1.00", "data.totales.valor": "120.00"})
+	r := f.ok("/api/reportes/kardex?fecha_inicio=2026-04-01&fecha_fin=2026-04-03" + prod)
+	want(t, r, "kardex", map[string]string{
+		"data.secciones.0.filas.1.saldo_valor":    "200.00",
+		"data.secciones.0.filas.2.saldo_cantidad": "-3.00", "data.secciones.0.filas.2.costo_unitario": "100.00",
+		"data.secciones.0.filas.2.saldo_valor":    "-300.00",
+		"data.secciones.0.filas.3.saldo_cantidad": "1.00", "data.secciones.0.filas.3.saldo_valor": "120.00",
+		"data.totales.saldo_final_valor": "120.00",
+	})
+	// From 04-03 on, the opening is the negative balance.
+	r = f.ok("/api/reportes/kardex?fecha_inicio=2026-04-03&fecha_fin=2026-04-03" + prod)
+	want(t, r, "opening", map[string]string{
+		"data.totales.saldo_inicial_cantidad": "-3.00", "data.totales.saldo_inicial_valor": "-300.00",
+		"data.totales.saldo_final_cantidad": "1.00", "data.totales.saldo_final_valor": "120.00",
+	})
+}
+
+// Each report costs the same round trips with few or many movements and
+// rows (one batch; the cache lookup and write around it).
+func TestInventoryReportsCostConstantRoundTrips(t *testing.T) {
+	f := setup(t)
+	i := f.inventario(1)
+	x := i.producto("RT-X")
+	i.mover(i.a, x, "2026-05-01", "Compra", 1, 10)
+	pocos := []int64{
+		f.e.RoundTrips(t, "/api/reportes/inventario-valorizado?fecha=2026-05-31", f.admin),
+		f.e.RoundTrips(t, "/api/reportes/kardex?fecha_inicio=2026-05-01&fecha_fin=2026-05-31&producto_id="+itoa64(x), f.admin),
+	}
+	for k := 0; k < 4; k++ {
+		y := i.producto("RT-Y" + itoa(k))
+		i.mover(i.a, y, "2026-05-02", "Compra", 3, 10+k)
+		i.mover(i.b, y, "2026-05-03", "Compra", 2, 20)
+		i.mover(i.a, x, "2026-05-04", "Compra", 2, 11+k)
+		i.mover(i.a, x, "2026-05-05", "Venta", 1, 0)
+	}
+	muchos := []int64{
+		f.e.RoundTrips(t, "/api/reportes/inventario-valorizado?fecha=2026-05-30", f.admin),
+		f.e.RoundTrips(t, "/api/reportes/kardex?fecha_inicio=2026-05-01&fecha_fin=2026-05-30&producto_id="+itoa64(x), f.admin),
+	}
+	t.Logf("round trips: %v, %v", pocos, muchos)
+	if pocos[0] != muchos[0] || pocos[1] != muchos[1] {
+		t.Errorf("round trips: %v with one movement, %v with many", pocos, muchos)
+	}
+}
