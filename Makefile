@@ -10,7 +10,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
 STAMP := -X github.com/erpcr/erp/shared/ops.Version=$(VERSION) -X github.com/erpcr/erp/shared/ops.Commit=$(COMMIT)
 
-.PHONY: run test unit build template openapi fuzz lint tools bench sam-build deploy clean plataforma contabilizar-historico
+.PHONY: run test unit build template openapi fuzz lint tools bench sam-build deploy validate sam-local clean plataforma contabilizar-historico
 
 ## run: PostgreSQL (private cluster unless DATABASE_URL), migrations, seed, local gateway on :3000
 run:
@@ -24,6 +24,7 @@ test: tools
 	$(GO) test -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory build
 	cfn-lint template.yaml
+	$(MAKE) --no-print-directory validate
 	$(MAKE) --no-print-directory infra-test
 	@echo "make test: all checks passed"
 
@@ -88,6 +89,35 @@ plataforma:
 contabilizar-historico:
 	$(GO) run ./cmd/contabilidad
 
+## validate: sam validate --lint on template.yaml (SAM's own translator and cfn-lint); skipped only where sam is absent, never in CI
+#  .ci/run installs the SAM CLI (aws-sam-cli==$(SAM_VERSION)); sam wants a region even to validate.
+SAM ?= sam
+SAM_VERSION := 1.170.0
+SAM_ENV := SAM_CLI_TELEMETRY=0 AWS_REGION=us-east-1 AWS_DEFAULT_REGION=us-east-1
+validate:
+	@if ! command -v $(SAM) >/dev/null 2>&1; then \
+		if [ -n "$$CI" ]; then echo "validate: the SAM CLI is missing in CI (.ci/run installs it)"; exit 1; fi; \
+		echo "validate: SKIPPED: sam validate --lint (the SAM CLI is not installed: python3 -m pip install aws-sam-cli==$(SAM_VERSION))"; \
+	else \
+		$(SAM_ENV) $(SAM) validate --lint --template template.yaml; \
+	fi
+
+## sam-local: sam local start-api on :3001 (needs Docker); the supported local path is `make run`
+#  DATABASE_APP_URL (erp_app's URL) must be reachable from the containers, e.g. make run's cluster via host.docker.internal.
+sam-local:
+	@echo "sam local start-api runs every function in a Lambda container: it needs Docker, reaches PostgreSQL from inside"
+	@echo "the containers, resolves no SSM parameter and starts each function cold on its first request."
+	@echo "The supported local path is 'make run': the local gateway (shared/gateway) builds the same API Gateway v2"
+	@echo "events and authorizer context, and shared/app's parity test proves both paths answer alike."
+	@if ! command -v docker >/dev/null 2>&1 || ! docker info >/dev/null 2>&1; then \
+		echo "sam-local: Docker is not running here: nothing started (use make run)."; exit 0; \
+	fi; \
+	if ! command -v $(SAM) >/dev/null 2>&1; then echo "sam-local: install the SAM CLI: python3 -m pip install aws-sam-cli==$(SAM_VERSION)"; exit 1; fi; \
+	if [ -z "$$DATABASE_APP_URL" ]; then echo "sam-local: set DATABASE_APP_URL (erp_app's URL as the containers see it, e.g. via host.docker.internal)"; exit 1; fi; \
+	$(MAKE) --no-print-directory sam-build && \
+	printf '{"Parameters":{"DATABASE_APP_URL":"%s","DB_SECRET_ARN":"","ERP_DB_HOST":"","ERP_ENV":"development"}}\n' "$$DATABASE_APP_URL" > .aws-sam/env.json && \
+	$(SAM_ENV) $(SAM) local start-api --port 3001 --env-vars .aws-sam/env.json --warm-containers LAZY
+
 ## sam-build: SAM's go1.x builder on the host, static and without the RPC shim
 sam-build:
 	CGO_ENABLED=0 GOFLAGS=-tags=lambda.norpc sam build
@@ -95,7 +125,10 @@ sam-build:
 ## deploy: sam-build, then sam deploy to ENV (dev, staging, prod)
 ENV ?= dev
 deploy: sam-build
-	sam deploy --config-env $(ENV)
+	$(SAM) deploy --config-env $(ENV)
+	@echo "migrate: applying migrations and the catalog seed (erp-$(ENV)-migrate)"
+	aws lambda invoke --function-name erp-$(ENV)-migrate --cli-binary-format raw-in-base64-out --payload '{}' .aws-sam/migrate-$(ENV).json
+	@cat .aws-sam/migrate-$(ENV).json; echo; ! grep -q '"errorMessage"' .aws-sam/migrate-$(ENV).json
 
 ## infra-test: the CDK app's tests (infra/, its own Go module) and make synth; skipped only without node/npm
 infra-test:
