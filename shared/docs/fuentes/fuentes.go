@@ -16,6 +16,7 @@ import (
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/importaciones"
 	"github.com/erpcr/erp/shared/inventario"
+	"github.com/erpcr/erp/shared/nomina"
 	"github.com/erpcr/erp/shared/organizacion"
 	"github.com/erpcr/erp/shared/recurso"
 	"github.com/erpcr/erp/shared/reportes"
@@ -43,6 +44,7 @@ var Recursos = []*recurso.Resource{
 var Manuales = []map[string]esquema.Cuerpo{
 	sesiones.Esquemas, usuarios.Esquemas, ventas.Esquemas, compras.Esquemas,
 	inventario.Esquemas, facturacion.Esquemas, webhooks.Esquemas, contabilidad.Esquemas, tesoreria.Esquemas,
+	nomina.Esquemas,
 }
 
 // listasExtra are the routes answering a page whose name does not end in ".index".
@@ -126,7 +128,23 @@ func Todas() openapi.Fuentes {
 		f.Ejemplos[name] = ex
 	}
 	importacionesDoc(&f)
+	nominaDoc(&f)
 	return f
+}
+
+// nominaDoc declares the payroll's queries, the platform-only bodies of
+// the rates (outside Manuales: a company administrator gets 403 before
+// the decoder) and the media of the pay slip and the CCSS report.
+func nominaDoc(f *openapi.Fuentes) {
+	for name, c := range nomina.EsquemasPlataforma {
+		f.Cuerpos[name] = c
+	}
+	for name, cs := range nomina.Consultas {
+		f.Consultas[name] = cs
+	}
+	for name, m := range nomina.Medios {
+		f.Medios[name] = m
+	}
 }
 
 // importacionesDoc declares the imports: the multipart form, the report
