@@ -42,10 +42,7 @@ const (
 // an apperr NotFound.
 func Buscar(ctx context.Context, tx *db.Tx, id int64) (Usuario, error) {
 	u, found, err := Find(ctx, tx, id)
-	if err == nil && !found {
-		err = apperr.NewNotFound(msgNoEncontrado)
-	}
-	return u, err
+	return u, apperr.NotFoundUnless(found, err, msgNoEncontrado)
 }
 
 // resolveRoles maps ids/slugs to role ids of the tenant; unknown ones fail
