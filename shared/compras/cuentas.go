@@ -26,10 +26,7 @@ var cuentaSorts = map[string]string{
 
 func buscarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (json.RawMessage, error) {
 	data, found, err := findCuenta(ctx, tx, id)
-	if err == nil && !found {
-		err = apperr.NewNotFound(msgCuentaNoEncontrada)
-	}
-	return data, err
+	return data, apperr.NotFoundUnless(found, err, msgCuentaNoEncontrada)
 }
 
 // pagar records a payment of a payable: monto > 0 and not above the

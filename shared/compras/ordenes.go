@@ -27,10 +27,7 @@ var ordenSorts = map[string]string{
 // buscarOrden is the detail view of an order of the tenant, or a 404.
 func buscarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (json.RawMessage, error) {
 	data, found, err := findOrden(ctx, tx, id)
-	if err == nil && !found {
-		err = apperr.NewNotFound(msgNoEncontrada)
-	}
-	return data, err
+	return data, apperr.NotFoundUnless(found, err, msgNoEncontrada)
 }
 
 // puedeMover: creating an order already aprobada, recibida or cancelada
