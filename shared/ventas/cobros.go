@@ -192,10 +192,7 @@ var EstadosCuenta = []string{"pendiente", "pagada", "anulada"}
 // payments, or an apperr NotFound.
 func BuscarCuenta(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (CuentaPorCobrar, error) {
 	c, found, err := FindCuenta(ctx, tx, id)
-	if err == nil && !found {
-		err = apperr.NewNotFound(msgCuentaNoEncontrada)
-	}
-	return c, err
+	return c, apperr.NotFoundUnless(found, err, msgCuentaNoEncontrada)
 }
 
 // pagoIn is a validated payment body; in keeps collecting the field

@@ -18,8 +18,5 @@ const msgNoEncontrada = "Venta no encontrada."
 // Buscar loads a sale of the transaction's tenant, or an apperr NotFound.
 func Buscar(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (Venta, error) {
 	v, found, err := Find(ctx, tx, id)
-	if err == nil && !found {
-		err = apperr.NewNotFound(msgNoEncontrada)
-	}
-	return v, err
+	return v, apperr.NotFoundUnless(found, err, msgNoEncontrada)
 }
