@@ -13,13 +13,15 @@ import (
 	"github.com/erpcr/erp/shared/routes"
 )
 
-// Metric names of the application's EMF lines (namespace ERP).
+// The application's EMF metric of comprobantes stuck in "sent": the
+// hacienda-worker's status poll emits it (dimension Funcion = the function
+// name) for a comprobante still undecided 15 minutes after it was sent.
+// (shared/metricas.Namespace, shared/facturacion.MetricaAtascados: not
+// imported, they would bring the database driver into this module; a test
+// reads them from the source.)
 const (
 	metricNamespace = "ERP"
-	// metricStuck is emitted by the Hacienda status poll for a comprobante
-	// still in "sent" more than 15 minutes after it was sent
-	// (shared/facturacion).
-	metricStuck = "ComprobantesEnviadosAtascados"
+	metricStuck     = "ComprobantesEnviadosAtascados"
 )
 
 // Observability is what ObservabilityStack builds.
@@ -147,7 +149,7 @@ func (o *Observability) alarms(cfg Config, apiID *string) {
 	}
 
 	// Hacienda: comprobantes still "sent" 15 minutes after sending.
-	stuck := metric(metricNamespace, metricStuck, "Maximum", nil)
+	stuck := metric(metricNamespace, metricStuck, "Maximum", map[string]string{"Funcion": functionName(env, "hacienda-worker")})
 	o.alarm("ComprobantesAtascados", prefix+"hacienda-atascados", "Comprobantes in 'sent' for more than 15 minutes (EMF "+metricNamespace+"/"+metricStuck+")", stuck, cfg.StuckComprobantes, 1, notBreaching)
 
 	// Aurora.

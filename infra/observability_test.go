@@ -4,6 +4,7 @@ import (
 	"os"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
@@ -126,8 +127,8 @@ func TestDeadLetterQueueAlarmsFireOnTheFirstMessage(t *testing.T) {
 func TestStuckComprobantesAndAuroraAlarms(t *testing.T) {
 	s := synth(t, "prod")
 	alarms := alarmsBy(s.oj)
-	stuck, ok := alarms[[2]string{metricStuck, ""}]
-	if !ok || stuck["Namespace"] != metricNamespace || !notifiesTopic(t, s, stuck) {
+	stuck, ok := alarms[[2]string{"ComprobantesEnviadosAtascados", "erp-prod-hacienda-worker"}]
+	if !ok || stuck["Namespace"] != "ERP" || !notifiesTopic(t, s, stuck) {
 		t.Errorf("stuck comprobantes alarm: %v", stuck)
 	}
 	for _, m := range []string{"CPUUtilization", "ACUUtilization", "DatabaseConnections"} {
@@ -196,4 +197,20 @@ func TestDashboardAndEncryptedTopic(t *testing.T) {
 			}),
 		})
 	})
+}
+
+// The EMF names the alarm uses are the ones the application writes.
+func TestStuckMetricNamesMatchTheApplication(t *testing.T) {
+	for file, decl := range map[string]string{
+		"../shared/metricas/metricas.go":     `const Namespace = "` + metricNamespace + `"`,
+		"../shared/facturacion/atascados.go": `const MetricaAtascados = "` + metricStuck + `"`,
+	} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), decl) {
+			t.Errorf("%s does not declare %s", file, decl)
+		}
+	}
 }

@@ -31,6 +31,7 @@ package facturacion
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -107,6 +108,11 @@ type Service struct {
 	Dormir func(ctx context.Context, d time.Duration) error
 	// Log receives the worker's and the sweep's logs (nil: slog.Default()).
 	Log *slog.Logger
+	// EMF, when set, receives the CloudWatch EMF line of a status poll
+	// that finds a comprobante still in "sent" UmbralAtascado after it was
+	// sent (stdout in Lambda); Funcion is its Funcion dimension.
+	EMF     io.Writer
+	Funcion string
 
 	mu       sync.Mutex
 	cifrador *Cifrador

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -331,6 +332,9 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 // ERP_HACIENDA_QUEUE_URL is set, else the in-process queue).
 func NuevoServicio(d *plataforma.Deps) *Service {
 	s := &Service{DB: d.DB, Cfg: d.Cfg, Log: d.Log, Llave: plataforma.LlaveSecretos(d.Cfg)}
+	if fn := os.Getenv("AWS_LAMBDA_FUNCTION_NAME"); fn != "" {
+		s.EMF, s.Funcion = os.Stdout, fn // EMF lines: CloudWatch Logs extracts the metric
+	}
 	s.Queue = d.LocalQueue()
 	if url := d.Cfg.Hacienda.QueueURL; url != "" {
 		q, err := queue.NewSQS(context.Background(), url)

@@ -91,6 +91,7 @@ type tarea struct {
 	firmado   *string
 	intentos  int
 	consultas int
+	enviado   *time.Time // enviado_en: when Hacienda received it
 	lease     time.Time
 	cfg       empresaConfig
 	receptor  *recepcion.Identificacion
@@ -114,9 +115,9 @@ func (s *Service) Procesar(ctx context.Context, j queue.Job) error {
 		err := tx.QueryRow(ctx, `update comprobantes_electronicos set en_proceso_hasta = $3
 			where empresa_id = $1 and id = $2 and trabajo is not null and proximo_intento_en <= $4
 			  and (en_proceso_hasta is null or en_proceso_hasta <= $5) and not eliminado
-			returning trabajo, clave, tipo_documento, fecha_emision, xml_firmado, intentos_envio, consultas`,
+			returning trabajo, clave, tipo_documento, fecha_emision, xml_firmado, intentos_envio, consultas, enviado_en`,
 			j.EmpresaID, j.ID, t.lease, now.Add(tolerancia), now).
-			Scan(&t.trabajo, &t.clave, &t.tipo, &t.fecha, &t.firmado, &t.intentos, &t.consultas)
+			Scan(&t.trabajo, &t.clave, &t.tipo, &t.fecha, &t.firmado, &t.intentos, &t.consultas, &t.enviado)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
@@ -326,6 +327,7 @@ func (s *Service) consultarHacienda(ctx context.Context, t tarea, cred recepcion
 	default:
 		return s.fallar(ctx, t, fmt.Sprintf("No se pudo consultar el estado del comprobante: %v", err))
 	}
+	s.reportarAtascado(t, s.now())
 	n := t.consultas + 1
 	if n >= MaxConsultas {
 		return s.fallar(ctx, t, fmt.Sprintf("Hacienda no informó el resultado tras %d consultas (%s); reanude con enviar o consulte más tarde.",
