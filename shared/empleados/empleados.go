@@ -22,8 +22,8 @@ var (
 	Estados   = []string{"activo", "vacaciones", "incapacitado", "suspendido", "inactivo"}
 )
 
-// EdadMinima is the minimum age to be hired: the Código de Trabajo (art. 78
-// and 92, as amended by Ley 8922 of 2011) forbids employing people under 15.
+// EdadMinima is the minimum age to be hired: 15 (Código de la Niñez y la
+// Adolescencia, Ley 7739, art. 92 "Edad mínima"; SPEC.md states the same).
 const EdadMinima = 15
 
 // Hoy is today's date in Costa Rica in SQL: ages and seniority are counted
