@@ -169,6 +169,25 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 		t.Errorf("after a movement: cache %s", h)
 	}
 
+	// A transfer posts no accounting entry, yet it changes the figures per
+	// warehouse: it moves the cache version itself.
+	enB := base + "?fecha=2026-03-31&almacen_id=" + b
+	f.ok(enB)
+	if r := f.ok(enB); r.Header.Get(reportes.CacheHeader) != "HIT" || exact(t, r, "data.totales.cantidad") != "2.00" {
+		t.Errorf("warehouse B cached: %s %s", r.Header.Get(reportes.CacheHeader), r.Raw)
+	}
+	if r := f.e.Call(i.tok, http.MethodPost, "/api/inventario/transferencias", map[string]any{"almacen_origen_id": i.a, "almacen_destino_id": i.b,
+		"fecha": "2026-03-29", "detalles": []any{map[string]any{"producto_id": x, "cantidad": 1}}}); r.Status != http.StatusCreated {
+		t.Fatalf("transferencia: %d %s", r.Status, r.Raw)
+	}
+	r = f.ok(enB)
+	if h := r.Header.Get(reportes.CacheHeader); h != "MISS" {
+		t.Errorf("after a transfer: cache %s", h)
+	}
+	if got := exact(t, r, "data.totales.cantidad"); got != "3.00" {
+		t.Errorf("warehouse B after a transfer: cantidad %s: %s", got, r.Raw)
+	}
+
 	// Company 2 sees its own product only.
 	r2 := f.e.Get(base+"?fecha=2026-03-31", i2.tok)
 	want(t, r2, "company 2", map[string]string{"data.totales.cantidad": "50.00", "data.totales.valor": "500.00"})
@@ -212,6 +231,11 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 		if k > 0 && !strings.HasPrefix(testenv.Str(r.JSON, p+"documento"), "ENT-") && !strings.HasPrefix(testenv.Str(r.JSON, p+"documento"), "SAL-") {
 			t.Errorf("row %d documento: %s", k, testenv.Str(r.JSON, p+"documento"))
 		}
+	}
+	// The same rows at the top level, as data.movimientos.
+	if n := testenv.Len(r.JSON, "data.movimientos"); n != len(wantRows) ||
+		exact(t, r, "data.movimientos.5.saldo_valor") != "800.00" {
+		t.Errorf("data.movimientos: %d rows: %s", n, r.Raw)
 	}
 	want(t, r, "totales", map[string]string{
 		"data.totales.saldo_inicial_cantidad": "10.00", "data.totales.saldo_inicial_valor": "1000.00",

@@ -277,7 +277,7 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	return &Reporte{Tipo: Kardex, Titulo: titulo,
 		Secciones: []Seccion{{Clave: "movimientos", Titulo: seccion, Columnas: columnasKardex(conAlmacen), Filas: filas,
 			Totales: map[string]Importe{"entrada": Imp(entradas), "salida": Imp(salidas), "saldo_cantidad": Imp(saldoQ), "saldo_valor": Imp(saldoV)}}},
-		Totales: tot}, nil
+		Totales: tot, Movimientos: filas}, nil
 }
 
 // filaApertura is the first row: the balance before fecha_inicio.

@@ -52,6 +52,9 @@ type Reporte struct {
 	Comparacion *Comparacion `json:"comparacion,omitempty"`
 	// Paginacion is set by the paginated reports (libro-diario).
 	Paginacion *Paginacion `json:"paginacion,omitempty"`
+	// Movimientos is the kardex's rows in time order, also at the top level
+	// (issue 14 names data.movimientos); the section keeps them for exports.
+	Movimientos []Fila `json:"movimientos,omitempty"`
 }
 
 // Seccion is a block of rows under a title (Ingresos, Activo, an entry of
