@@ -104,6 +104,8 @@ func Datos() map[string]map[string]any {
 				"properties": obj{"clave": obj{"type": "string"}, "actual": obj{"type": "number"}, "anterior": obj{"type": "number"},
 					"monto": obj{"type": "number"}, "porcentaje": obj{"type": []any{"number", "null"}}}}},
 		}},
+		"movimientos": obj{"type": "array", "description": "Solo kardex: las filas de movimientos en orden cronológico (las mismas de la sección movimientos).",
+			"items": obj{"type": "object", "additionalProperties": true}},
 		"paginacion": obj{"type": "object", "required": []any{"current_page", "per_page", "total", "last_page", "from", "to"}, "properties": obj{
 			"current_page": obj{"type": "integer"}, "per_page": obj{"type": "integer"}, "total": obj{"type": "integer"},
 			"last_page": obj{"type": "integer"}, "from": obj{"type": []any{"integer", "null"}}, "to": obj{"type": []any{"integer", "null"}}}},
