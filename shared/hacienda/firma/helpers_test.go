@@ -30,22 +30,21 @@ type identidad struct {
 
 var (
 	idOnce sync.Once
-	idVal  identidad
+	idC    *firma.Certificado
 	idErr  error
 )
 
 func identidadPrueba(t *testing.T) identidad {
 	t.Helper()
-	idOnce.Do(func() {
-		idVal.modern, idVal.legacy, idVal.cert, idErr = firmatest.Nuevo("3101123456", pinPrueba)
-		if idErr == nil {
-			idVal.c, idErr = firma.CargarP12(idVal.modern, pinPrueba)
-		}
-	})
+	x, err := firmatest.Compartida("3101123456", pinPrueba)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idOnce.Do(func() { idC, idErr = firma.CargarP12(x.Modern, pinPrueba) })
 	if idErr != nil {
 		t.Fatal(idErr)
 	}
-	return idVal
+	return identidad{modern: x.Modern, legacy: x.Legacy, cert: x.Cert, c: idC}
 }
 
 // ahora is a signing time inside the test certificates' validity.
