@@ -3,7 +3,6 @@ package facturacion_test
 import (
 	"bytes"
 	"context"
-	"crypto/x509"
 	"encoding/base64"
 	"fmt"
 	"log/slog"
@@ -36,29 +35,14 @@ const (
 	pinCertificado  = "PinSecreto1234"
 )
 
-// identidad is a test signing identity, generated once per process (RSA
-// key generation is slow).
-type identidad struct {
-	p12    []byte
-	legacy []byte
-	cert   *x509.Certificate
-}
-
-var (
-	identOnce sync.Once
-	ident     identidad
-	identErr  error
-)
-
-func certificado(t *testing.T) identidad {
+// certificado is the tests' signing identity, generated once per process.
+func certificado(t *testing.T) firmatest.Identidad {
 	t.Helper()
-	identOnce.Do(func() {
-		ident.p12, ident.legacy, ident.cert, identErr = firmatest.Nuevo("3-101-000001", pinCertificado)
-	})
-	if identErr != nil {
-		t.Fatal(identErr)
+	id, err := firmatest.Compartida("3-101-000001", pinCertificado)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return ident
+	return id
 }
 
 // bufferSeguro is a log sink safe for concurrent writes.
@@ -189,7 +173,7 @@ func (f *fx) configurar(tok string) testenv.Resp {
 	id := certificado(f.t)
 	return f.e.Must(f.t, http.StatusOK, tok, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{
 		"ambiente": "staging", "usuario": usuarioHacienda, "clave": claveHacienda,
-		"certificado": base64.StdEncoding.EncodeToString(id.p12), "pin": pinCertificado,
+		"certificado": base64.StdEncoding.EncodeToString(id.Modern), "pin": pinCertificado,
 		"codigo_actividad": "4711.1", "proveedor_sistemas": "3101000001",
 		"emisor": map[string]any{
 			"nombre_comercial": "Demo", "provincia": "1", "canton": "01", "distrito": "01",

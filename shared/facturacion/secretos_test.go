@@ -17,7 +17,7 @@ import (
 
 // secretos are the values no response body and no log line may contain.
 func secretos(t *testing.T) map[string]string {
-	p12 := base64.StdEncoding.EncodeToString(certificado(t).p12)
+	p12 := base64.StdEncoding.EncodeToString(certificado(t).Modern)
 	return map[string]string{
 		"usuario": usuarioHacienda, "clave": claveHacienda, "pin": pinCertificado,
 		"certificado": p12[:64], "certificado (final)": p12[len(p12)-64:],
@@ -45,7 +45,7 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 		t.Fatalf("defaults: %s", empty.Raw)
 	}
 
-	p12 := base64.StdEncoding.EncodeToString(id.p12)
+	p12 := base64.StdEncoding.EncodeToString(id.Modern)
 	cases := []struct {
 		name  string
 		body  map[string]any
@@ -80,8 +80,8 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 	g := keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/configuracion", nil))
 	hasta, _ := time.Parse(time.RFC3339, testenv.Str(g.JSON, "data.certificado.valido_hasta"))
 	if !strings.Contains(testenv.Str(g.JSON, "data.certificado.sujeto"), "3-101-000001") ||
-		testenv.Str(g.JSON, "data.certificado.serie") != id.cert.SerialNumber.String() ||
-		!hasta.Equal(id.cert.NotAfter) || testenv.Get(g.JSON, "data.certificado.vencido") != false ||
+		testenv.Str(g.JSON, "data.certificado.serie") != id.Cert.SerialNumber.String() ||
+		!hasta.Equal(id.Cert.NotAfter) || testenv.Get(g.JSON, "data.certificado.vencido") != false ||
 		testenv.Str(g.JSON, "data.codigo_actividad") != "4711.1" || testenv.Str(g.JSON, "data.emisor.telefono") != "22223333" {
 		t.Fatalf("settings: %s", g.Raw)
 	}
@@ -91,7 +91,7 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 	}
 	// The legacy .p12 encoding (3DES / RC2-40, HMAC-SHA-1) is read too.
 	keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion",
-		map[string]any{"certificado": base64.StdEncoding.EncodeToString(id.legacy), "pin": pinCertificado}))
+		map[string]any{"certificado": base64.StdEncoding.EncodeToString(id.Legacy), "pin": pinCertificado}))
 
 	// At rest: ciphertext only.
 	conn, err := pgx.Connect(context.Background(), f.e.AdminURL)
@@ -109,7 +109,7 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 			t.Errorf("%s stored in clear or missing", nombre)
 		}
 	}
-	if bytes.Contains(cert, id.legacy[:64]) || len(cert) < len(id.legacy) {
+	if bytes.Contains(cert, id.Legacy[:64]) || len(cert) < len(id.Legacy) {
 		t.Error("certificate stored in clear")
 	}
 

@@ -65,7 +65,7 @@ func xmlsec1(t *testing.T, xml string, certPEM []byte) {
 func TestSignedDocumentsValidateWithXmllintAndVerifyWithXmlsec1(t *testing.T) {
 	f := setup(t)
 	f.configurar(f.admin)
-	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: certificado(t).cert.Raw})
+	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: certificado(t).Cert.Raw})
 	p := f.producto("P", ptr(CABYS), false)
 	s := f.producto("S", ptr("8311100000000"), true)
 	cl := f.cliente("112340567")
@@ -185,7 +185,7 @@ func TestSigningAndSendingNeedTheCompanysCertificateAndCredentials(t *testing.T)
 	}
 	id2 := certificado(t)
 	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion",
-		map[string]any{"certificado": base64.StdEncoding.EncodeToString(id2.p12), "pin": pinCertificado})
+		map[string]any{"certificado": base64.StdEncoding.EncodeToString(id2.Modern), "pin": pinCertificado})
 	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
 	if r := f.e.Call(f.admin, http.MethodPost, ruta(id, "enviar"), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("configuracion")) == 0 {
 		t.Fatalf("enviar without credentials: %d %s", r.Status, r.Raw)
