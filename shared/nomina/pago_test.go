@@ -21,6 +21,9 @@ func TestMarkingPaidPostsABalancedEntryOnThePayrollAccountsAndAnEvent(t *testing
 	f := setup(t)
 	e1 := f.empleado(emp{salario: "1500000"})
 	e2 := f.empleado(emp{salario: "600000"})
+	// A webhook may subscribe to the payroll's event.
+	f.Must(http.StatusCreated, http.MethodPost, "/api/webhooks", map[string]any{"nombre": "Nómina", "url": "https://hooks.example.com/nomina",
+		"eventos": []string{"PlanillaPagadaEvent"}})
 	id := testenv.ID(f.planilla("mensual", "2026-03-01", "2026-03-31"))
 	f.Must(http.StatusOK, http.MethodPatch, testenv.Path("planillas", id, "/lineas"), map[string]any{"lineas": []any{
 		map[string]any{"empleado_id": e2, "dias_incapacidad": 5, "otras_deducciones": "10000.00"}}})
@@ -63,6 +66,9 @@ func TestMarkingPaidPostsABalancedEntryOnThePayrollAccountsAndAnEvent(t *testing
 	if n := f.Int(`select count(*) from eventos where empresa_id = 1 and tipo = 'PlanillaPagadaEvent'
 		and (payload->>'id')::bigint = $1 and payload->>'estado' = 'pagada'`, id); n != 1 {
 		t.Fatalf("PlanillaPagadaEvent: %d", n)
+	}
+	if n := f.Int(`select count(*) from webhook_entregas where empresa_id = 1 and evento = 'PlanillaPagadaEvent'`); n != 1 {
+		t.Fatalf("webhook deliveries of PlanillaPagadaEvent: %d", n)
 	}
 }
 

@@ -224,6 +224,10 @@ var Catalogo = []Evento{
 		map[string]any{"id": 1, "clave": "50624112600310100000100100001010000000001112345678", "estado": "accepted", "venta_id": 1}},
 	{eventos.InventarioBajo, "Las existencias de un producto quedaron por debajo de su mínimo tras una salida.",
 		map[string]any{"producto_id": 1, "codigo": "ARROZ-1KG", "almacen_id": 1, "cantidad_disponible": "4.000", "stock_minimo": "5"}},
+	{eventos.PlanillaPagada, "Una planilla se marcó como pagada y se contabilizó (el cuerpo es la planilla con sus totales y líneas).",
+		map[string]any{"id": 1, "numero": "PLA-000001", "tipo": "mensual", "fecha_inicio": "2026-03-01", "fecha_fin": "2026-03-31",
+			"estado": "pagada", "fecha_pago": "2026-03-31", "asiento_numero": "AS-2026-000001",
+			"totales": map[string]any{"salario_bruto": "1500000.00", "salario_neto": "1271700.00"}}},
 	{EventoDesactivado, "Una suscripción se desactivó tras 20 entregas fallidas consecutivas.",
 		map[string]any{"webhook_id": 1, "nombre": "ERP contable", "url": "https://hooks.example.com/erp", "fallos_consecutivos": 20}},
 }
