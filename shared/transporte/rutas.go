@@ -149,6 +149,8 @@ func guardarListas(c *recurso.Call, vals map[string]any) error {
 	if b.Len() == 0 {
 		return nil
 	}
+	// The lists are part of the route: changing only them is a change of it.
+	b.Queue(`update rutas set actualizado_en = now() where empresa_id = $1 and id = $2`, empresa, c.ID)
 	if err := c.Tx.SendBatch(c.Context(), b).Close(); err != nil {
 		return fmt.Errorf("transporte: paradas y horarios de la ruta %d: %w", c.ID, err)
 	}
