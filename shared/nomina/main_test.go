@@ -31,6 +31,7 @@ type emp struct {
 	conyuge          bool
 	ingreso, salida  string
 	estado           string
+	pago             string // tipo_pago, mensual by default
 }
 
 // empleado inserts an employee of company 1 (or e.empresa) and returns its id.
@@ -49,15 +50,18 @@ func (f *fx) empleado(e emp) int64 {
 	if e.estado == "" {
 		e.estado = "activo"
 	}
+	if e.pago == "" {
+		e.pago = "mensual"
+	}
 	var salida any
 	if e.salida != "" {
 		salida = e.salida
 	}
 	return f.Int(`insert into empleados (empresa_id, nombre, apellidos, tipo_identificacion, identificacion, fecha_nacimiento,
-			fecha_ingreso, fecha_salida, puesto, salario_base, jornada, hijos, conyuge, estado)
-		values ($1, 'Empleado', $2, 'fisica', $3, '1990-01-01', $4, $5, 'Operario', $6::numeric, $7, $8, $9, $10) returning id`,
+			fecha_ingreso, fecha_salida, puesto, salario_base, jornada, hijos, conyuge, estado, tipo_pago)
+		values ($1, 'Empleado', $2, 'fisica', $3, '1990-01-01', $4, $5, 'Operario', $6::numeric, $7, $8, $9, $10, $11) returning id`,
 		e.empresa, fmt.Sprintf("Apellido %03d", f.n), fmt.Sprintf("1%08d", 10000000+f.n), e.ingreso, salida, e.salario, e.jornada,
-		e.hijos, e.conyuge, e.estado)
+		e.hijos, e.conyuge, e.estado, e.pago)
 }
 
 // planilla creates a planilla of company 1 and returns its answer.

@@ -73,10 +73,11 @@ const lineasJSON = `(select coalesce(jsonb_agg(` + lineaJSON + ` order by e.apel
 	from planilla_lineas l join empleados e on e.empresa_id = l.empresa_id and e.id = l.empleado_id
 	where l.empresa_id = p.empresa_id and l.planilla_id = p.id)`
 
-// activoEnPeriodo selects the employees (alias e) of company $1 on the
-// payroll of a period from $2 to $3: not deleted, not inactive, hired by
-// its end and not gone before its start.
-const activoEnPeriodo = `e.empresa_id = $1 and not e.eliminado and e.estado <> 'inactivo'
+// activoEnPeriodo selects the employees (alias e) of company $1 on a
+// payroll of type $5 for a period from $2 to $3: paid with that frequency
+// (tipo_pago: a monthly planilla does not pay the weekly staff), not
+// deleted, not inactive, hired by its end and not gone before its start.
+const activoEnPeriodo = `e.empresa_id = $1 and not e.eliminado and e.estado <> 'inactivo' and e.tipo_pago = $5::text
 	and e.fecha_ingreso <= $3 and (e.fecha_salida is null or e.fecha_salida >= $2)`
 
 // DatosPlanilla is a validated new planilla.
@@ -109,6 +110,18 @@ func CrearPlanilla(ctx context.Context, tx *db.Tx, p auth.Principal, d DatosPlan
 		return nil, apperr.InvalidField("fecha_fin", fmt.Sprintf("Una planilla %s abarca a lo sumo %d días; el período indicado tiene %d.",
 			d.Tipo, diasMaximos[d.Tipo], dias))
 	}
+	// A period is paid once per pay type: another live planilla of the type
+	// overlapping it is refused.
+	var otra, estado string
+	err := tx.QueryRow(ctx, `select numero, estado from planillas where empresa_id = $1 and tipo = $2 and estado <> 'anulada'
+		and fecha_inicio <= $4 and fecha_fin >= $3 order by id limit 1`, tx.EmpresaID(), d.Tipo, d.Inicio, d.Fin).Scan(&otra, &estado)
+	switch {
+	case err == nil:
+		return nil, apperr.InvalidField("fecha_inicio", fmt.Sprintf("La planilla %s (%s, %s) ya cubre parte de este período; "+
+			"anúlela antes de crear otra.", otra, d.Tipo, estado))
+	case !errors.Is(err, pgx.ErrNoRows):
+		return nil, fmt.Errorf("nomina: planillas del período: %w", err)
+	}
 	n, err := documentos.Siguiente(ctx, tx, "PLA")
 	if err != nil {
 		return nil, err
@@ -116,7 +129,7 @@ func CrearPlanilla(ctx context.Context, tx *db.Tx, p auth.Principal, d DatosPlan
 	var id, lineas int64
 	err = tx.QueryRow(ctx, `with p as (
 			insert into planillas (empresa_id, numero, tipo, fecha_inicio, fecha_fin, descripcion, usuario_id, cantidad_empleados)
-			values ($1, $4, $5, $2, $3, $6, nullif($7, 0), (select count(*) from empleados e where `+activoEnPeriodo+`))
+			values ($1, $4, $5::text, $2, $3, $6, nullif($7, 0), (select count(*) from empleados e where `+activoEnPeriodo+`))
 			returning id),
 		l as (
 			insert into planilla_lineas (empresa_id, planilla_id, empleado_id, salario_base, jornada, hijos, conyuge)
@@ -128,7 +141,7 @@ func CrearPlanilla(ctx context.Context, tx *db.Tx, p auth.Principal, d DatosPlan
 		return nil, fmt.Errorf("nomina: crear planilla: %w", err)
 	}
 	if lineas == 0 {
-		return nil, apperr.InvalidField("fecha_inicio", "No hay empleados activos en el período indicado: la planilla quedaría vacía.")
+		return nil, apperr.InvalidField("fecha_inicio", "No hay empleados activos con pago "+d.Tipo+" en el período indicado: la planilla quedaría vacía.")
 	}
 	return BuscarPlanilla(ctx, tx, p, id)
 }

@@ -74,9 +74,14 @@ func TestCreditsForChildrenAndSpouseNeverTakeTheTaxBelowZero(t *testing.T) {
 
 func TestAFortnightlyPlanillaProratesSalaryAndBrackets(t *testing.T) {
 	f := setup(t)
-	e := f.empleado(emp{salario: "1500000"})
-	id := testenv.ID(f.planilla("quincenal", "2026-03-16", "2026-03-31"))
-	r := f.accion(id, "calcular", nil)
+	e := f.empleado(emp{salario: "1500000", pago: "quincenal"})
+	f.empleado(emp{salario: "1500000"}) // paid monthly: not on a fortnight's planilla
+	r := f.planilla("quincenal", "2026-03-16", "2026-03-31")
+	if n := testenv.Len(r.JSON, "data.lineas"); n != 1 {
+		t.Fatalf("%d lines, want the fortnightly employee only: %s", n, r.Raw)
+	}
+	id := testenv.ID(r)
+	r = f.accion(id, "calcular", nil)
 	l := linea(t, r, e)
 	for k, v := range map[string]string{"salario_bruto": "750000.00", "ccss_obrero": "81225.00", "impuesto_renta": "32925.00",
 		"salario_neto": "635850.00", "dias_laborados": "15"} {
@@ -154,6 +159,7 @@ func TestAPlanillaTakesTheEmployeesActiveInItsPeriod(t *testing.T) {
 	f.empleado(emp{salario: "500000", ingreso: "2026-04-01"}) // not yet
 	f.empleado(emp{salario: "500000", estado: "inactivo"})    // inactive
 	f.empleado(emp{empresa: 2, salario: "500000"})            // another company's
+	f.empleado(emp{salario: "500000", pago: "semanal"})       // paid weekly
 	r := f.planilla("mensual", "2026-03-01", "2026-03-31")
 	if n := testenv.Len(r.JSON, "data.lineas"); n != 3 {
 		t.Fatalf("%d lines, want 3: %s", n, r.Raw)
@@ -185,6 +191,8 @@ func TestPlanillaValidationAndStateRules(t *testing.T) {
 		{"nobody employed", testenv.With(base, "fecha_inicio", "2019-01-01", "fecha_fin", "2019-01-31"), "fecha_inicio"},
 	})
 	id := testenv.ID(f.planilla("mensual", "2026-03-01", "2026-03-31"))
+	// The same pay type cannot pay a period twice.
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/planillas", testenv.With(base, "fecha_inicio", "2026-03-15", "fecha_fin", "2026-04-14")), "fecha_inicio")
 	lineas := testenv.Path("planillas", id, "/lineas")
 	f.E.ExpectInvalid(t, f.Admin, http.MethodPatch, lineas, []testenv.Invalid{
 		{"no lines", map[string]any{"lineas": []any{}}, "lineas"},
@@ -217,20 +225,20 @@ func TestPlanillaValidationAndStateRules(t *testing.T) {
 
 func TestCreatingAndCalculatingCostTheSameRoundTripsWhateverTheStaff(t *testing.T) {
 	f := setup(t)
-	costo := func() (crear, calcular int64) {
+	costo := func(ini, fin string) (crear, calcular int64) {
 		antes := f.E.Queries.Load()
-		id := testenv.ID(f.planilla("semanal", "2026-03-02", "2026-03-08"))
+		id := testenv.ID(f.planilla("semanal", ini, fin))
 		crear = f.E.Queries.Load() - antes
 		antes = f.E.Queries.Load()
 		f.accion(id, "calcular", nil)
 		return crear, f.E.Queries.Load() - antes
 	}
-	f.empleado(emp{salario: "500000"})
-	c1, k1 := costo()
+	f.empleado(emp{salario: "500000", pago: "semanal"})
+	c1, k1 := costo("2026-03-02", "2026-03-08")
 	for range 9 {
-		f.empleado(emp{salario: "700000"})
+		f.empleado(emp{salario: "700000", pago: "semanal"})
 	}
-	c10, k10 := costo()
+	c10, k10 := costo("2026-03-09", "2026-03-15")
 	if c1 != c10 || k1 != k10 {
 		t.Fatalf("1 employee: create %d calculate %d round trips; 10 employees: %d and %d", c1, k1, c10, k10)
 	}

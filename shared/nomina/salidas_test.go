@@ -119,12 +119,12 @@ func TestTheAguinaldoIsATwelfthOfTheGrossPaidFromDecemberToNovember(t *testing.T
 	// December 2025 (2025 rates) and November 2026 count; a December 2026
 	// planilla belongs to next year's aguinaldo; an unpaid one does not count.
 	f.pagada("mensual", "2025-12-01", "2025-12-31")
-	nov := testenv.ID(f.planilla("quincenal", "2026-11-01", "2026-11-15"))
+	nov := testenv.ID(f.planilla("mensual", "2026-11-01", "2026-11-30"))
 	f.Must(http.StatusOK, http.MethodPatch, testenv.Path("planillas", nov, "/lineas"),
 		map[string]any{"lineas": []any{map[string]any{"empleado_id": e, "horas_extra": 8}}})
 	f.accion(nov, "calcular", nil)
 	f.accion(nov, "aprobar", nil)
-	f.accion(nov, "marcar-pagada", map[string]any{"fecha_pago": "2026-11-15"})
+	f.accion(nov, "marcar-pagada", map[string]any{"fecha_pago": "2026-11-30"})
 	f.pagada("mensual", "2026-12-01", "2026-12-31")
 	sinPagar := testenv.ID(f.planilla("mensual", "2026-10-01", "2026-10-31"))
 	f.accion(sinPagar, "calcular", nil)
@@ -134,13 +134,13 @@ func TestTheAguinaldoIsATwelfthOfTheGrossPaidFromDecemberToNovember(t *testing.T
 		testenv.Len(r.JSON, "data.empleados") != 2 {
 		t.Fatalf("aguinaldo: %s", r.Raw)
 	}
-	// e: 1,200,000 (December) + 600,000 + 8 overtime hours at 1,200,000 /
-	// 30 / 8 x 1.5 = 60,000 (the fortnight) = 1,860,000 / 12 = 155,000.
-	// otro: hired in June, only the fortnight: 300,000 / 12 = 25,000.
+	// e: 1,200,000 (December) + 1,200,000 + 8 overtime hours at 1,200,000 /
+	// 30 / 8 x 1.5 = 60,000 (November) = 2,460,000 / 12 = 205,000.
+	// otro: hired in June, only November: 600,000 / 12 = 50,000.
 	for _, c := range []struct {
 		emp          int64
 		total, monto string
-	}{{e, "1860000.00", "155000.00"}, {otro, "300000.00", "25000.00"}} {
+	}{{e, "2460000.00", "205000.00"}, {otro, "600000.00", "50000.00"}} {
 		found := false
 		for i := range 2 {
 			p := "data.empleados." + itoa(int64(i))
@@ -155,7 +155,7 @@ func TestTheAguinaldoIsATwelfthOfTheGrossPaidFromDecemberToNovember(t *testing.T
 			t.Errorf("employee %d missing: %s", c.emp, r.Raw)
 		}
 	}
-	if testenv.Exact(t, r.Raw, "data.total") != "180000.00" {
+	if testenv.Exact(t, r.Raw, "data.total") != "255000.00" {
 		t.Errorf("total: %s", r.Raw)
 	}
 	f.Must(http.StatusUnprocessableEntity, http.MethodPost, "/api/planillas/aguinaldo", nil)
