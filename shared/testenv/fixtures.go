@@ -191,3 +191,20 @@ func Number(r Resp, path string) string {
 	n, _ := Get(v, path).(json.Number)
 	return string(n)
 }
+
+// Linea is a document line body (a sale's, a purchase order's): producto_id,
+// cantidad and precio_unitario, then kv pairs that add or override fields
+// (With).
+func Linea(producto int64, cantidad, precio any, kv ...any) map[string]any {
+	return With(map[string]any{"producto_id": producto, "cantidad": cantidad, "precio_unitario": precio}, kv...)
+}
+
+// IDs64 is IDs as int64, the type of the fixtures' ids.
+func IDs64(r Resp) []int64 {
+	ids := IDs(r)
+	out := make([]int64, len(ids))
+	for i, id := range ids {
+		out[i] = int64(id)
+	}
+	return out
+}
