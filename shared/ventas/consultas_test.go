@@ -8,16 +8,6 @@ import (
 	"github.com/erpcr/erp/shared/testenv"
 )
 
-// ids returns the ids of a list response's data, in order.
-func ids(r testenv.Resp) []int64 {
-	n := testenv.Len(r.JSON, "data")
-	out := make([]int64, 0, max(n, 0))
-	for i := 0; i < n; i++ {
-		out = append(out, int64(testenv.Num(r.JSON, fmt.Sprintf("data.%d.id", i))))
-	}
-	return out
-}
-
 func TestSalesListFiltersSearchSortAndPages(t *testing.T) {
 	f := setup(t)
 	p := f.Producto(testenv.Prod{Codigo: "P"})
@@ -35,7 +25,7 @@ func TestSalesListFiltersSearchSortAndPages(t *testing.T) {
 		if r.Status != http.StatusOK {
 			t.Fatalf("%s: %d %s", q, r.Status, r.Raw)
 		}
-		if got := ids(r); fmt.Sprint(got) != fmt.Sprint(want) {
+		if got := testenv.IDs64(r); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%s: %v, want %v", q, got, want)
 		}
 	}
@@ -176,7 +166,7 @@ func TestRoundTripsDoNotGrowWithLinesOrPageSize(t *testing.T) {
 		}
 	}
 	// Payments.
-	cxcs := ids(f.E.Get("/api/cuentas-por-cobrar?per_page=2", f.Admin))
+	cxcs := testenv.IDs64(f.E.Get("/api/cuentas-por-cobrar?per_page=2", f.Admin))
 	p1, _ := queries(testenv.Req{Method: http.MethodPost, Path: path("cuentas-por-cobrar", cxcs[0], "/pagos"), Body: map[string]any{"monto": 1}})
 	p2, _ := queries(testenv.Req{Method: http.MethodPost, Path: path("cuentas-por-cobrar", cxcs[0], "/pagos"), Body: map[string]any{"monto": 9}})
 	// The settling payment also marks the sale pagada, in the same batch.

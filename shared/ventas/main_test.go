@@ -39,16 +39,13 @@ func venta(lineas ...map[string]any) map[string]any {
 	return map[string]any{"fecha_venta": "2026-03-15", "tipo_comprobante": "factura", "detalles": ls}
 }
 
-// linea is a valid line.
-func linea(producto int64, cantidad, precio any, kv ...any) map[string]any {
-	return testenv.With(map[string]any{}, append([]any{"producto_id", producto, "cantidad", cantidad, "precio_unitario", precio}, kv...)...)
-}
-
 // Shorter names for the shared helpers this package's tests use everywhere.
 var (
 	id   = testenv.ID
 	path = testenv.Path
 	num  = testenv.Number
+	// linea is a valid line.
+	linea = testenv.Linea
 )
 
 func ptr[T any](v T) *T { return &v }
