@@ -53,7 +53,7 @@ func TestPayablesListFiltersAndShow(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := f.do(http.MethodGet, "/api/cuentas-por-pagar"+c.query, nil)
-		if got := ids(r); r.Status != http.StatusOK || !slices.Equal(got, c.want) && len(got)+len(c.want) > 0 {
+		if got := testenv.IDs64(r); r.Status != http.StatusOK || !slices.Equal(got, c.want) && len(got)+len(c.want) > 0 {
 			t.Errorf("%s: %v, want %v (%d %s)", c.query, got, c.want, r.Status, r.Raw)
 		}
 	}

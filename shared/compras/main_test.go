@@ -59,15 +59,6 @@ func (f *fixture) do(method, path string, body any) testenv.Resp {
 	return f.e.Call(f.tok, method, path, body)
 }
 
-// linea is a line body.
-func linea(producto int64, cantidad, precio any, kv ...any) map[string]any {
-	l := map[string]any{"producto_id": producto, "cantidad": cantidad, "precio_unitario": precio}
-	for i := 0; i+1 < len(kv); i += 2 {
-		l[kv[i].(string)] = kv[i+1]
-	}
-	return l
-}
-
 // orden is a valid create body in borrador (estado is required) with the
 // given lines (one line of the third product when none).
 func (f *fixture) orden(lineas ...map[string]any) map[string]any {
@@ -135,13 +126,7 @@ func (f *fixture) to(id int64, estado string) {
 	}
 }
 
-// ids is testenv.IDs as int64, the type of this package's fixture ids.
-func ids(r testenv.Resp) []int64 {
-	out := []int64{}
-	for _, id := range testenv.IDs(r) {
-		out = append(out, int64(id))
-	}
-	return out
-}
+// linea is a line body.
+var linea = testenv.Linea
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -317,7 +317,7 @@ func TestDeleteOnlyInDraftAndSoft(t *testing.T) {
 	if r := f.do(http.MethodPost, ordenPath(gone, "cancelar"), nil); r.Status != http.StatusNotFound {
 		t.Errorf("cancel after delete: %d", r.Status)
 	}
-	if got := ids(f.do(http.MethodGet, "/api/ordenes-compra?per_page=100", nil)); slices.Contains(got, gone) || !slices.Contains(got, keep) {
+	if got := testenv.IDs64(f.do(http.MethodGet, "/api/ordenes-compra?per_page=100", nil)); slices.Contains(got, gone) || !slices.Contains(got, keep) {
 		t.Errorf("list after delete: %v", got)
 	}
 	if n := testenv.Column[int64](t, e, `select count(*) from ordenes_compra where id = $1 and eliminado and not activo`, gone)[0]; n != 1 {
@@ -354,7 +354,7 @@ func TestListFiltersSearchPaginationAndSort(t *testing.T) {
 		if r.Status != http.StatusOK || testenv.Num(r.JSON, "total") != float64(testenv.Len(r.JSON, "data")) && !strings.Contains(q, "per_page") {
 			t.Fatalf("%s: %d %s", q, r.Status, r.Raw)
 		}
-		return ids(r)
+		return testenv.IDs64(r)
 	}
 	cases := []struct {
 		query string

@@ -22,7 +22,7 @@ func TestAnotherCompanyCannotReachOrdersOrPayables(t *testing.T) {
 	// Lists: company 2 sees only its own, whatever the filters say.
 	for _, q := range []string{"", "?empresa_id=1", "?search=OC-000001", "?proveedor_id=" + itoa(f1.proveedor), "?per_page=100"} {
 		r := f2.do(http.MethodGet, "/api/ordenes-compra"+q, nil)
-		if got := ids(r); r.Status != http.StatusOK || slices.Contains(got, orders["borrador"]) || slices.Contains(got, orders["recibida"]) {
+		if got := testenv.IDs64(r); r.Status != http.StatusOK || slices.Contains(got, orders["borrador"]) || slices.Contains(got, orders["recibida"]) {
 			t.Errorf("company 2 lists company 1's orders with %q: %s", q, r.Raw)
 		}
 		r = f2.do(http.MethodGet, "/api/cuentas-por-pagar"+q, nil)
@@ -30,7 +30,7 @@ func TestAnotherCompanyCannotReachOrdersOrPayables(t *testing.T) {
 			t.Errorf("company 2 lists company 1's payables with %q: %s", q, r.Raw)
 		}
 	}
-	if got := ids(f2.do(http.MethodGet, "/api/ordenes-compra", nil)); len(got) != 1 || got[0] != theirs {
+	if got := testenv.IDs64(f2.do(http.MethodGet, "/api/ordenes-compra", nil)); len(got) != 1 || got[0] != theirs {
 		t.Errorf("company 2's own list: %v", got)
 	}
 	// Every operation on company 1's records is a 404 for company 2, even with a valid body.
