@@ -226,13 +226,8 @@ func venta(cliente int64, lineas ...map[string]any) map[string]any {
 	return b
 }
 
-func linea(producto int64, cantidad, precio any, kv ...any) map[string]any {
-	l := map[string]any{"producto_id": producto, "cantidad": cantidad, "precio_unitario": precio}
-	for i := 0; i+1 < len(kv); i += 2 {
-		l[kv[i].(string)] = kv[i+1]
-	}
-	return l
-}
+// linea is a line body.
+var linea = testenv.Linea
 
 // generar creates the comprobante of a sale and returns its id.
 func (f *fx) generar(tok string, ventaID int64, extra ...any) int64 {
