@@ -120,14 +120,16 @@ sam-local:
 
 ## sam-build: SAM's go1.x builder on the host, static and without the RPC shim
 sam-build:
-	CGO_ENABLED=0 GOFLAGS=-tags=lambda.norpc sam build
+	CGO_ENABLED=0 GOFLAGS=-tags=lambda.norpc $(SAM) build
 
-## deploy: sam-build, then sam deploy to ENV (dev, staging, prod)
+## deploy: sam-build, sam deploy to ENV (dev, staging, prod), then the migrate function (after make deploy-platform)
 ENV ?= dev
+# samconfig.toml's region.
+DEPLOY_REGION ?= us-east-1
 deploy: sam-build
 	$(SAM) deploy --config-env $(ENV)
 	@echo "migrate: applying migrations and the catalog seed (erp-$(ENV)-migrate)"
-	aws lambda invoke --function-name erp-$(ENV)-migrate --cli-binary-format raw-in-base64-out --payload '{}' .aws-sam/migrate-$(ENV).json
+	aws lambda invoke --region $(DEPLOY_REGION) --function-name erp-$(ENV)-migrate --cli-binary-format raw-in-base64-out --payload '{}' .aws-sam/migrate-$(ENV).json
 	@cat .aws-sam/migrate-$(ENV).json; echo; ! grep -q '"errorMessage"' .aws-sam/migrate-$(ENV).json
 
 ## infra-test: the CDK app's tests (infra/, its own Go module) and make synth; skipped only without node/npm
