@@ -30,6 +30,7 @@ import (
 	"github.com/erpcr/erp/shared/ops"
 	"github.com/erpcr/erp/shared/organizacion"
 	"github.com/erpcr/erp/shared/plataforma"
+	"github.com/erpcr/erp/shared/programados"
 	"github.com/erpcr/erp/shared/queue"
 	"github.com/erpcr/erp/shared/reportes"
 	"github.com/erpcr/erp/shared/routes"
@@ -69,7 +70,9 @@ var Grupos = map[string]plataforma.Grupo{
 	"ventas":        ventas.Grupo,
 	"webhooks":      plataforma.GrupoWebhooks,
 	// "hacienda" is served by the process's one invoicing service
-	// (Deps.Hacienda), which the local worker shares.
+	// (Deps.Hacienda), which the local worker shares; "programados" by the
+	// process's one scheduled-reports service (Deps.Programados), which the
+	// sweep shares.
 }
 
 // Deps are the process's dependencies plus the one invoicing service that
@@ -79,6 +82,9 @@ type Deps struct {
 
 	haciendaOnce sync.Once
 	hacienda     *facturacion.Service
+
+	programadosOnce sync.Once
+	programados     *programados.Servicio
 }
 
 // Open builds the dependencies from cfg.
@@ -105,9 +111,20 @@ func (d *Deps) Hacienda() *facturacion.Service {
 	return d.hacienda
 }
 
+// Programados is the process's scheduled-reports service, built on first
+// use; tests replace its clock, store and mail (one value for the routes
+// and the sweep).
+func (d *Deps) Programados() *programados.Servicio {
+	d.programadosOnce.Do(func() { d.programados = programados.Nuevo(d.Deps) })
+	return d.programados
+}
+
 func (d *Deps) grupo(group string) (plataforma.Grupo, error) {
 	if group == "hacienda" {
 		return func(*plataforma.Deps) lambdahttp.Handlers { return d.Hacienda().Handlers() }, nil
+	}
+	if group == "programados" {
+		return func(*plataforma.Deps) lambdahttp.Handlers { return d.Programados().Handlers() }, nil
 	}
 	g, ok := Grupos[group]
 	if !ok {
@@ -173,12 +190,12 @@ func (d *Deps) procesarTrabajo(ctx context.Context, j queue.Job) error {
 // RunLocalWorkers runs the in-process queue's consumer and the one-minute
 // sweep until ctx ends (make run: the stand-ins of SQS and EventBridge).
 func (d *Deps) RunLocalWorkers(ctx context.Context) {
-	d.Deps.RunLocalWorkers(ctx, d.procesarTrabajo, d.Hacienda())
+	d.Deps.RunLocalWorkers(ctx, d.procesarTrabajo, d.Hacienda(), d.Programados())
 }
 
 // Barrer runs one sweep (what the scheduler function does every minute).
 func (d *Deps) Barrer(ctx context.Context) (plataforma.ResultadoBarrido, error) {
-	return d.Deps.Barrer(ctx, d.Hacienda())
+	return d.Deps.Barrer(ctx, d.Hacienda(), d.Programados())
 }
 
 // HaciendaWorker is the hacienda-worker function's handler.
@@ -188,5 +205,5 @@ func (d *Deps) HaciendaWorker() func(context.Context, events.SQSEvent) (events.S
 
 // Scheduler is the scheduler function's handler (the sweep).
 func (d *Deps) Scheduler() func(context.Context, events.EventBridgeEvent) (plataforma.ResultadoBarrido, error) {
-	return d.Deps.Scheduler(d.Hacienda())
+	return d.Deps.Scheduler(d.Hacienda(), d.Programados())
 }

@@ -112,6 +112,11 @@ func TestRowLevelSecurityHidesOtherCompaniesFromTheApplicationRole(t *testing.T)
 			insert into caja_sesiones (empresa_id, caja_id, monto_inicial) select empresa_id, id, 0 from k`, c)
 		e.Exec(`insert into presupuestos (empresa_id, anio, cuenta_contable_id, montos)
 			select $1, 2026, id, array_fill(0::numeric, array[12]) from cuentas_contables where empresa_id = $1 and codigo = '4.1.01.001'`, c)
+		// Scheduled reports (migration 0017): a schedule with one run.
+		e.Exec(`with r as (insert into reportes_programados (empresa_id, nombre, tipo, frecuencia, hora, formato, proxima_ejecucion, usuario_id)
+				select $1, 'Diario', 'ventas', 'diaria', '08:00', 'pdf', now(), (select min(usuario_id) from membresias where empresa_id = $1)
+				returning empresa_id, id)
+			insert into reporte_ejecuciones (empresa_id, reporte_programado_id, programada_para) select empresa_id, id, now() from r`, c)
 		// Employees (migration 0018): one linked to the company's first member.
 		e.Exec(`insert into empleados (empresa_id, nombre, apellidos, tipo_identificacion, identificacion, fecha_nacimiento,
 				fecha_ingreso, puesto, salario_base, usuario_id)

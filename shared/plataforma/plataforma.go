@@ -8,6 +8,7 @@ package plataforma
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -271,26 +272,37 @@ type Barredor interface {
 type ResultadoBarrido struct {
 	Hacienda int `json:"hacienda"`
 	Webhooks int `json:"webhooks"`
+	// ReportesProgramados counts the scheduled reports run (completed or
+	// failed) by the sweep.
+	ReportesProgramados int `json:"reportes_programados"`
 }
 
 // maxBarridoWebhooks bounds the deliveries one sweep wakes.
 const maxBarridoWebhooks = 1000
 
 // Barrer runs the Hacienda sweep, then wakes webhook deliveries that are
-// due (lost wake-ups, retries longer than SQS can delay).
-func (d *Deps) Barrer(ctx context.Context, hacienda Barredor) (ResultadoBarrido, error) {
+// due (lost wake-ups, retries longer than SQS can delay), then runs the
+// due scheduled reports (shared/programados) when given. The reports run
+// even when an earlier sweep failed: they do not depend on it.
+func (d *Deps) Barrer(ctx context.Context, hacienda Barredor, programados Barredor) (ResultadoBarrido, error) {
+	var res ResultadoBarrido
 	n, err := hacienda.Barrer(ctx)
-	if err != nil {
-		return ResultadoBarrido{Hacienda: n}, err
+	res.Hacienda = n
+	if err == nil {
+		res.Webhooks, err = d.Webhooks().Barrer(ctx, maxBarridoWebhooks)
 	}
-	m, err := d.Webhooks().Barrer(ctx, maxBarridoWebhooks)
-	return ResultadoBarrido{Hacienda: n, Webhooks: m}, err
+	if programados != nil {
+		var errProgramados error
+		res.ReportesProgramados, errProgramados = programados.Barrer(ctx)
+		err = errors.Join(err, errProgramados)
+	}
+	return res, err
 }
 
 // Scheduler is the EventBridge-scheduled function.
-func (d *Deps) Scheduler(hacienda Barredor) func(context.Context, events.EventBridgeEvent) (ResultadoBarrido, error) {
+func (d *Deps) Scheduler(hacienda Barredor, programados Barredor) func(context.Context, events.EventBridgeEvent) (ResultadoBarrido, error) {
 	return func(ctx context.Context, _ events.EventBridgeEvent) (ResultadoBarrido, error) {
-		return d.Barrer(ctx, hacienda)
+		return d.Barrer(ctx, hacienda, programados)
 	}
 }
 
@@ -305,7 +317,7 @@ func (d *Deps) Worker(procesar func(context.Context, queue.Job) error) func(cont
 // RunLocalWorkers runs what SQS and EventBridge run in AWS, in-process: the
 // local queue's consumer (procesar routes a job by type) and the
 // one-minute sweep, until ctx ends.
-func (d *Deps) RunLocalWorkers(ctx context.Context, procesar func(context.Context, queue.Job) error, hacienda Barredor) {
+func (d *Deps) RunLocalWorkers(ctx context.Context, procesar func(context.Context, queue.Job) error, hacienda, programados Barredor) {
 	go func() { _ = d.LocalQueue().Run(ctx, procesar, 500*time.Millisecond) }()
 	go func() {
 		t := time.NewTicker(time.Minute)
@@ -315,7 +327,7 @@ func (d *Deps) RunLocalWorkers(ctx context.Context, procesar func(context.Contex
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if _, err := d.Barrer(ctx, hacienda); err != nil && ctx.Err() == nil {
+				if _, err := d.Barrer(ctx, hacienda, programados); err != nil && ctx.Err() == nil {
 					d.Log.Error("barrido", "error", err.Error())
 				}
 			}

@@ -1,0 +1,260 @@
+package programados_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+// asiento posts a manual entry of company 1 as the owner: debit one
+// account, credit another.
+func (f *fx) asiento(fecha, debe, haber string, monto int) {
+	f.t.Helper()
+	cuenta := func(codigo string) int64 {
+		return testenv.Scalar[int64](f.t, f.e, `select contabilidad_cuenta(1, $1)`, codigo)
+	}
+	b, _ := json.Marshal([]map[string]any{{"cuenta_id": cuenta(debe), "debe": monto}, {"cuenta_id": cuenta(haber), "haber": monto}})
+	f.e.Exec(`select contabilidad_registrar(1, $1::date, 'Aporte', 'manual', null, $2::jsonb)`, fecha, string(b))
+}
+
+// balanza is a trial balance of March 2026 run on Wednesdays at 08:00.
+func balanza(kv ...any) map[string]any {
+	return semanal(append([]any{"nombre", "Balanza semanal", "tipo", "balanza-comprobacion",
+		"parametros", map[string]any{"fecha_inicio": "2026-03-01", "fecha_fin": "2026-03-31"}}, kv...)...)
+}
+
+// descargar gets a run's file through the gateway.
+func (f *fx) descargar(tok string, run map[string]any) testenv.Resp {
+	f.t.Helper()
+	url := testenv.Str(run, "url_archivo")
+	if url == "" {
+		f.t.Fatalf("run without a file: %v", run)
+	}
+	return f.ok(http.StatusOK, f.e.Get(url, tok))
+}
+
+func TestAWeeklyReportRunsOnceAtItsHourAndMailsItsLink(t *testing.T) {
+	f := setup(t, lunes)
+	f.asiento("2026-03-05", "1.1.02.001", "3.1.01.001", 50000)
+	id := f.crear(f.admin, balanza())
+
+	f.reloj.Fijar(cr("2026-03-04 07:59"))
+	if n := f.barrer(); n != 0 {
+		t.Fatalf("a minute early: %d runs", n)
+	}
+
+	// Two schedulers sweep at the same instant, then one sweeps again and
+	// another a minute later: one run.
+	f.reloj.Fijar(cr("2026-03-04 08:00"))
+	var wg sync.WaitGroup
+	counts := make([]int, 2)
+	for i := range counts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, err := f.svc.Barrer(context.Background())
+			if err != nil {
+				t.Errorf("concurrent sweep: %v", err)
+			}
+			counts[i] = n
+		}()
+	}
+	wg.Wait()
+	if counts[0]+counts[1] != 1 {
+		t.Fatalf("two sweeps at the hour ran %v", counts)
+	}
+	if n := f.barrer(); n != 0 {
+		t.Fatalf("a third sweep at the same instant ran %d", n)
+	}
+	f.reloj.Fijar(cr("2026-03-04 08:01"))
+	if n := f.barrer(); n != 0 {
+		t.Fatalf("a minute later: %d runs", n)
+	}
+
+	show := f.ok(http.StatusOK, f.e.Get(ruta(id), f.admin))
+	if got := testenv.Str(show.JSON, "data.proxima_ejecucion"); got != "2026-03-11T14:00:00Z" {
+		t.Errorf("proxima_ejecucion %s, want next Wednesday 08:00 in Costa Rica", got)
+	}
+	if got := testenv.Str(show.JSON, "data.ultima_ejecucion"); got != "2026-03-04T14:00:00Z" {
+		t.Errorf("ultima_ejecucion %s", got)
+	}
+	runs := f.ejecuciones(id)
+	if len(runs) != 1 {
+		t.Fatalf("runs: %v", runs)
+	}
+	run := runs[0]
+	eid := int64(testenv.Num(run, "id"))
+	for k, want := range map[string]string{"estado": "completada", "programada_para": "2026-03-04T14:00:00Z", "content_type": "application/pdf",
+		"archivo_nombre": "balanza_comprobacion_2026-03-01_2026-03-31.pdf", "creado_en": "2026-03-04T14:00:00Z",
+		"terminado_en": "2026-03-04T14:00:00Z", "url_archivo": ruta(id, "/ejecuciones/", itoa(eid), "/archivo")} {
+		if got := testenv.Str(run, k); got != want {
+			t.Errorf("run %s = %q, want %q", k, got, want)
+		}
+	}
+	if testenv.Get(run, "error") != nil || testenv.Num(run, "archivo_tamano") <= 0 {
+		t.Errorf("run: %v", run)
+	}
+
+	// The file, through the gateway, opened by pdftotext.
+	r := f.descargar(f.admin, run)
+	if r.Header.Get("Content-Type") != "application/pdf" ||
+		r.Header.Get("Content-Disposition") != `attachment; filename="balanza_comprobacion_2026-03-01_2026-03-31.pdf"` {
+		t.Fatalf("headers: %v", r.Header)
+	}
+	if int(testenv.Num(run, "archivo_tamano")) != len(r.Raw) || !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
+		t.Fatalf("not the stored PDF: %d bytes", len(r.Raw))
+	}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext (poppler-utils) is not installed here; CI installs it")
+	}
+	path := filepath.Join(t.TempDir(), "r.pdf")
+	if err := os.WriteFile(path, r.Raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	for _, s := range []string{"Demo S.A.", "Balanza de comprobación", "50,000.00"} {
+		if !strings.Contains(string(out), s) {
+			t.Errorf("the PDF lacks %q:\n%s", s, out)
+		}
+	}
+
+	// One e-mail, to both recipients, with the link.
+	mails := f.correos()
+	if len(mails) != 1 {
+		t.Fatalf("mails: %d", len(mails))
+	}
+	link := "https://erp.example.cr" + ruta(id, "/ejecuciones/", itoa(eid), "/archivo")
+	for _, s := range []string{"To: gerencia@demo.cr, contabilidad@demo.cr", "From: reportes@erp.test", link, "Balanza semanal"} {
+		if !strings.Contains(mails[0], s) {
+			t.Errorf("the mail lacks %q:\n%s", s, mails[0])
+		}
+	}
+
+	// Next Wednesday it runs again.
+	f.reloj.Fijar(cr("2026-03-11 08:00"))
+	if n := f.barrer(); n != 1 {
+		t.Fatalf("next week: %d runs", n)
+	}
+	if runs := f.ejecuciones(id); len(runs) != 2 || testenv.Str(runs[0], "programada_para") != "2026-03-11T14:00:00Z" {
+		t.Fatalf("runs after a week: %v", runs)
+	}
+}
+
+func TestAMonthlyReportOnThe31stRunsOnTheLastDayOfShorterMonths(t *testing.T) {
+	f := setup(t, "2026-01-15 12:00")
+	f.asiento("2026-03-05", "1.1.02.001", "3.1.01.001", 50000)
+	id := f.crear(f.admin, balanza("frecuencia", "mensual", "dia_semana", testenv.Absent, "dia_mes", 31, "formato", "csv",
+		"destinatarios", []string{}))
+	proxima := func() string {
+		return testenv.Str(f.ok(http.StatusOK, f.e.Get(ruta(id), f.admin)).JSON, "data.proxima_ejecucion")
+	}
+	if got := proxima(); got != "2026-01-31T14:00:00Z" {
+		t.Fatalf("first run %s", got)
+	}
+	for _, c := range []struct{ ahora, siguiente string }{
+		{"2026-01-31 08:00", "2026-02-28T14:00:00Z"},
+		{"2026-02-28 08:00", "2026-03-31T14:00:00Z"},
+		{"2026-03-31 08:00", "2026-04-30T14:00:00Z"},
+	} {
+		f.reloj.Fijar(cr(c.ahora))
+		if n := f.barrer(); n != 1 {
+			t.Fatalf("%s: %d runs", c.ahora, n)
+		}
+		if got := proxima(); got != c.siguiente {
+			t.Fatalf("after %s: proxima_ejecucion %s, want %s", c.ahora, got, c.siguiente)
+		}
+	}
+	// No recipients: no mail. The CSV opens with encoding/csv.
+	if m := f.correos(); len(m) != 0 {
+		t.Fatalf("mails without recipients: %d", len(m))
+	}
+	runs := f.ejecuciones(id)
+	if len(runs) != 3 {
+		t.Fatalf("runs: %d", len(runs))
+	}
+	r := f.descargar(f.admin, runs[0])
+	if !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("content type %q", r.Header.Get("Content-Type"))
+	}
+	rd := csv.NewReader(bytes.NewReader(r.Raw))
+	rd.FieldsPerRecord = -1
+	rows, err := rd.ReadAll()
+	if err != nil {
+		t.Fatalf("csv: %v", err)
+	}
+	if !strings.Contains(string(r.Raw), "50000.00") || len(rows) < 3 {
+		t.Fatalf("csv rows: %v", rows)
+	}
+}
+
+func TestAFailingRunIsRecordedAndTheOthersStillRun(t *testing.T) {
+	f := setup(t, lunes)
+	diaria := func(kv ...any) map[string]any {
+		return testenv.With(balanza(kv...), "frecuencia", "diaria", "dia_semana", testenv.Absent)
+	}
+	// A branch that does not exist: the report refuses it when it runs.
+	sinSucursal := f.crear(f.admin, diaria("nombre", "Sin sucursal", "parametros",
+		map[string]any{"fecha_inicio": "2026-03-01", "fecha_fin": "2026-03-31", "sucursal_id": 999999}))
+	// A creator who loses the report's permission after scheduling it.
+	vendedor := f.e.UserWith(t, f.admin, "vendedor", "ventas.leer")
+	sinPermiso := f.crear(vendedor, map[string]any{"nombre": "Cobros", "tipo": "antiguedad-cuentas-por-cobrar", "frecuencia": "diaria",
+		"hora": "08:00", "formato": "pdf", "destinatarios": []string{"vendedor@demo.cr"}})
+	f.e.Exec(`delete from rol_permisos where empresa_id = 1 and rol_id = (select id from roles where empresa_id = 1 and nombre = 'Rol vendedor')`)
+	// And one that works (Excel).
+	bueno := f.crear(f.admin, diaria("formato", "excel", "destinatarios", []string{"gerencia@demo.cr"}))
+
+	f.reloj.Fijar(cr("2026-03-03 08:00"))
+	if n := f.barrer(); n != 3 {
+		t.Fatalf("runs: %d", n)
+	}
+	for _, c := range []struct {
+		id     int64
+		estado string
+		error  string
+	}{
+		{sinSucursal, "fallida", "La sucursal no existe en la empresa."},
+		{sinPermiso, "fallida", "ya no tiene permiso para el reporte antiguedad-cuentas-por-cobrar"},
+		{bueno, "completada", ""},
+	} {
+		runs := f.ejecuciones(c.id)
+		if len(runs) != 1 || testenv.Str(runs[0], "estado") != c.estado || !strings.Contains(testenv.Str(runs[0], "error"), c.error) {
+			t.Errorf("schedule %d: %v", c.id, runs)
+			continue
+		}
+		if c.estado == "fallida" && testenv.Get(runs[0], "url_archivo") != nil {
+			t.Errorf("a failed run has a file: %v", runs[0])
+		}
+		// A failed run does not stop the schedule: tomorrow it runs again.
+		if got := testenv.Str(f.ok(http.StatusOK, f.e.Get(ruta(c.id), f.admin)).JSON, "data.proxima_ejecucion"); got != "2026-03-04T14:00:00Z" {
+			t.Errorf("schedule %d: proxima_ejecucion %s", c.id, got)
+		}
+	}
+	if m := f.correos(); len(m) != 1 || !strings.Contains(m[0], "To: gerencia@demo.cr") {
+		t.Fatalf("mails: %v", m)
+	}
+	r := f.descargar(f.admin, f.ejecuciones(bueno)[0])
+	x, err := excelize.OpenReader(bytes.NewReader(r.Raw))
+	if err != nil {
+		t.Fatalf("excelize: %v", err)
+	}
+	defer x.Close()
+	rows, err := x.GetRows(x.GetSheetList()[0])
+	if err != nil || len(rows) == 0 || rows[0][0] != "Demo S.A." {
+		t.Fatalf("excel rows: %v %v", rows, err)
+	}
+}

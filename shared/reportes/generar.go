@@ -1,0 +1,94 @@
+package reportes
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/erpcr/erp/shared/apperr"
+	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/db"
+)
+
+// MediaJSON is the media type of a report saved as JSON.
+const MediaJSON = "application/json"
+
+// ValidarParametros checks parameters given outside a request (a scheduled
+// report's parametros) against a registered type with the same parsing as
+// GET /api/reportes/<clave>, so the messages are the report's own. A
+// parameter the type does not declare is refused. Errors are apperr
+// Invalid with the field keys under prefijo ("parametros.fecha_fin").
+func ValidarParametros(clave string, params url.Values, prefijo string) error {
+	_, _, err := consultaDe(clave, params, FormatoJSON, prefijo)
+	return err
+}
+
+// GenerarArchivo computes a registered report of the transaction's company
+// with params (validated as ValidarParametros does) and renders it as
+// formato: JSON (the report as GET answers it, without the envelope), PDF,
+// Excel or CSV. It goes through the report cache as the route does. A
+// paginated report is generated whole, as its downloads are.
+func GenerarArchivo(ctx context.Context, tx *db.Tx, clave string, params url.Values, formato string) (Archivo, error) {
+	t, c, err := consultaDe(clave, params, formato, "parametros.")
+	if err != nil {
+		return Archivo{}, err
+	}
+	e, err := generar(ctx, tx, auth.Principal{}, peticion{tipo: t, c: c})
+	if err != nil {
+		return Archivo{}, err
+	}
+	res, ok := e.(*respuesta)
+	if !ok {
+		return Archivo{}, fmt.Errorf("reportes: generar %s: respuesta inesperada %T", clave, e)
+	}
+	rep, err := decodificar(res.raw)
+	if err != nil {
+		return Archivo{}, err
+	}
+	if formato == FormatoJSON {
+		return Archivo{Nombre: nombreArchivo(rep) + ".json", ContentType: MediaJSON, Datos: append([]byte(nil), res.raw...)}, nil
+	}
+	return Exportar(rep, t, Encabezado{Empresa: res.empresa, Cedula: res.cedula}, formato)
+}
+
+// consultaDe parses params as the query string of the type's route would be.
+func consultaDe(clave string, params url.Values, formato, prefijo string) (Tipo, Consulta, error) {
+	t, ok := Buscar(clave)
+	if !ok {
+		return Tipo{}, Consulta{}, fmt.Errorf("reportes: tipo no registrado %q", clave)
+	}
+	fails := map[string][]string{}
+	q := url.Values{}
+	for k, vs := range params {
+		if k == "formato" || (!tiene(t, k) && !(t.Paginado && (k == "page" || k == "per_page"))) {
+			fails[prefijo+k] = append(fails[prefijo+k], fmt.Sprintf("El reporte %s no tiene el parámetro %s.", clave, k))
+			continue
+		}
+		q[k] = vs
+	}
+	q.Set("formato", formato)
+	r := &http.Request{Method: http.MethodGet, URL: &url.URL{RawQuery: q.Encode()}, Header: http.Header{}}
+	c, err := leerConsulta(r, t)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.Invalid {
+		for k, msgs := range e.Fields {
+			fails[prefijo+k] = append(fails[prefijo+k], msgs...)
+		}
+	} else if err != nil {
+		return t, c, err
+	}
+	if len(fails) > 0 {
+		return t, c, apperr.NewInvalid(fails)
+	}
+	if t.Paginado {
+		c.Pagina.Page, c.Pagina.PerPage = 1, 0
+	}
+	return t, c, nil
+}
+
+// HoyCR is today's date in Costa Rica at an instant (a date at UTC midnight).
+func HoyCR(t time.Time) time.Time {
+	n := t.In(zonaCR)
+	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
+}
