@@ -81,7 +81,9 @@ func (f *fx) crear(tok string, body map[string]any) int64 {
 	return int64(f.e.Create(f.t, tok, base, body))
 }
 
-func ruta(id int64, rest ...string) string { return fmt.Sprintf("%s/%d%s", base, id, strings.Join(rest, "")) }
+func ruta(id int64, rest ...string) string {
+	return fmt.Sprintf("%s/%d%s", base, id, strings.Join(rest, ""))
+}
 
 // barrer runs one sweep at the clock's time.
 func (f *fx) barrer() int {
