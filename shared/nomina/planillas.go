@@ -110,10 +110,16 @@ func CrearPlanilla(ctx context.Context, tx *db.Tx, p auth.Principal, d DatosPlan
 		return nil, apperr.InvalidField("fecha_fin", fmt.Sprintf("Una planilla %s abarca a lo sumo %d días; el período indicado tiene %d.",
 			d.Tipo, diasMaximos[d.Tipo], dias))
 	}
+	n, err := documentos.Siguiente(ctx, tx, "PLA")
+	if err != nil {
+		return nil, err
+	}
 	// A period is paid once per pay type: another live planilla of the type
-	// overlapping it is refused.
+	// overlapping it is refused. Checked after taking the counter, whose row
+	// lock serializes the company's new planillas: a concurrent one has
+	// committed (and is seen) or not started.
 	var otra, estado string
-	err := tx.QueryRow(ctx, `select numero, estado from planillas where empresa_id = $1 and tipo = $2 and estado <> 'anulada'
+	err = tx.QueryRow(ctx, `select numero, estado from planillas where empresa_id = $1 and tipo = $2 and estado <> 'anulada'
 		and fecha_inicio <= $4 and fecha_fin >= $3 order by id limit 1`, tx.EmpresaID(), d.Tipo, d.Inicio, d.Fin).Scan(&otra, &estado)
 	switch {
 	case err == nil:
@@ -121,10 +127,6 @@ func CrearPlanilla(ctx context.Context, tx *db.Tx, p auth.Principal, d DatosPlan
 			"anúlela antes de crear otra.", otra, d.Tipo, estado))
 	case !errors.Is(err, pgx.ErrNoRows):
 		return nil, fmt.Errorf("nomina: planillas del período: %w", err)
-	}
-	n, err := documentos.Siguiente(ctx, tx, "PLA")
-	if err != nil {
-		return nil, err
 	}
 	var id, lineas int64
 	err = tx.QueryRow(ctx, `with p as (

@@ -1,8 +1,10 @@
 package nomina_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -241,5 +243,37 @@ func TestCreatingAndCalculatingCostTheSameRoundTripsWhateverTheStaff(t *testing.
 	c10, k10 := costo("2026-03-09", "2026-03-15")
 	if c1 != c10 || k1 != k10 {
 		t.Fatalf("1 employee: create %d calculate %d round trips; 10 employees: %d and %d", c1, k1, c10, k10)
+	}
+}
+
+func TestConcurrentPlanillasGetGaplessNumbersAndOneOfAPeriod(t *testing.T) {
+	f := setup(t)
+	f.empleado(emp{salario: "500000", pago: "semanal"})
+	// Eight different weeks at once: PLA-000001..8, no gaps.
+	rs := testenv.Concurrently(8, func(i int) testenv.Resp {
+		ini := time.Date(2026, 1, 5+7*i, 0, 0, 0, 0, time.UTC)
+		return f.Call(http.MethodPost, "/api/planillas", map[string]any{"tipo": "semanal",
+			"fecha_inicio": ini.Format(time.DateOnly), "fecha_fin": ini.AddDate(0, 0, 6).Format(time.DateOnly)})
+	})
+	testenv.Gapless(t, rs, "data.numero", func(n int) string { return fmt.Sprintf("PLA-%06d", n) })
+	// The same week five times at once: one is created, four refused.
+	rs = testenv.Concurrently(5, func(int) testenv.Resp {
+		return f.Call(http.MethodPost, "/api/planillas", map[string]any{"tipo": "semanal", "fecha_inicio": "2026-06-01", "fecha_fin": "2026-06-07"})
+	})
+	creadas := 0
+	for _, r := range rs {
+		switch r.Status {
+		case http.StatusCreated:
+			creadas++
+		case http.StatusUnprocessableEntity:
+			if len(r.FieldErrors("fecha_inicio")) == 0 {
+				t.Errorf("refusal without fecha_inicio: %s", r.Raw)
+			}
+		default:
+			t.Errorf("concurrent duplicate: %d %s", r.Status, r.Raw)
+		}
+	}
+	if creadas != 1 || f.Int(`select count(*) from planillas where empresa_id = 1 and fecha_inicio = '2026-06-01'`) != 1 {
+		t.Fatalf("%d created for one week", creadas)
 	}
 }
