@@ -157,6 +157,16 @@ func (f *Fixture) Cliente(empresa int64, ident string, dias int) int64 {
 		values ($1, 'fisica', $2, 'Cliente', $2, $3) returning id`, empresa, ident, dias)
 }
 
+// Saldo is an account's balance in company 1's books by its code: the
+// debits less the credits of its posted entries (cancelled ones count with
+// their reversal), "0.00" when it has none.
+func (f *Fixture) Saldo(codigo string) string {
+	f.T.Helper()
+	return f.Text(`select coalesce(sum(l.debe - l.haber), 0)::numeric(18,2)::text from asiento_lineas l
+		join asientos_contables a on a.id = l.asiento_id join cuentas_contables k on k.id = l.cuenta_id
+		where a.empresa_id = 1 and a.estado in ('contabilizado', 'anulado') and k.codigo = $1`, codigo)
+}
+
 // Ajuste sets a company's boolean setting.
 func (f *Fixture) Ajuste(empresa int64, clave string, on bool) {
 	f.T.Helper()
