@@ -32,14 +32,6 @@ func (f *fx) forma(codigo string) int64 {
 	return f.Int(`select id from formas_pago where codigo = $1`, codigo)
 }
 
-// saldo is an account's balance in the books, debits minus credits.
-func (f *fx) saldo(codigo string) string {
-	f.T.Helper()
-	return f.Text(`select coalesce(sum(l.debe - l.haber), 0)::numeric(18,2)::text from asiento_lineas l
-		join asientos_contables a on a.id = l.asiento_id join cuentas_contables k on k.id = l.cuenta_id
-		where a.empresa_id = 1 and a.estado in ('contabilizado', 'anulado') and k.codigo = $1`, codigo)
-}
-
 // venta is a body of one line of the fixture product: cantidad x 1000 + 13 % IVA.
 func (f *fx) venta(cantidad int, kv ...any) map[string]any {
 	return testenv.With(map[string]any{"fecha_venta": "2026-03-10", "tipo_comprobante": "factura", "almacen_id": f.Almacen,

@@ -113,10 +113,10 @@ func TestPaymentsNamingABankAccountMoveItsBalanceAndReconciliationsTieOrAre422(t
 		t.Fatalf("bank account after the payments: %s", r.Raw)
 	}
 	// The seeded banks account is untouched: the money went to this one.
-	if got := f.saldo("1.1.02.001"); got != "0.00" {
+	if got := f.Saldo("1.1.02.001"); got != "0.00" {
 		t.Errorf("1.1.02.001 = %s, want 0.00", got)
 	}
-	if got := f.saldo("1.1.02.002"); got != "1260.00" {
+	if got := f.Saldo("1.1.02.002"); got != "1260.00" {
 		t.Errorf("1.1.02.002 = %s, want 1260.00", got)
 	}
 	primera := int64(testenv.Num(r.JSON, "data.movimientos_pendientes.0.id"))
@@ -202,7 +202,7 @@ func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *tes
 	// Faltantes de caja is debited 330; Caja general got the sale, the
 	// collection, less the supplier payment and the faltante.
 	for codigo, want := range map[string]string{"6.2.01.004": "330.00", "1.1.01.001": "1000.00", "4.2.01.001": "0.00"} {
-		if got := f.saldo(codigo); got != want {
+		if got := f.Saldo(codigo); got != want {
 			t.Errorf("account %s = %s, want %s", codigo, got, want)
 		}
 	}
@@ -216,7 +216,7 @@ func TestCashBoxSessionClosesWithAFaltantePostedAndAClosedBoxRefusesSales(t *tes
 	}
 	f.Must(http.StatusOK, http.MethodPost, path("cajas", caja, "/abrir"), map[string]any{"monto_inicial": 100})
 	s := f.Must(http.StatusOK, http.MethodPost, path("cajas", caja, "/cerrar"), map[string]any{"monto_contado": "150.50"})
-	if testenv.Str(s.JSON, "data.resultado") != "sobrante" || exact(t, s, "data.diferencia") != "50.50" || f.saldo("4.2.01.001") != "-50.50" {
+	if testenv.Str(s.JSON, "data.resultado") != "sobrante" || exact(t, s, "data.diferencia") != "50.50" || f.Saldo("4.2.01.001") != "-50.50" {
 		t.Fatalf("sobrante: %s", s.Raw)
 	}
 	d := f.Must(http.StatusOK, http.MethodGet, path("cajas", caja), nil)
