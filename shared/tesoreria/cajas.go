@@ -54,16 +54,8 @@ type DatosCaja struct {
 
 // BuscarCaja loads a cash box of the tenant with its recent sessions.
 func BuscarCaja(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (json.RawMessage, error) {
-	var raw []byte
-	err := tx.QueryRow(ctx, `select `+cajaJSON+` || jsonb_build_object('sesiones', `+sesionesRecientes+`)
-		from cajas c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`, tx.EmpresaID(), id).Scan(&raw)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, apperr.NewNotFound(msgCajaNoEncontrada)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("tesoreria: caja %d: %w", id, err)
-	}
-	return raw, nil
+	return uno(ctx, tx, `select `+cajaJSON+` || jsonb_build_object('sesiones', `+sesionesRecientes+`)
+		from cajas c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`, id, "caja", msgCajaNoEncontrada)
 }
 
 // checkCaja validates a box's branch and cash account in one round trip.
@@ -133,13 +125,8 @@ func errorCaja(err error) error {
 
 // ActualizarCaja changes the fields sent.
 func ActualizarCaja(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64, d DatosCaja) (json.RawMessage, error) {
-	var existe bool
-	if err := tx.QueryRow(ctx, `select exists (select 1 from cajas where empresa_id = $1 and id = $2 and not eliminado)`,
-		tx.EmpresaID(), id).Scan(&existe); err != nil {
-		return nil, fmt.Errorf("tesoreria: caja %d: %w", id, err)
-	}
-	if !existe {
-		return nil, apperr.NewNotFound(msgCajaNoEncontrada)
+	if err := existe(ctx, tx, "cajas", id, "caja", msgCajaNoEncontrada); err != nil {
+		return nil, err
 	}
 	if err := checkCaja(ctx, tx, d); err != nil {
 		return nil, err

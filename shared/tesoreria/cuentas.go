@@ -74,16 +74,8 @@ type DatosCuenta struct {
 // BuscarCuenta loads a bank account of the tenant with its balance and its
 // unreconciled movements.
 func BuscarCuenta(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (json.RawMessage, error) {
-	var raw []byte
-	err := tx.QueryRow(ctx, `select `+cuentaJSON+` || jsonb_build_object('movimientos_pendientes', `+movimientosPendientes+`)
-		from cuentas_bancarias b where b.empresa_id = $1 and b.id = $2 and not b.eliminado`, tx.EmpresaID(), id).Scan(&raw)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, apperr.NewNotFound(msgCuentaNoEncontrada)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("tesoreria: cuenta bancaria %d: %w", id, err)
-	}
-	return raw, nil
+	return uno(ctx, tx, `select `+cuentaJSON+` || jsonb_build_object('movimientos_pendientes', `+movimientosPendientes+`)
+		from cuentas_bancarias b where b.empresa_id = $1 and b.id = $2 and not b.eliminado`, id, "cuenta bancaria", msgCuentaNoEncontrada)
 }
 
 // hoja is what a rule needs of a ledger account.
@@ -222,13 +214,8 @@ func errorCuenta(err error) error {
 
 // ActualizarCuenta changes the fields sent.
 func ActualizarCuenta(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64, d DatosCuenta) (json.RawMessage, error) {
-	var existe bool
-	if err := tx.QueryRow(ctx, `select exists (select 1 from cuentas_bancarias where empresa_id = $1 and id = $2 and not eliminado)`,
-		tx.EmpresaID(), id).Scan(&existe); err != nil {
-		return nil, fmt.Errorf("tesoreria: cuenta bancaria %d: %w", id, err)
-	}
-	if !existe {
-		return nil, apperr.NewNotFound(msgCuentaNoEncontrada)
+	if err := existe(ctx, tx, "cuentas_bancarias", id, "cuenta bancaria", msgCuentaNoEncontrada); err != nil {
+		return nil, err
 	}
 	if d.CuentaContableID != nil {
 		h, err := leerHoja(ctx, tx, d.CuentaContableID, CodigoBancos, "cuentas_bancarias", id)

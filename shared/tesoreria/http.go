@@ -268,15 +268,7 @@ func listaConciliaciones(r *http.Request, _ auth.Principal) (handler.Query[json.
 		From:  `from conciliaciones_bancarias r where r.empresa_id = $1 and r.cuenta_bancaria_id = $2`,
 		Order: "r.fecha_corte desc, r.id desc", Args: []any{id}, Scan: scanJSON,
 		Check: func(ctx context.Context, tx *db.Tx) error {
-			var existe bool
-			if err := tx.QueryRow(ctx, `select exists (select 1 from cuentas_bancarias where empresa_id = $1 and id = $2 and not eliminado)`,
-				tx.EmpresaID(), id).Scan(&existe); err != nil {
-				return err
-			}
-			if !existe {
-				return apperr.NewNotFound(msgCuentaNoEncontrada)
-			}
-			return nil
+			return existe(ctx, tx, "cuentas_bancarias", id, "cuenta bancaria", msgCuentaNoEncontrada)
 		}}, nil
 }
 

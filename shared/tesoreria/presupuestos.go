@@ -40,16 +40,8 @@ type DatosPresupuesto struct {
 
 // BuscarPresupuesto loads a budget of the tenant.
 func BuscarPresupuesto(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (json.RawMessage, error) {
-	var raw []byte
-	err := tx.QueryRow(ctx, `select `+presupuestoJSON+` from presupuestos p where p.empresa_id = $1 and p.id = $2 and not p.eliminado`,
-		tx.EmpresaID(), id).Scan(&raw)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, apperr.NewNotFound(msgPresupuestoNoEncontrado)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("tesoreria: presupuesto %d: %w", id, err)
-	}
-	return raw, nil
+	return uno(ctx, tx, `select `+presupuestoJSON+` from presupuestos p where p.empresa_id = $1 and p.id = $2 and not p.eliminado`,
+		id, "presupuesto", msgPresupuestoNoEncontrado)
 }
 
 // checkCuentaPresupuesto requires an active account of the tenant (a leaf
@@ -112,13 +104,8 @@ func CrearPresupuesto(ctx context.Context, tx *db.Tx, _ auth.Principal, d DatosP
 
 // ActualizarPresupuesto changes the fields sent (montos are replaced whole).
 func ActualizarPresupuesto(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64, d DatosPresupuesto) (json.RawMessage, error) {
-	var existe bool
-	if err := tx.QueryRow(ctx, `select exists (select 1 from presupuestos where empresa_id = $1 and id = $2 and not eliminado)`,
-		tx.EmpresaID(), id).Scan(&existe); err != nil {
-		return nil, fmt.Errorf("tesoreria: presupuesto %d: %w", id, err)
-	}
-	if !existe {
-		return nil, apperr.NewNotFound(msgPresupuestoNoEncontrado)
+	if err := existe(ctx, tx, "presupuestos", id, "presupuesto", msgPresupuestoNoEncontrado); err != nil {
+		return nil, err
 	}
 	if err := checkCuentaPresupuesto(ctx, tx, d.in, d.CuentaContableID); err != nil {
 		return nil, err

@@ -1,0 +1,43 @@
+package tesoreria
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/apperr"
+	"github.com/erpcr/erp/shared/db"
+)
+
+// uno reads the JSON of one record of the tenant: sql takes the company as
+// $1 and the id as $2 and returns one jsonb column. No row is a NotFound
+// with msg; que names the record in other errors.
+func uno(ctx context.Context, tx *db.Tx, sql string, id int64, que, msg string) (json.RawMessage, error) {
+	var raw []byte
+	err := tx.QueryRow(ctx, sql, tx.EmpresaID(), id).Scan(&raw)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, apperr.NewNotFound(msg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tesoreria: %s %d: %w", que, id, err)
+	}
+	return raw, nil
+}
+
+// existe is nil when the tenant has the live record id in tabla (one of
+// this package's tables, never input), a NotFound with msg when not; que
+// names the record in other errors.
+func existe(ctx context.Context, tx *db.Tx, tabla string, id int64, que, msg string) error {
+	var ok bool
+	if err := tx.QueryRow(ctx, `select exists (select 1 from `+tabla+` where empresa_id = $1 and id = $2 and not eliminado)`,
+		tx.EmpresaID(), id).Scan(&ok); err != nil {
+		return fmt.Errorf("tesoreria: %s %d: %w", que, id, err)
+	}
+	if !ok {
+		return apperr.NewNotFound(msg)
+	}
+	return nil
+}
