@@ -65,15 +65,21 @@ var ordenDetalle = `to_jsonb(o) || jsonb_build_object(
 // findOrden loads one order's detail view; found is false when the tenant
 // has no such order (or it was deleted).
 func findOrden(ctx context.Context, q *db.Tx, id int64) (json.RawMessage, bool, error) {
-	empresaID := q.EmpresaID()
+	return detalle(ctx, q, `select `+ordenDetalle+` from ordenes_compra o where o.empresa_id = $1 and o.id = $2 and not o.eliminado`,
+		id, "orden")
+}
+
+// detalle reads one record's detail view: sql takes the company as $1 and
+// the id as $2 and returns one jsonb column; found is false when there is
+// no row. que names the record in errors.
+func detalle(ctx context.Context, q *db.Tx, sql string, id int64, que string) (json.RawMessage, bool, error) {
 	var raw []byte
-	err := q.QueryRow(ctx, `select `+ordenDetalle+` from ordenes_compra o where o.empresa_id = $1 and o.id = $2 and not o.eliminado`,
-		empresaID, id).Scan(&raw)
+	err := q.QueryRow(ctx, sql, q.EmpresaID(), id).Scan(&raw)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("compras: orden %d: %w", id, err)
+		return nil, false, fmt.Errorf("compras: %s %d: %w", que, id, err)
 	}
 	return raw, true, nil
 }
@@ -93,15 +99,6 @@ var cuentaDetalle = cuentaLista + ` || jsonb_build_object('pagos', ` + pagosJSON
 
 // findCuenta loads one payable's detail view.
 func findCuenta(ctx context.Context, q *db.Tx, id int64) (json.RawMessage, bool, error) {
-	empresaID := q.EmpresaID()
-	var raw []byte
-	err := q.QueryRow(ctx, `select `+cuentaDetalle+` from cuentas_por_pagar c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`,
-		empresaID, id).Scan(&raw)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("compras: cuenta por pagar %d: %w", id, err)
-	}
-	return raw, true, nil
+	return detalle(ctx, q, `select `+cuentaDetalle+` from cuentas_por_pagar c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`,
+		id, "cuenta por pagar")
 }
