@@ -3,7 +3,6 @@ package ventas
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
@@ -41,7 +40,7 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[CuentaPorCob
 	if err := f.Err(); err != nil {
 		return handler.Query[CuentaPorCobrar]{}, err
 	}
-	order, err := orden(r, cuentaSorts, "c.id desc")
+	order, err := httpx.SortNewest(r, cuentaSorts, "c.id")
 	if err != nil {
 		return handler.Query[CuentaPorCobrar]{}, err
 	}
@@ -54,16 +53,6 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[CuentaPorCob
 		Scan: scanCuenta, Load: func(ctx context.Context, tx *db.Tx, cs []CuentaPorCobrar) error {
 			return loadCuentas(ctx, tx, cs, false)
 		}}, nil
-}
-
-// orden reads ?sort=&order= from a whitelist; without both, lists show the
-// newest first.
-func orden(r *http.Request, sorts map[string]string, newest string) (string, error) {
-	q := r.URL.Query()
-	if q.Get("sort") == "" && q.Get("order") == "" {
-		return newest, nil
-	}
-	return httpx.SortQuery(r, sorts, strings.TrimSuffix(newest, " desc"))
 }
 
 // index lists the tenant's sales. empresa_id is accepted and ignored: the
@@ -81,7 +70,7 @@ func listaVentas(r *http.Request, p auth.Principal) (handler.Query[Venta], error
 	if err := f.Err(); err != nil {
 		return handler.Query[Venta]{}, err
 	}
-	order, err := orden(r, ventaSorts, "v.id desc")
+	order, err := httpx.SortNewest(r, ventaSorts, "v.id")
 	if err != nil {
 		return handler.Query[Venta]{}, err
 	}
