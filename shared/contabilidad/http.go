@@ -162,14 +162,9 @@ func listaAsientos(r *http.Request, _ auth.Principal) (handler.Query[Asiento], e
 	if err := f.Err(); err != nil {
 		return handler.Query[Asiento]{}, err
 	}
-	order := "a.fecha desc, a.id desc"
-	q := r.URL.Query()
-	if q.Get("sort") != "" || q.Get("order") != "" {
-		o, err := httpx.SortQuery(r, asientoSorts, "a.fecha")
-		if err != nil {
-			return handler.Query[Asiento]{}, err
-		}
-		order = o + ", a.id desc"
+	order, err := httpx.SortNewest(r, asientoSorts, "a.fecha")
+	if err != nil {
+		return handler.Query[Asiento]{}, err
 	}
 	return handler.Query[Asiento]{Cols: asientoCols, From: `from asientos_contables a where a.empresa_id = $1 and not a.eliminado
 		and ($2::date is null or a.fecha >= $2)
@@ -179,5 +174,5 @@ func listaAsientos(r *http.Request, _ auth.Principal) (handler.Query[Asiento], e
 		and ($6::bigint is null or a.origen_id = $6)
 		and ($7::bigint is null or exists (select 1 from asiento_lineas l where l.empresa_id = a.empresa_id and l.asiento_id = a.id and l.cuenta_id = $7))
 		and ($8::text is null or a.numero ilike $8 or f_unaccent(a.descripcion) ilike f_unaccent($8))`,
-		Order: order, Args: []any{desde, hasta, estado, origen, origenID, cuenta, httpx.SearchQuery(r)}, Scan: scanAsiento}, nil
+		Order: order + ", a.id desc", Args: []any{desde, hasta, estado, origen, origenID, cuenta, httpx.SearchQuery(r)}, Scan: scanAsiento}, nil
 }
