@@ -134,14 +134,9 @@ func lista(r *http.Request, p auth.Principal) (handler.Query[Comprobante], error
 	if err := f.Err(); err != nil {
 		return handler.Query[Comprobante]{}, err
 	}
-	order := "c.id desc"
-	q := r.URL.Query()
-	if q.Get("sort") != "" || q.Get("order") != "" {
-		var err error
-		if order, err = httpx.SortQuery(r, sorts, "c.id"); err != nil {
-			return handler.Query[Comprobante]{}, err
-		}
-		order += ", c.id desc"
+	order, err := httpx.SortNewest(r, sorts, "c.id")
+	if err != nil {
+		return handler.Query[Comprobante]{}, err
 	}
 	return handler.Query[Comprobante]{Cols: compCols, From: compFrom + ` where c.empresa_id = $1 and not c.eliminado
 			and ($2::text is null or c.estado = $2)
@@ -149,7 +144,7 @@ func lista(r *http.Request, p auth.Principal) (handler.Query[Comprobante], error
 			and ($4::timestamptz is null or c.fecha_emision >= $4)
 			and ($5::timestamptz is null or c.fecha_emision < $5)
 			and ($6::bigint is null or c.venta_id = $6)
-			and ($7::text is null or c.clave ilike $7 or c.numero_consecutivo ilike $7)`, Order: order,
+			and ($7::text is null or c.clave ilike $7 or c.numero_consecutivo ilike $7)`, Order: order + ", c.id desc",
 		Args: []any{estado, tipo, desde, hasta, venta, httpx.SearchQuery(r)}, Scan: scanComprobante}, nil
 }
 
