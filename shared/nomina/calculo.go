@@ -10,8 +10,11 @@ import (
 
 // This file is the payroll arithmetic: pure functions of an employee, the
 // period's inputs and the rates in force (Tabla, loaded from
-// nomina_tarifas), with no database and no constants of law. Every amount
-// is rounded half-up to the colón cent once, where it is reported.
+// nomina_tarifas), with no database. Rates, brackets and credits, which
+// decrees and CCSS notices change, are never constants here; the
+// Código de Trabajo's working-day lengths and overtime factor are. Every
+// amount is rounded half away from zero to the colón cent once, where it
+// is reported.
 
 // Pay period types.
 const (
@@ -52,9 +55,10 @@ const DiasMes = 30
 var diasPeriodo = map[string]int64{Mensual: 30, Quincenal: 15, Semanal: 7}
 
 // DiasPatrono are the first days of a sick leave the employer pays at half
-// the daily salary; from the fourth day the CCSS pays its subsidy directly
-// to the worker (Reglamento del Seguro de Salud de la CCSS; employer's
-// 50 % for days 1-3).
+// the daily salary; from the fourth day the CCSS pays its subsidy (about
+// 60 %) directly to the worker (Reglamento del Seguro de Salud de la CCSS,
+// as the CCSS and labour lawyers explain it: La Nación 2025-05, "¿Quién
+// paga los primeros días de incapacidad?").
 const DiasPatrono = 3
 
 var (
