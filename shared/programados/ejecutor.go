@@ -34,6 +34,10 @@ const (
 	// Huerfana is how long a claimed run may stay pendiente before a sweep
 	// takes it again (the process that claimed it died before starting).
 	Huerfana = 5 * time.Minute
+	// Presupuesto is the wall time after which a sweep claims no more
+	// schedules (the scheduler function stops at 60 s); the next sweep
+	// takes the rest, a minute late at most.
+	Presupuesto = 40 * time.Second
 )
 
 // Barrer is the scheduler's sweep (every minute: EventBridge in AWS, the
@@ -69,7 +73,12 @@ func (s *Servicio) Barrer(ctx context.Context) (int, error) {
 	}
 	n := 0
 	var errs []error
+	inicio := time.Now()
 	for _, c := range cs {
+		if time.Since(inicio) > Presupuesto {
+			s.log().Warn("reportes programados: barrido interrumpido por tiempo; el siguiente sigue", "pendientes", len(cs)-n)
+			break
+		}
 		eid := c.ejecucion
 		if eid == nil {
 			id, err := s.reclamar(ctx, c.empresa, c.programado, ahora)

@@ -78,6 +78,25 @@ func TestAWeeklyReportRunsOnceAtItsHourAndMailsItsLink(t *testing.T) {
 	if n := f.barrer(); n != 0 {
 		t.Fatalf("a third sweep at the same instant ran %d", n)
 	}
+	// Schedulers that listed the schedule as due before it was claimed
+	// (eight at once) claim nothing: the claim re-checks the row under its
+	// lock. And a run is started once.
+	var claims sync.WaitGroup
+	for range 8 {
+		claims.Add(1)
+		go func() {
+			defer claims.Done()
+			eid, err := f.svc.Reclamar(context.Background(), 1, id, f.reloj.Now())
+			if err != nil || eid != nil {
+				t.Errorf("stale claim: run %v, error %v", eid, err)
+			}
+		}()
+	}
+	claims.Wait()
+	first := int64(testenv.Num(f.ejecuciones(id)[0], "id"))
+	if corrio, err := f.svc.Ejecutar(context.Background(), 1, first); corrio || err != nil {
+		t.Fatalf("a finished run started again: %v %v", corrio, err)
+	}
 	f.reloj.Fijar(cr("2026-03-04 08:01"))
 	if n := f.barrer(); n != 0 {
 		t.Fatalf("a minute later: %d runs", n)
@@ -256,5 +275,26 @@ func TestAFailingRunIsRecordedAndTheOthersStillRun(t *testing.T) {
 	rows, err := x.GetRows(x.GetSheetList()[0])
 	if err != nil || len(rows) == 0 || rows[0][0] != "Demo S.A." {
 		t.Fatalf("excel rows: %v %v", rows, err)
+	}
+}
+
+// The scheduler function's sweep (and make run's ticker) runs the due
+// schedules after Hacienda's and the webhooks' sweeps, and counts them.
+func TestTheSchedulersSweepRunsTheDueScheduledReports(t *testing.T) {
+	f := setup(t, lunes)
+	id := f.crear(f.admin, balanza("formato", "json", "destinatarios", []string{}))
+	f.reloj.Fijar(cr("2026-03-04 08:00"))
+	res, err := f.e.Deps.Barrer(context.Background())
+	if err != nil || res.ReportesProgramados != 1 {
+		t.Fatalf("sweep: %+v %v", res, err)
+	}
+	runs := f.ejecuciones(id)
+	if len(runs) != 1 || testenv.Str(runs[0], "content_type") != "application/json" {
+		t.Fatalf("runs: %v", runs)
+	}
+	r := f.descargar(f.admin, runs[0])
+	var rep map[string]any
+	if err := json.Unmarshal(r.Raw, &rep); err != nil || rep["tipo"] != "balanza-comprobacion" {
+		t.Fatalf("json file: %v %s", err, r.Raw)
 	}
 }

@@ -70,6 +70,12 @@ func TestScheduledReportsCRUDComputesTheNextRunInCostaRicaTime(t *testing.T) {
 		t.Fatalf("filtered list: %v", ids)
 	}
 
+	// The list exports as any list does.
+	csv := f.ok(http.StatusOK, f.e.Get(base+"?formato=csv", f.admin))
+	if !strings.Contains(string(csv.Raw), "Ventas semanales,ventas,cliente") || !strings.Contains(string(csv.Raw), "proxima_ejecucion") {
+		t.Fatalf("csv export: %s", csv.Raw)
+	}
+
 	f.ok(http.StatusOK, f.call(f.admin, "DELETE", ruta(id), nil))
 	f.ok(http.StatusNotFound, f.e.Get(ruta(id), f.admin))
 	if ids := testenv.IDs(f.ok(http.StatusOK, f.e.Get(base, f.admin))); len(ids) != 0 {
