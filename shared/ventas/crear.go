@@ -175,12 +175,10 @@ func readVenta(in *valid.Input) ventaIn {
 
 func readLinea(in *valid.Input, i int, raw json.RawMessage) lineaIn {
 	prefix := "detalles." + strconv.Itoa(i) + "."
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		in.Fail("detalles."+strconv.Itoa(i), "Cada detalle debe ser un objeto con producto_id, cantidad y precio_unitario.")
+	li, ok := in.Elemento("detalles", i, raw, "Cada detalle debe ser un objeto con producto_id, cantidad y precio_unitario.")
+	if !ok {
 		return lineaIn{}
 	}
-	li := valid.NewInput(obj)
 	var l lineaIn
 	l.productoID, _ = li.Int("producto_id", valid.Int{Required: true, Min: valid.Min(1)})
 	cantOK, precioOK := false, false
