@@ -129,12 +129,10 @@ func readLineas(in *valid.Input, items []json.RawMessage) []lineaInput {
 	suma := decimal.Zero
 	for i, raw := range items {
 		prefix := "detalles." + strconv.Itoa(i) + "."
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-			in.Fail("detalles."+strconv.Itoa(i), "Cada detalle debe ser un objeto.")
+		li, ok := in.Elemento("detalles", i, raw, "Cada detalle debe ser un objeto.")
+		if !ok {
 			continue
 		}
-		li := valid.NewInput(m)
 		l := &lineas[i]
 		pid, _ := li.Int("producto_id", valid.Int{Required: true, Min: valid.Min(1)})
 		cant, okC := li.Decimal("cantidad", valid.Dec{Required: true, Positive: true, Scale: 3, Limit: limiteCantidad})

@@ -2,7 +2,6 @@ package compras
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -132,12 +131,10 @@ func readRecepcion(in *valid.Input) recepcionInput {
 	}
 	x.lineas = make([]recepcionLinea, len(items))
 	for i, raw := range items {
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-			in.Fail(x.key+"."+strconv.Itoa(i), "Cada línea debe ser un objeto.")
+		li, ok := in.Elemento(x.key, i, raw, "Cada línea debe ser un objeto.")
+		if !ok {
 			continue
 		}
-		li := valid.NewInput(m)
 		l := &x.lineas[i]
 		l.detalleID, _ = li.Int("detalle_id", valid.Int{Min: valid.Min(1)})
 		l.productoID, _ = li.Int("producto_id", valid.Int{Min: valid.Min(1)})
