@@ -2,7 +2,6 @@ package inventario
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -103,12 +102,10 @@ func readLineas(in *valid.Input, entry bool) []lineaInput {
 	out := make([]lineaInput, 0, len(items))
 	for i, raw := range items {
 		prefix := "detalles." + strconv.Itoa(i) + "."
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-			in.Fail("detalles."+strconv.Itoa(i), "Cada detalle debe ser un objeto con producto_id y cantidad.")
+		li, ok := in.Elemento("detalles", i, raw, "Cada detalle debe ser un objeto con producto_id y cantidad.")
+		if !ok {
 			continue
 		}
-		li := valid.NewInput(obj)
 		var l lineaInput
 		l.productoID, _ = li.Int("producto_id", valid.Int{Required: true, Min: valid.Min(1)})
 		l.cantidad, _ = li.Decimal("cantidad", reglaCantidad)
