@@ -186,12 +186,10 @@ func cuadra(lineas []lineaIn, debe, haber decimal.Decimal) error {
 
 func decodeLinea(in *valid.Input, i int, raw json.RawMessage) (lineaIn, bool) {
 	prefix := "lineas." + strconv.Itoa(i) + "."
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		in.Fail("lineas."+strconv.Itoa(i), "Cada línea debe ser un objeto.")
+	li, ok := in.Elemento("lineas", i, raw, "Cada línea debe ser un objeto.")
+	if !ok {
 		return lineaIn{}, false
 	}
-	li := valid.NewInput(obj)
 	var l lineaIn
 	l.cuentaID, _ = li.Int("cuenta_id", valid.Int{Required: true, Min: valid.Min(1)})
 	debe, _ := li.Decimal("debe", valid.Dec{Scale: 2})
