@@ -192,6 +192,7 @@ func TestPlatformValuesComeFromSSM(t *testing.T) {
 		"HaciendaSecretArn":      {"AWS::SSM::Parameter::Value<String>", "/erp/dev/secrets/hacienda-secret-arn"},
 		"SecretsKeySecretArn":    {"AWS::SSM::Parameter::Value<String>", "/erp/dev/secrets/app-key-secret-arn"},
 		"KmsKeyArn":              {"AWS::SSM::Parameter::Value<String>", "/erp/dev/kms/key-arn"},
+		"AlarmTopicArn":          {"AWS::SSM::Parameter::Value<String>", "/erp/dev/alarms/topic-arn"},
 	}
 	for name, tv := range want {
 		p := doc.get(t, "Parameters", name)
@@ -323,8 +324,27 @@ func TestTheKMSKeyIsUsedAndScoped(t *testing.T) {
 		if !slices.Contains(actions, "kms:Decrypt") {
 			t.Errorf("%s cannot decrypt its secrets (kms:Decrypt on KmsKeyArn)", f.Name)
 		}
-		if slices.Contains(actions, "kms:GenerateDataKey") != sendsToQueue(f.Name) {
-			t.Errorf("%s: kms:GenerateDataKey only for the functions that send to a queue (got %v)", f.Name, actions)
+		if slices.Contains(actions, "kms:GenerateDataKey") != (sendsToQueue(f.Name) || f.Kind == routes.KindSchedule) {
+			t.Errorf("%s: kms:GenerateDataKey only for the functions that send to a queue or the alarm topic (got %v)", f.Name, actions)
+		}
+		if f.Kind == routes.KindSchedule {
+			eic := res.get(t, pascal(f.Name)+"EventInvokeConfig")
+			if eic.get(t, "Type").scalar != "AWS::Lambda::EventInvokeConfig" ||
+				eic.get(t, "Properties", "FunctionName").scalar != "!Ref "+FunctionLogicalID(f.Name) ||
+				eic.get(t, "Properties", "DestinationConfig", "OnFailure", "Destination").scalar != "!Ref AlarmTopicArn" {
+				t.Errorf("%s: a failed scheduled run must reach the alarm topic", f.Name)
+			}
+			publish := false
+			for _, p := range res.get(t, FunctionLogicalID(f.Name), "Properties", "Policies").seq {
+				for _, st := range p.lookup("Statement").seqOrNil() {
+					if st.get(t, "Resource").scalar == "!Ref AlarmTopicArn" && st.get(t, "Action").seq[0].scalar == "sns:Publish" {
+						publish = true
+					}
+				}
+			}
+			if !publish {
+				t.Errorf("%s may not publish to the alarm topic", f.Name)
+			}
 		}
 	}
 }

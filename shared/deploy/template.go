@@ -153,6 +153,9 @@ func Template() []byte {
 	}
 	for _, f := range fns {
 		resources.set(FunctionLogicalID(f.Name), function(f))
+		if f.Kind == routes.KindSchedule {
+			resources.set(pascal(f.Name)+"EventInvokeConfig", failuresToAlarms(f))
+		}
 	}
 	reportesResources(resources)
 	root.set("Resources", resources)
@@ -273,10 +276,9 @@ var platformParams = []platformParam{
 		"Secrets Manager secret holding the base64 AES-256 key that encrypts the companies' Hacienda secrets and webhook " +
 			"signing secrets at rest; read by the functions that decrypt them."},
 	{"KmsKeyArn", "AWS::SSM::Parameter::Value<String>", "kms/key-arn",
-		"Customer KMS key of the platform: the secrets and the queues are encrypted with it."},
-	// /erp/<env>/alarms/topic-arn is not read here: ObservabilityStack
-	// creates the topic after this stack (it reads /erp/<env>/api/id), so
-	// a first deploy would find no such parameter.
+		"Customer KMS key of the platform: the secrets, the queues and the alarm topic are encrypted with it."},
+	{"AlarmTopicArn", "AWS::SSM::Parameter::Value<String>", "alarms/topic-arn",
+		"SNS topic of the alarms (PlatformStack, so it exists before this stack); failed scheduled runs are sent there too."},
 }
 
 // Parameter names of the operator knobs of one function or group.
@@ -599,13 +601,18 @@ func function(f routes.Function) *mapping {
 		policies = append(policies, pol)
 	}
 	// The platform's KMS key encrypts the secrets (read by every
-	// function) and the queues: decrypting is enough to read a secret or
-	// receive a message; sending to a queue also generates data keys.
+	// function), the queues and the alarm topic: decrypting is enough to
+	// read a secret or receive a message; sending to a queue or publishing
+	// to the topic also generates data keys.
 	kms := sequence{quoted("kms:Decrypt")}
-	if sendsToQueue(f.Name) {
+	if sendsToQueue(f.Name) || f.Kind == routes.KindSchedule {
 		kms = append(kms, quoted("kms:GenerateDataKey"))
 	}
 	policies = append(policies, statementPolicy(kms, "!Ref KmsKeyArn"))
+	if f.Kind == routes.KindSchedule {
+		// Its failed runs go to the alarm topic (failuresToAlarms).
+		policies = append(policies, statementPolicy(sequence{quoted("sns:Publish")}, "!Ref AlarmTopicArn"))
+	}
 	// Producers get the queue's URL and may send to it (the consumer too:
 	// it re-queues retries and the next status poll).
 	for _, q := range routes.Queues() {
@@ -681,6 +688,28 @@ func function(f routes.Function) *mapping {
 	res := &mapping{}
 	res.set("Type", "AWS::Serverless::Function")
 	res.set("Metadata", meta)
+	res.set("Properties", props)
+	return res
+}
+
+// failuresToAlarms sends a scheduled function's failed runs to the alarm
+// topic: EventBridge invokes it asynchronously, and a run that still fails
+// after Lambda's two retries would otherwise only be a log line. It is a
+// plain AWS::Lambda::EventInvokeConfig rather than SAM's EventInvokeConfig
+// property, which resolves !Ref AlarmTopicArn to the parameter's default
+// (the SSM path, not the topic) while transforming.
+func failuresToAlarms(f routes.Function) *mapping {
+	dest := &mapping{}
+	dest.set("Destination", "!Ref AlarmTopicArn")
+	dc := &mapping{}
+	dc.set("OnFailure", dest)
+	props := &mapping{}
+	props.set("FunctionName", "!Ref "+FunctionLogicalID(f.Name))
+	props.set("Qualifier", quoted("$LATEST"))
+	props.set("MaximumRetryAttempts", "2")
+	props.set("DestinationConfig", dc)
+	res := &mapping{}
+	res.set("Type", "AWS::Lambda::EventInvokeConfig")
 	res.set("Properties", props)
 	return res
 }
