@@ -18,6 +18,7 @@ import (
 	"github.com/erpcr/erp/shared/inventario"
 	"github.com/erpcr/erp/shared/nomina"
 	"github.com/erpcr/erp/shared/organizacion"
+	"github.com/erpcr/erp/shared/programados"
 	"github.com/erpcr/erp/shared/recurso"
 	"github.com/erpcr/erp/shared/reportes"
 	"github.com/erpcr/erp/shared/routes"
@@ -44,7 +45,7 @@ var Recursos = []*recurso.Resource{
 var Manuales = []map[string]esquema.Cuerpo{
 	sesiones.Esquemas, usuarios.Esquemas, ventas.Esquemas, compras.Esquemas,
 	inventario.Esquemas, facturacion.Esquemas, webhooks.Esquemas, contabilidad.Esquemas, tesoreria.Esquemas,
-	nomina.Esquemas,
+	nomina.Esquemas, programados.Esquemas,
 }
 
 // listasExtra are the routes answering a page whose name does not end in ".index".
