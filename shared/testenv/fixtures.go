@@ -23,7 +23,13 @@ type Fixture struct {
 // company 1's administrator.
 func NewFixture(t *testing.T, opts ...Option) *Fixture {
 	t.Helper()
-	e := NewParallel(t, opts...)
+	return FixtureOf(t, NewParallel(t, opts...))
+}
+
+// FixtureOf is NewFixture on an environment the test built itself (a
+// rebuilt gateway, a simulator in front).
+func FixtureOf(t *testing.T, e *Env) *Fixture {
+	t.Helper()
 	f := &Fixture{T: t, E: e, Admin: e.Admin(1)}
 	f.Sucursal, f.Almacen = f.Principales(1)
 	return f
