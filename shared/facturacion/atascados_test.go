@@ -18,11 +18,11 @@ import (
 // polls before that write none.
 func TestAPollOfAComprobanteSentOver15MinutesAgoEmitsTheStuckMetric(t *testing.T) {
 	f := setup(t, opciones{sim: func(o *simulador.Opciones) { o.Demora = 24 * time.Hour }})
-	f.configurar(f.admin)
+	f.configurar(f.Admin)
 	emf := &bufferSeguro{}
 	f.svc.EMF, f.svc.Funcion = emf, "erp-test-hacienda-worker"
 	id := f.firmado()
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	for i := 0; i < 3; i++ {
 		f.clk.Avanzar(facturacion.IntervaloConsulta)

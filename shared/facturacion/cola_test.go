@@ -16,19 +16,19 @@ import (
 
 // firmado returns a signed comprobante of company 1, ready to send.
 func (f *fx) firmado() int64 {
-	f.t.Helper()
+	f.T.Helper()
 	n := f.serie.Add(1)
 	p := f.producto("F"+itoa(n), ptr(CABYS), false)
-	id := f.generar(f.admin, f.vender(venta(f.cliente(itoa(200000000+n)), linea(p, 1, 1000))))
-	f.emitir(f.admin, id)
+	id := f.generar(f.Admin, f.vender(venta(f.cliente(itoa(200000000+n)), linea(p, 1, 1000))))
+	f.emitir(f.Admin, id)
 	return id
 }
 
 func (f *fx) barrer() int {
-	f.t.Helper()
+	f.T.Helper()
 	n, err := f.svc.Barrer(context.Background())
 	if err != nil {
-		f.t.Fatalf("sweep: %v", err)
+		f.T.Fatalf("sweep: %v", err)
 	}
 	return n
 }
@@ -37,9 +37,9 @@ func (f *fx) barrer() int {
 // scheduler's sweep, no earlier than Gracia after they were due.
 func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
 	f := setup(t)
-	f.configurar(f.admin)
+	f.configurar(f.Admin)
 	id := f.firmado()
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	f.q.Clear() // the wake-up is lost
 	if f.drain() != 0 || testenv.Str(f.estado(id), "estado") != facturacion.Firmado {
 		t.Fatal("something ran without a message")
@@ -71,7 +71,7 @@ func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
 	if n := f.barrer(); n != 0 {
 		t.Errorf("the sweep still finds %d", n)
 	}
-	if n := f.int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`); n != 1 {
+	if n := f.Int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`); n != 1 {
 		t.Errorf("%d events", n)
 	}
 }
@@ -80,9 +80,9 @@ func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
 // per due time, one event.
 func TestDuplicateMessagesChangeNothingButTiming(t *testing.T) {
 	f := setup(t)
-	f.configurar(f.admin)
+	f.configurar(f.Admin)
 	id := f.firmado()
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	job := queue.Job{Tipo: facturacion.TrabajoHacienda, EmpresaID: 1, ID: id}
 	ctx := context.Background()
 	_ = f.q.Wake(ctx, job, 0)
@@ -112,8 +112,8 @@ func TestDuplicateMessagesChangeNothingButTiming(t *testing.T) {
 		_ = f.q.Wake(ctx, job, 0)
 	}
 	f.drain()
-	if e != facturacion.Aceptado || f.int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`) != 1 {
-		t.Fatalf("state %s, events %d", e, f.int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`))
+	if e != facturacion.Aceptado || f.Int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`) != 1 {
+		t.Fatalf("state %s, events %d", e, f.Int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`))
 	}
 	if d, ok := f.sim.Comprobante(testenv.Str(f.estado(id), "clave")); !ok || len(d) == 0 {
 		t.Error("the simulator has no document")
@@ -125,12 +125,12 @@ func TestDuplicateMessagesChangeNothingButTiming(t *testing.T) {
 // Hacienda's X-Error-Cause.
 func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	f := setup(t)
-	f.configurar(f.admin)
+	f.configurar(f.Admin)
 	id := f.firmado()
 	f.fallos.Store(2)
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
-	d := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)
+	d := f.Must(http.StatusOK, http.MethodGet, ruta(id, ""), nil)
 	if testenv.Str(d.JSON, "data.estado") != facturacion.Firmado || testenv.Num(d.JSON, "data.intentos_envio") != 1 ||
 		!strings.Contains(testenv.Str(d.JSON, "data.ultimo_error"), "Intento 1") {
 		t.Fatalf("after a 503: %s", d.Raw)
@@ -156,7 +156,7 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	otro := f.firmado()
 	causa := "El comprobante no cumple con el esquema: Clave inválida"
 	f.causa400.Store(&causa)
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(otro, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(otro, "enviar"), nil)
 	f.drain()
 	st := f.estado(otro)
 	if testenv.Str(st, "estado") != facturacion.Error || !strings.Contains(testenv.Str(st, "ultimo_error"), causa) || f.q.Len() != 1 {
@@ -164,9 +164,9 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	}
 	// Not received by Hacienda: it may be fixed and sent again.
 	f.causa400.Store(nil)
-	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(otro, "generar-xml"), nil)
-	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(otro, "firmar"), nil)
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(otro, "enviar"), nil)
+	f.Must(http.StatusOK, http.MethodPost, ruta(otro, "generar-xml"), nil)
+	f.Must(http.StatusOK, http.MethodPost, ruta(otro, "firmar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(otro, "enviar"), nil)
 	f.drain()
 	if e := testenv.Str(f.estado(otro), "estado"); e != facturacion.Enviado {
 		t.Fatalf("resent: %s", e)
@@ -175,10 +175,10 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 
 func TestWrongHaciendaCredentialsEndInError(t *testing.T) {
 	f := setup(t)
-	f.configurar(f.admin)
-	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"clave": "otra-clave"})
+	f.configurar(f.Admin)
+	f.Must(http.StatusOK, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"clave": "otra-clave"})
 	id := f.firmado()
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	st := f.estado(id)
 	if testenv.Str(st, "estado") != facturacion.Error || !strings.Contains(testenv.Str(st, "ultimo_error"), "usuario o la clave") {
@@ -192,11 +192,11 @@ func TestWrongHaciendaCredentialsEndInError(t *testing.T) {
 // Polling stops after MaxConsultas (2 hours at 30 s) in error.
 func TestPollingIsCappedAt240Polls(t *testing.T) {
 	f := setup(t, opciones{sim: func(o *simulador.Opciones) { o.Demora = 24 * time.Hour }})
-	f.configurar(f.admin)
+	f.configurar(f.Admin)
 	id := f.firmado()
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
-	f.e.Exec(`update comprobantes_electronicos set consultas = $2 where id = $1`, id, facturacion.MaxConsultas-2)
+	f.E.Exec(`update comprobantes_electronicos set consultas = $2 where id = $1`, id, facturacion.MaxConsultas-2)
 	f.clk.Avanzar(facturacion.IntervaloConsulta)
 	f.drain()
 	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Enviado || testenv.Str(st, "ind_estado") != "recibido" {
@@ -209,7 +209,7 @@ func TestPollingIsCappedAt240Polls(t *testing.T) {
 		t.Fatalf("after the cap: %v (queue %d)", st, f.q.Len())
 	}
 	// enviar resumes the polling of a received document (no new submission).
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Enviado || testenv.Num(st, "consultas") != 1 {
 		t.Fatalf("resumed: %v", st)
@@ -218,13 +218,13 @@ func TestPollingIsCappedAt240Polls(t *testing.T) {
 
 func TestSubmissionsPerHourAreLimited(t *testing.T) {
 	f := setup(t, opciones{cfg: func(c *config.Config) { c.Limites = map[string]config.Limite{"hacienda": {Max: 2, Ventana: time.Hour}} }})
-	f.configurar(f.admin)
+	f.configurar(f.Admin)
 	a, b, c := f.firmado(), f.firmado(), f.firmado()
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(a, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(a, "enviar"), nil)
 	// A repeated call while queued does not count.
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(a, "enviar"), nil)
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(b, "enviar"), nil)
-	r := f.e.Call(f.admin, http.MethodPost, ruta(c, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(a, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(b, "enviar"), nil)
+	r := f.E.Call(f.Admin, http.MethodPost, ruta(c, "enviar"), nil)
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || testenv.Str(r.JSON, "message") == "" {
 		t.Fatalf("third submission: %d %v %s", r.Status, r.Header, r.Raw)
 	}
@@ -233,7 +233,7 @@ func TestSubmissionsPerHourAreLimited(t *testing.T) {
 	}
 	// The window ends.
 	f.clk.Avanzar(time.Hour)
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(c, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(c, "enviar"), nil)
 }
 
 // The outbound budget (60 requests per minute per company, counted in
@@ -242,17 +242,17 @@ func TestSubmissionsPerHourAreLimited(t *testing.T) {
 // without counting an attempt.
 func TestTheOutboundBudgetOf60PerMinuteIsRespected(t *testing.T) {
 	f := setup(t)
-	f.configurar(f.admin)
+	f.configurar(f.Admin)
 	id := f.firmado()
 	ventana := f.clk.Now().Truncate(time.Minute)
-	f.e.Exec(`insert into limites_tasa (clave, ventana_inicio, cuenta) values ('hacienda_api:1', $1, $2)`, ventana, facturacion.LimiteAPI)
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.E.Exec(`insert into limites_tasa (clave, ventana_inicio, cuenta) values ('hacienda_api:1', $1, $2)`, ventana, facturacion.LimiteAPI)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	st := f.estado(id)
 	if testenv.Str(st, "estado") != facturacion.Firmado || testenv.Get(st, "envio_en_curso") != true {
 		t.Fatalf("over budget: %v", st)
 	}
-	if d := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil); testenv.Num(d.JSON, "data.intentos_envio") != 0 {
+	if d := f.Must(http.StatusOK, http.MethodGet, ruta(id, ""), nil); testenv.Num(d.JSON, "data.intentos_envio") != 0 {
 		t.Errorf("a budget wait counted as an attempt: %s", d.Raw)
 	}
 	p := f.q.Pending()

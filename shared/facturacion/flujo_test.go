@@ -18,34 +18,34 @@ import (
 // FacturaEmitidaEvent and the sale shows its factura_electronica.
 func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing.T) {
 	f := setup(t)
-	f.configurar(f.admin)
+	f.configurar(f.Admin)
 	p := f.producto("CAF", ptr(CABYS), false)
 	s := f.producto("SRV", ptr("8311100000000"), true)
 	cl := f.cliente("112340567")
 	venta := f.vender(venta(cl, linea(p, 2, "1500.00", "descuento", 100), linea(s, 1, 5000)))
 
-	g := f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta})
+	g := f.Must(http.StatusCreated, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta})
 	id := int64(testenv.Num(g.JSON, "data.id"))
 	if testenv.Str(g.JSON, "data.estado") != facturacion.Pendiente || testenv.Str(g.JSON, "data.tipo_documento") != "01" {
 		t.Fatalf("generar: %s", g.Raw)
 	}
-	x := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	x := f.Must(http.StatusOK, http.MethodPost, ruta(id, "generar-xml"), nil)
 	xml := testenv.Str(x.JSON, "data.xml_original")
 	if !strings.Contains(xml, "<FacturaElectronica") || !strings.Contains(xml, testenv.Str(g.JSON, "data.clave")) ||
 		testenv.Str(x.JSON, "data.estado") != facturacion.Pendiente || testenv.Num(x.JSON, "data.total_comprobante") != 8927 {
 		t.Fatalf("generar-xml: %s", x.Raw)
 	}
-	fi := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
+	fi := f.Must(http.StatusOK, http.MethodPost, ruta(id, "firmar"), nil)
 	if testenv.Str(fi.JSON, "data.estado") != facturacion.Firmado || !strings.Contains(testenv.Str(fi.JSON, "data.xml_firmado"), "ds:Signature") {
 		t.Fatalf("firmar: %s", fi.Raw)
 	}
 
-	en := f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	en := f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	if testenv.Get(en.JSON, "data.envio_en_curso") != true || f.q.Len() != 1 {
 		t.Fatalf("enviar: %s (queue %d)", en.Raw, f.q.Len())
 	}
 	// Asking again while queued: 202, nothing queued twice.
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 
 	f.drain()
 	st := f.estado(id)
@@ -64,7 +64,7 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 	if want := int(Demora / facturacion.IntervaloConsulta); polls != want {
 		t.Errorf("accepted after %d polls, want %d", polls, want)
 	}
-	d := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)
+	d := f.Must(http.StatusOK, http.MethodGet, ruta(id, ""), nil)
 	if testenv.Str(d.JSON, "data.mensaje_hacienda") != "1" || !strings.Contains(testenv.Str(d.JSON, "data.xml_respuesta"), "MensajeHacienda") ||
 		testenv.Str(d.JSON, "data.detalle_mensaje") == "" || testenv.Str(d.JSON, "data.respondido_en") == "" ||
 		testenv.Str(d.JSON, "data.ind_estado") != "aceptado" || testenv.Get(d.JSON, "data.envio_en_curso") != false {
@@ -73,24 +73,24 @@ func TestASaleIsInvoicedSignedSentAndAcceptedWithinTheSimulatorsDelay(t *testing
 	if f.q.Len() != 0 {
 		t.Errorf("work left in the queue after the final state: %d", f.q.Len())
 	}
-	ev := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/eventos?tipo=FacturaEmitidaEvent", nil)
+	ev := f.Must(http.StatusOK, http.MethodGet, "/api/eventos?tipo=FacturaEmitidaEvent", nil)
 	if testenv.Num(ev.JSON, "total") != 1 || testenv.Str(ev.JSON, "data.0.payload.clave") != testenv.Str(g.JSON, "data.clave") ||
 		testenv.Str(ev.JSON, "data.0.payload.estado") != facturacion.Aceptado {
 		t.Fatalf("outbox: %s", ev.Raw)
 	}
-	v := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/ventas/"+itoa(venta), nil)
+	v := f.Must(http.StatusOK, http.MethodGet, "/api/ventas/"+itoa(venta), nil)
 	if testenv.Num(v.JSON, "data.factura_electronica.id") != float64(id) || testenv.Str(v.JSON, "data.factura_electronica.estado") != facturacion.Aceptado ||
 		testenv.Str(v.JSON, "data.factura_electronica.clave") != testenv.Str(g.JSON, "data.clave") {
 		t.Fatalf("sale output: %s", v.Raw)
 	}
-	l := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/ventas", nil)
+	l := f.Must(http.StatusOK, http.MethodGet, "/api/ventas", nil)
 	if testenv.Str(l.JSON, "data.0.factura_electronica.estado") != facturacion.Aceptado {
 		t.Errorf("sale list: %s", l.Raw)
 	}
 
 	// Anything after accepted is a 422 under estado.
 	for _, paso := range []string{"generar-xml", "firmar", "enviar"} {
-		r := f.e.Call(f.admin, http.MethodPost, ruta(id, paso), nil)
+		r := f.E.Call(f.Admin, http.MethodPost, ruta(id, paso), nil)
 		if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
 			t.Errorf("%s after accepted: %d %s", paso, r.Status, r.Raw)
 		}
@@ -104,34 +104,34 @@ func TestStepsOutOfOrderAre422UnderEstado(t *testing.T) {
 		{"firmar", "generar-xml"},
 		{"enviar", "generar-xml"},
 	} {
-		r := f.e.Call(f.admin, http.MethodPost, ruta(id, c.paso), nil)
+		r := f.E.Call(f.Admin, http.MethodPost, ruta(id, c.paso), nil)
 		if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 || !strings.Contains(r.FieldErrors("estado")[0], c.msg) {
 			t.Errorf("%s before generar-xml: %d %s", c.paso, r.Status, r.Raw)
 		}
 	}
-	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
-	r := f.e.Call(f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.Must(http.StatusOK, http.MethodPost, ruta(id, "generar-xml"), nil)
+	r := f.E.Call(f.Admin, http.MethodPost, ruta(id, "enviar"), nil)
 	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(strings.Join(r.FieldErrors("estado"), " "), "firme") {
 		t.Errorf("enviar before firmar: %d %s", r.Status, r.Raw)
 	}
-	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
+	f.Must(http.StatusOK, http.MethodPost, ruta(id, "firmar"), nil)
 	// Generating the XML again drops the signature.
-	x := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "generar-xml"), nil)
+	x := f.Must(http.StatusOK, http.MethodPost, ruta(id, "generar-xml"), nil)
 	if testenv.Str(x.JSON, "data.estado") != facturacion.Pendiente || testenv.Get(x.JSON, "data.xml_firmado") != nil {
 		t.Errorf("generar-xml after firmar: %s", x.Raw)
 	}
-	f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(id, "firmar"), nil)
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.Must(http.StatusOK, http.MethodPost, ruta(id, "firmar"), nil)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	// While the submission is queued, the document cannot change.
 	for _, paso := range []string{"generar-xml", "firmar"} {
-		if r := f.e.Call(f.admin, http.MethodPost, ruta(id, paso), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
+		if r := f.E.Call(f.Admin, http.MethodPost, ruta(id, paso), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
 			t.Errorf("%s while queued: %d %s", paso, r.Status, r.Raw)
 		}
 	}
 	f.drain()
 	// Once Hacienda has it, neither.
 	for _, paso := range []string{"generar-xml", "firmar", "enviar"} {
-		if r := f.e.Call(f.admin, http.MethodPost, ruta(id, paso), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
+		if r := f.E.Call(f.Admin, http.MethodPost, ruta(id, paso), nil); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("estado")) == 0 {
 			t.Errorf("%s after sent: %d %s", paso, r.Status, r.Raw)
 		}
 	}
@@ -144,13 +144,13 @@ func TestARejectedDocumentKeepsHaciendasMessage(t *testing.T) {
 		o.VerificarFirma = func([]byte) error { return errors.New("La firma del documento no tiene el Policy Id") }
 	}})
 	_, id := f.comprobante()
-	f.emitir(f.admin, id)
-	f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(id, "enviar"), nil)
+	f.emitir(f.Admin, id)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
 	f.drain()
 	if e, _ := f.esperarFinal(id, 10); e != facturacion.Rechazado {
 		t.Fatalf("state %s", e)
 	}
-	d := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, ""), nil)
+	d := f.Must(http.StatusOK, http.MethodGet, ruta(id, ""), nil)
 	if testenv.Str(d.JSON, "data.mensaje_hacienda") != "3" || !strings.Contains(testenv.Str(d.JSON, "data.detalle_mensaje"), "Policy Id") ||
 		!strings.Contains(testenv.Str(d.JSON, "data.xml_respuesta"), "MensajeHacienda") {
 		t.Fatalf("rejected detail: %s", d.Raw)
@@ -159,10 +159,10 @@ func TestARejectedDocumentKeepsHaciendasMessage(t *testing.T) {
 	if testenv.Get(st, "final") != true || !strings.Contains(testenv.Str(st, "detalle_mensaje"), "Policy Id") {
 		t.Errorf("estado: %v", st)
 	}
-	if n := f.int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`); n != 0 {
+	if n := f.Int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`); n != 0 {
 		t.Errorf("%d FacturaEmitidaEvent for a rejected document", n)
 	}
-	if r := f.e.Call(f.admin, http.MethodPost, ruta(id, "enviar"), nil); r.Status != http.StatusUnprocessableEntity {
+	if r := f.E.Call(f.Admin, http.MethodPost, ruta(id, "enviar"), nil); r.Status != http.StatusUnprocessableEntity {
 		t.Errorf("enviar after rejected: %d", r.Status)
 	}
 }

@@ -66,14 +66,12 @@ func (b *bufferSeguro) String() string {
 // fx is one test's stack: a fresh database, the local gateway, the
 // simulator on the same clock, the in-process queue and every log line.
 type fx struct {
-	t      *testing.T
-	e      *testenv.Env
+	*testenv.Fixture
 	clk    *reloj.Reloj
 	q      *queue.Local
 	sim    *simulador.Simulador
 	svc    *facturacion.Service
 	logs   *bufferSeguro
-	admin  string
 	fallos atomic.Int32 // next POST /recepcion answered 503 this many times
 	serie  atomic.Int64 // unique suffixes of fixtures
 	// causa400, when set, answers every POST /recepcion 400 with this X-Error-Cause.
@@ -91,7 +89,7 @@ const Demora = 60 * time.Second
 
 func setup(t *testing.T, o ...opciones) *fx {
 	t.Helper()
-	f := &fx{t: t, clk: reloj.En(time.Now().Truncate(time.Second)), logs: &bufferSeguro{}}
+	f := &fx{clk: reloj.En(time.Now().Truncate(time.Second)), logs: &bufferSeguro{}}
 	log := slog.New(slog.NewJSONHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	so := simulador.Opciones{
 		Demora: Demora, Now: f.clk.Now, Usuarios: map[string]string{usuarioHacienda: claveHacienda},
@@ -123,7 +121,7 @@ func setup(t *testing.T, o ...opciones) *fx {
 		sim.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	f.e = testenv.NewParallel(t, func(c *config.Config) {
+	e := testenv.NewParallel(t, func(c *config.Config) {
 		c.Hacienda.SimuladorURL = srv.URL
 		c.Limites = map[string]config.Limite{"hacienda": {Max: 10, Ventana: time.Hour}}
 		for _, x := range o {
@@ -134,44 +132,38 @@ func setup(t *testing.T, o ...opciones) *fx {
 	})
 	// Every log line of the stack goes to f.logs: rebuild the gateway with
 	// that logger (the handlers capture it when they are built).
-	f.e.Deps.Log = log
-	gw, err := f.e.Deps.Gateway()
+	e.Deps.Log = log
+	gw, err := e.Deps.Gateway()
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.e.Server.Close()
-	f.e.Server = httptest.NewServer(gw)
-	f.svc = f.e.Deps.Hacienda()
+	e.Server.Close()
+	e.Server = httptest.NewServer(gw)
+	f.Fixture = testenv.FixtureOf(t, e)
+	f.svc = e.Deps.Hacienda()
 	f.q = queue.NewLocal(f.clk.Now)
 	f.q.Log = log
 	f.svc.Now, f.svc.Queue, f.svc.Log = f.clk.Now, f.q, log
 	f.svc.Dormir = func(ctx context.Context, d time.Duration) error { f.clk.Avanzar(d); return ctx.Err() }
-	f.admin = f.e.Admin(1)
 	return f
 }
 
 // drain runs the worker on every due message.
 func (f *fx) drain() int {
-	f.t.Helper()
+	f.T.Helper()
 	n, err := f.q.Drain(context.Background(), f.svc.Procesar)
 	if err != nil {
-		f.t.Fatalf("worker: %v", err)
+		f.T.Fatalf("worker: %v", err)
 	}
 	return n
-}
-
-// int runs a one-value query as the owner (fixtures and assertions).
-func (f *fx) int(sql string, args ...any) int64 {
-	f.t.Helper()
-	return testenv.Scalar[int64](f.t, f.e, sql, args...)
 }
 
 // configurar gives company 1 a complete invoicing configuration through
 // the API (certificate, PIN, credentials, activity, issuer address).
 func (f *fx) configurar(tok string) testenv.Resp {
-	f.t.Helper()
-	id := certificado(f.t)
-	return f.e.Must(f.t, http.StatusOK, tok, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{
+	f.T.Helper()
+	id := certificado(f.T)
+	return f.E.Must(f.T, http.StatusOK, tok, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{
 		"ambiente": "staging", "usuario": usuarioHacienda, "clave": claveHacienda,
 		"certificado": base64.StdEncoding.EncodeToString(id.Modern), "pin": pinCertificado,
 		"codigo_actividad": "4711.1", "proveedor_sistemas": "3101000001",
@@ -185,12 +177,12 @@ func (f *fx) configurar(tok string) testenv.Resp {
 // producto inserts a product of company 1 with a CABYS code (nil: none)
 // and the 13 % IVA; it returns its id.
 func (f *fx) producto(codigo string, cabys *string, servicio bool) int64 {
-	f.t.Helper()
+	f.T.Helper()
 	tipo, unidad := "producto", "Unid"
 	if servicio {
 		tipo, unidad = "servicio", "Sp"
 	}
-	return f.int(`insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo,
+	return f.Int(`insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo,
 			precio_venta, gestionado_inventario, codigo_cabys)
 		select 1, c.id, u.id, (select id from tipos_impuesto where codigo = '01' and codigo_tarifa_iva = '08'),
 			'Producto ' || $1, $1, $2, 1000, false, $4
@@ -200,8 +192,8 @@ func (f *fx) producto(codigo string, cabys *string, servicio bool) int64 {
 
 // cliente inserts a customer (persona física) of company 1.
 func (f *fx) cliente(ident string) int64 {
-	f.t.Helper()
-	return f.int(`insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre, apellidos, email, telefono)
+	f.T.Helper()
+	return f.Int(`insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre, apellidos, email, telefono)
 		values (1, 'fisica', $1, 'María', 'Rojas Vargas', 'maria@correo.cr', '88887777') returning id`, ident)
 }
 
@@ -212,8 +204,8 @@ const CABYS = "4399000000000"
 
 // vender records a sale through the API and returns its id.
 func (f *fx) vender(body map[string]any) int64 {
-	f.t.Helper()
-	r := f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/ventas", body)
+	f.T.Helper()
+	r := f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", body)
 	return int64(testenv.Num(r.JSON, "data.id"))
 }
 
@@ -231,12 +223,12 @@ var linea = testenv.Linea
 
 // generar creates the comprobante of a sale and returns its id.
 func (f *fx) generar(tok string, ventaID int64, extra ...any) int64 {
-	f.t.Helper()
+	f.T.Helper()
 	body := map[string]any{"venta_id": ventaID}
 	for i := 0; i+1 < len(extra); i += 2 {
 		body[extra[i].(string)] = extra[i+1]
 	}
-	r := f.e.Must(f.t, http.StatusCreated, tok, http.MethodPost, "/api/v1/hacienda/generar", body)
+	r := f.E.Must(f.T, http.StatusCreated, tok, http.MethodPost, "/api/v1/hacienda/generar", body)
 	return int64(testenv.Num(r.JSON, "data.id"))
 }
 
@@ -250,15 +242,15 @@ func ruta(id int64, paso string) string {
 
 // emitir takes a comprobante through generar-xml and firmar.
 func (f *fx) emitir(tok string, id int64) {
-	f.t.Helper()
-	f.e.Must(f.t, http.StatusOK, tok, http.MethodPost, ruta(id, "generar-xml"), nil)
-	f.e.Must(f.t, http.StatusOK, tok, http.MethodPost, ruta(id, "firmar"), nil)
+	f.T.Helper()
+	f.E.Must(f.T, http.StatusOK, tok, http.MethodPost, ruta(id, "generar-xml"), nil)
+	f.E.Must(f.T, http.StatusOK, tok, http.MethodPost, ruta(id, "firmar"), nil)
 }
 
 // estado reads a comprobante's state through the API.
 func (f *fx) estado(id int64) map[string]any {
-	f.t.Helper()
-	r := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, ruta(id, "estado"), nil)
+	f.T.Helper()
+	r := f.Must(http.StatusOK, http.MethodGet, ruta(id, "estado"), nil)
 	d, _ := r.JSON["data"].(map[string]any)
 	return d
 }
@@ -267,7 +259,7 @@ func (f *fx) estado(id int64) map[string]any {
 // worker until the comprobante reaches a final state; it returns the state
 // and how many polls it took.
 func (f *fx) esperarFinal(id int64, maxPolls int) (string, int) {
-	f.t.Helper()
+	f.T.Helper()
 	for i := 1; i <= maxPolls; i++ {
 		f.clk.Avanzar(facturacion.IntervaloConsulta)
 		f.drain()
@@ -284,9 +276,9 @@ func itoa(n int64) string { return fmt.Sprint(n) }
 // customer and generates the sale's comprobante, the start of most flows;
 // it returns the sale and the comprobante.
 func (f *fx) comprobante() (ventaID, id int64) {
-	f.t.Helper()
-	f.configurar(f.admin)
+	f.T.Helper()
+	f.configurar(f.Admin)
 	p := f.producto("P", ptr(CABYS), false)
 	ventaID = f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000)))
-	return ventaID, f.generar(f.admin, ventaID)
+	return ventaID, f.generar(f.Admin, ventaID)
 }

@@ -14,7 +14,7 @@ var claveRe = regexp.MustCompile(`^506(\d{2})(\d{2})(\d{2})(\w{12})(\d{20})([123
 func TestClaveAndConsecutivoStructure(t *testing.T) {
 	f := setup(t)
 	p := f.producto("P", ptr(CABYS), false)
-	g := f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar",
+	g := f.Must(http.StatusCreated, http.MethodPost, "/api/v1/hacienda/generar",
 		map[string]any{"venta_id": f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000))), "situacion": "2"})
 	clave, consecutivo := testenv.Str(g.JSON, "data.clave"), testenv.Str(g.JSON, "data.numero_consecutivo")
 	m := claveRe.FindStringSubmatch(clave)
@@ -41,12 +41,12 @@ func TestClaveAndConsecutivoStructure(t *testing.T) {
 		t.Errorf("situation %s, want 2 (contingencia)", m[6])
 	}
 	// Asking again returns the same comprobante with 200, not a second one.
-	again := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": testenv.Num(g.JSON, "data.venta_id")})
+	again := f.Must(http.StatusOK, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": testenv.Num(g.JSON, "data.venta_id")})
 	if testenv.Num(again.JSON, "data.id") != testenv.Num(g.JSON, "data.id") || testenv.Str(again.JSON, "data.clave") != clave {
 		t.Fatalf("second generar: %s", again.Raw)
 	}
 	// The same sale as a tiquete is another document with its own series.
-	tq := f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar",
+	tq := f.Must(http.StatusCreated, http.MethodPost, "/api/v1/hacienda/generar",
 		map[string]any{"venta_id": testenv.Num(g.JSON, "data.venta_id"), "tipo_documento": "04"})
 	if got := testenv.Str(tq.JSON, "data.numero_consecutivo"); got != "00100001040000000001" {
 		t.Errorf("tiquete consecutivo %s", got)
@@ -63,7 +63,7 @@ func TestClaveAndConsecutivoStructure(t *testing.T) {
 		// A factura needs a receiver.
 		{map[string]any{"venta_id": f.vender(venta(0, linea(p, 1, 1000)))}, "tipo_documento"},
 	} {
-		r := f.e.Call(f.admin, http.MethodPost, "/api/v1/hacienda/generar", c.body)
+		r := f.E.Call(f.Admin, http.MethodPost, "/api/v1/hacienda/generar", c.body)
 		if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors(c.field)) == 0 {
 			t.Errorf("generar %v: %d %s", c.body, r.Status, r.Raw)
 		}
@@ -72,12 +72,12 @@ func TestClaveAndConsecutivoStructure(t *testing.T) {
 
 func TestConsecutivosArePerBranchTerminalAndType(t *testing.T) {
 	f := setup(t)
-	principal := f.int(`select id from sucursales where empresa_id = 1 and es_principal`)
-	norte := int64(testenv.Num(f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/sucursales",
+	principal := f.Int(`select id from sucursales where empresa_id = 1 and es_principal`)
+	norte := int64(testenv.Num(f.Must(http.StatusCreated, http.MethodPost, "/api/sucursales",
 		map[string]any{"nombre": "Sucursal Norte", "codigo": "NORTE"}).JSON, "data.id"))
-	sinConfigurar := int64(testenv.Num(f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/sucursales",
+	sinConfigurar := int64(testenv.Num(f.Must(http.StatusCreated, http.MethodPost, "/api/sucursales",
 		map[string]any{"nombre": "Sucursal Sur", "codigo": "SUR"}).JSON, "data.id"))
-	c := f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"sucursales": []map[string]any{
+	c := f.Must(http.StatusOK, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"sucursales": []map[string]any{
 		{"sucursal_id": principal, "establecimiento": 2, "terminal": 7},
 		{"sucursal_id": norte, "establecimiento": 3, "terminal": 1},
 	}})
@@ -90,7 +90,7 @@ func TestConsecutivosArePerBranchTerminalAndType(t *testing.T) {
 	en := func(sucursal int64, tipo string) string {
 		b := venta(cl, linea(p, 1, 1000))
 		b["sucursal_id"], b["tipo_comprobante"] = sucursal, tipo
-		id := f.generar(f.admin, f.vender(b))
+		id := f.generar(f.Admin, f.vender(b))
 		return testenv.Str(f.estado(id), "clave")[21:41]
 	}
 	want := []struct {
@@ -115,9 +115,9 @@ func TestConsecutivosArePerBranchTerminalAndType(t *testing.T) {
 	for _, body := range []map[string]any{
 		{"sucursales": []map[string]any{{"sucursal_id": principal, "establecimiento": 1000, "terminal": 1}}},
 		{"sucursales": []map[string]any{{"sucursal_id": principal, "establecimiento": 1, "terminal": 100000}}},
-		{"sucursales": []map[string]any{{"sucursal_id": f.int(`select id from sucursales where empresa_id = 2`), "establecimiento": 1, "terminal": 1}}},
+		{"sucursales": []map[string]any{{"sucursal_id": f.Int(`select id from sucursales where empresa_id = 2`), "establecimiento": 1, "terminal": 1}}},
 	} {
-		if r := f.e.Call(f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", body); r.Status != http.StatusUnprocessableEntity {
+		if r := f.E.Call(f.Admin, http.MethodPut, "/api/v1/hacienda/configuracion", body); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("%v: %d %s", body, r.Status, r.Raw)
 		}
 	}
@@ -135,16 +135,16 @@ func TestFiftyConcurrentGenerarCallsAreGapless(t *testing.T) {
 		ventas[i] = f.vender(venta(cl, linea(p, 1, 1000)))
 	}
 	rs := testenv.Concurrently(len(ventas), func(i int) testenv.Resp {
-		return f.e.Call(f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": ventas[i]})
+		return f.E.Call(f.Admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": ventas[i]})
 	})
 	testenv.Gapless(t, rs, "data.numero_consecutivo", func(n int) string { return "0010000101" + pad10(n) })
-	if n := f.int(`select count(distinct clave) from comprobantes_electronicos`); n != 50 {
+	if n := f.Int(`select count(distinct clave) from comprobantes_electronicos`); n != 50 {
 		t.Errorf("%d distinct claves", n)
 	}
 
 	otra := f.vender(venta(cl, linea(p, 1, 1000)))
 	rs = testenv.Concurrently(10, func(int) testenv.Resp {
-		return f.e.Call(f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": otra})
+		return f.E.Call(f.Admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": otra})
 	})
 	created := 0
 	ids := make([]int64, len(rs))
@@ -157,7 +157,7 @@ func TestFiftyConcurrentGenerarCallsAreGapless(t *testing.T) {
 			t.Errorf("call %d: %d id %v (first %v)", i, r.Status, ids[i], ids[0])
 		}
 	}
-	if created != 1 || f.int(`select count(*) from comprobantes_electronicos where venta_id = $1`, otra) != 1 {
+	if created != 1 || f.Int(`select count(*) from comprobantes_electronicos where venta_id = $1`, otra) != 1 {
 		t.Errorf("%d created for one sale", created)
 	}
 	if got := testenv.Str(f.estado(ids[0]), "clave")[21:41]; got != "00100001010000000051" {

@@ -39,7 +39,7 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 	var bodies [][]byte
 	keep := func(r testenv.Resp) testenv.Resp { bodies = append(bodies, r.Raw); return r }
 
-	empty := keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/configuracion", nil))
+	empty := keep(f.Must(http.StatusOK, http.MethodGet, "/api/v1/hacienda/configuracion", nil))
 	if testenv.Get(empty.JSON, "data.configurada") != false || testenv.Get(empty.JSON, "data.certificado") != nil ||
 		testenv.Str(empty.JSON, "data.emisor.tipo_identificacion") != "02" || testenv.Str(empty.JSON, "data.emisor.nombre") != "Demo Sociedad Anónima" {
 		t.Fatalf("defaults: %s", empty.Raw)
@@ -62,22 +62,22 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 		{"e-mail", map[string]any{"emisor": map[string]any{"correo_electronico": "no-es-correo"}}, "emisor.correo_electronico"},
 	}
 	for _, c := range cases {
-		r := keep(f.e.Call(f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", c.body))
+		r := keep(f.E.Call(f.Admin, http.MethodPut, "/api/v1/hacienda/configuracion", c.body))
 		if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors(c.field)) == 0 {
 			t.Errorf("%s: %d %s", c.name, r.Status, r.Raw)
 		}
 	}
-	if n := f.int(`select count(*) from hacienda_configuraciones where certificado_cifrado is not null`); n != 0 {
+	if n := f.Int(`select count(*) from hacienda_configuraciones where certificado_cifrado is not null`); n != 0 {
 		t.Fatalf("a refused certificate was stored")
 	}
 
-	put := keep(f.configurar(f.admin))
+	put := keep(f.configurar(f.Admin))
 	for _, flag := range []string{"usuario_configurado", "clave_configurada", "certificado_configurado", "pin_configurado", "configurada"} {
 		if testenv.Get(put.JSON, "data."+flag) != true {
 			t.Errorf("%s is not true: %s", flag, put.Raw)
 		}
 	}
-	g := keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, "/api/v1/hacienda/configuracion", nil))
+	g := keep(f.Must(http.StatusOK, http.MethodGet, "/api/v1/hacienda/configuracion", nil))
 	hasta, _ := time.Parse(time.RFC3339, testenv.Str(g.JSON, "data.certificado.valido_hasta"))
 	if !strings.Contains(testenv.Str(g.JSON, "data.certificado.sujeto"), "3-101-000001") ||
 		testenv.Str(g.JSON, "data.certificado.serie") != id.Cert.SerialNumber.String() ||
@@ -86,15 +86,15 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 		t.Fatalf("settings: %s", g.Raw)
 	}
 	// A PIN alone is checked against the stored certificate.
-	if r := keep(f.e.Call(f.admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"pin": "9999"})); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("pin")) == 0 {
+	if r := keep(f.E.Call(f.Admin, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"pin": "9999"})); r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors("pin")) == 0 {
 		t.Errorf("wrong PIN alone: %d %s", r.Status, r.Raw)
 	}
 	// The legacy .p12 encoding (3DES / RC2-40, HMAC-SHA-1) is read too.
-	keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPut, "/api/v1/hacienda/configuracion",
+	keep(f.Must(http.StatusOK, http.MethodPut, "/api/v1/hacienda/configuracion",
 		map[string]any{"certificado": base64.StdEncoding.EncodeToString(id.Legacy), "pin": pinCertificado}))
 
 	// At rest: ciphertext only.
-	conn, err := pgx.Connect(context.Background(), f.e.AdminURL)
+	conn, err := pgx.Connect(context.Background(), f.E.AdminURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,16 +116,16 @@ func TestSettingsKeepSecretsEncryptedAndNeverShowThem(t *testing.T) {
 	// The whole flow, then: no response and no log line carries a secret.
 	p := f.producto("P", ptr(CABYS), false)
 	venta := f.vender(venta(f.cliente("112340567"), linea(p, 1, 1000)))
-	cid := int64(testenv.Num(keep(f.e.Must(f.t, http.StatusCreated, f.admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta})).JSON, "data.id"))
-	keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(cid, "generar-xml"), nil))
-	keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodPost, ruta(cid, "firmar"), nil))
-	keep(f.e.Must(f.t, http.StatusAccepted, f.admin, http.MethodPost, ruta(cid, "enviar"), nil))
+	cid := int64(testenv.Num(keep(f.Must(http.StatusCreated, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": venta})).JSON, "data.id"))
+	keep(f.Must(http.StatusOK, http.MethodPost, ruta(cid, "generar-xml"), nil))
+	keep(f.Must(http.StatusOK, http.MethodPost, ruta(cid, "firmar"), nil))
+	keep(f.Must(http.StatusAccepted, http.MethodPost, ruta(cid, "enviar"), nil))
 	f.drain()
 	if e, _ := f.esperarFinal(cid, 5); e != facturacion.Aceptado {
 		t.Fatalf("state %s", e)
 	}
 	for _, path := range []string{ruta(cid, ""), ruta(cid, "estado"), "/api/v1/hacienda", "/api/v1/hacienda/configuracion", "/api/eventos", "/api/ventas/" + itoa(venta)} {
-		keep(f.e.Must(f.t, http.StatusOK, f.admin, http.MethodGet, path, nil))
+		keep(f.Must(http.StatusOK, http.MethodGet, path, nil))
 	}
 	for i, b := range bodies {
 		sinSecretos(t, "response "+itoa(int64(i)), b)
