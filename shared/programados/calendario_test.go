@@ -56,3 +56,35 @@ func TestSiguienteReadsTheHourInCostaRicaWhateverTheZoneOfItsArgument(t *testing
 		t.Fatalf("got %s, want %s", got, want)
 	}
 }
+
+func TestRelativeDatesResolveToTheRunsDayInCostaRica(t *testing.T) {
+	p := Programado{Tipo: "balanza-comprobacion", Parametros: map[string]string{"fecha_inicio": "", "fecha_fin": "2026-02-01"}}
+	cases := []struct{ ahora, valor, want string }{
+		{"2026-03-04 08:00", "hoy", "2026-03-04"},
+		{"2026-03-04 08:00", "ayer", "2026-03-03"},
+		{"2026-03-04 08:00", "inicio_semana", "2026-03-02"},
+		{"2026-03-08 08:00", "inicio_semana", "2026-03-02"},
+		{"2026-03-02 08:00", "inicio_semana", "2026-03-02"},
+		{"2026-03-04 08:00", "inicio_semana_anterior", "2026-02-23"},
+		{"2026-03-08 23:59", "fin_semana_anterior", "2026-03-01"},
+		{"2026-01-15 08:00", "inicio_mes_anterior", "2025-12-01"},
+		{"2026-03-01 00:00", "fin_mes_anterior", "2026-02-28"},
+		{"2026-03-31 23:00", "inicio_mes", "2026-03-01"},
+		{"2026-03-31 23:00", "inicio_anio", "2026-01-01"},
+		{"2026-03-31 23:00", "inicio_anio_anterior", "2025-01-01"},
+		{"2026-03-31 23:00", "fin_anio_anterior", "2025-12-31"},
+		{"2026-03-31 23:00", "2026-03-15", "2026-03-15"},
+	}
+	for _, c := range cases {
+		p.Parametros["fecha_inicio"] = c.valor
+		// 23:00 of the 31st in Costa Rica is already April 1st in UTC.
+		if got := p.valores(cr(c.ahora)).Get("fecha_inicio"); got != c.want {
+			t.Errorf("%s on %s = %s, want %s", c.valor, c.ahora, got, c.want)
+		}
+	}
+	// Only date parameters are resolved.
+	p = Programado{Tipo: "ventas", Parametros: map[string]string{"agrupar": "hoy"}}
+	if got := p.valores(cr("2026-03-04 08:00")).Get("agrupar"); got != "hoy" {
+		t.Errorf("a text parameter became %s", got)
+	}
+}

@@ -229,7 +229,7 @@ func (s *Servicio) producir(ctx context.Context, empresa, eid int64, p Programad
 			return apperr.NewForbidden("El usuario que creó el reporte programado ya no tiene permiso para el reporte " + p.Tipo +
 				" (requiere " + strings.Join(req, " o ") + ").")
 		}
-		a, err = reportes.GenerarArchivo(ctx, tx, p.Tipo, p.valores(), p.Formato)
+		a, err = reportes.GenerarArchivo(ctx, tx, p.Tipo, p.valores(s.ahora()), p.Formato)
 		return err
 	})
 	if err != nil {

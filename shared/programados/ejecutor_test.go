@@ -298,3 +298,30 @@ func TestTheSchedulersSweepRunsTheDueScheduledReports(t *testing.T) {
 		t.Fatalf("json file: %v %s", err, r.Raw)
 	}
 }
+
+// A monthly report of "the previous month": its dates are resolved on the
+// day of each run.
+func TestRelativeDatesCoverThePreviousMonthOfEachRun(t *testing.T) {
+	f := setup(t, "2026-03-15 12:00")
+	f.asiento("2026-03-05", "1.1.02.001", "3.1.01.001", 50000)
+	id := f.crear(f.admin, balanza("frecuencia", "mensual", "dia_semana", testenv.Absent, "dia_mes", 1, "formato", "csv",
+		"destinatarios", []string{}, "parametros", map[string]any{"fecha_inicio": "inicio_mes_anterior", "fecha_fin": "fin_mes_anterior"}))
+	r := f.ok(http.StatusOK, f.e.Get(ruta(id), f.admin))
+	if testenv.Str(r.JSON, "data.parametros.fecha_inicio") != "inicio_mes_anterior" {
+		t.Fatalf("stored parameters: %s", r.Raw)
+	}
+	f.reloj.Fijar(cr("2026-04-01 08:00"))
+	if n := f.barrer(); n != 1 {
+		t.Fatalf("runs: %d", n)
+	}
+	run := f.ejecuciones(id)[0]
+	if got := testenv.Str(run, "archivo_nombre"); got != "balanza_comprobacion_2026-03-01_2026-03-31.csv" {
+		t.Fatalf("file %s (%v)", got, run)
+	}
+	if b := f.descargar(f.admin, run); !strings.Contains(string(b.Raw), "50000.00") {
+		t.Fatalf("csv: %s", b.Raw)
+	}
+	// A word that is not a relative date gets the report's own message.
+	testenv.Expect422(t, f.call(f.admin, "PATCH", ruta(id), map[string]any{"parametros": map[string]any{
+		"fecha_inicio": "mañana", "fecha_fin": "fin_mes_anterior"}}), "parametros.fecha_inicio")
+}

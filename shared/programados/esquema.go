@@ -20,7 +20,9 @@ func cuerpo(creando bool) esquema.Cuerpo {
 		Campos: []esquema.Campo{
 			{Nombre: "nombre", Tipo: esquema.Texto, Requerido: creando, MaxLargo: 255, Ejemplo: "Ventas semanales por cliente"},
 			{Nombre: "tipo", Tipo: esquema.Texto, Requerido: creando, MaxLargo: 100, Ejemplo: "ventas"},
-			{Nombre: "parametros", Tipo: esquema.Objeto, Descripcion: "Parámetros del reporte (texto, número o booleano cada uno).",
+			{Nombre: "parametros", Tipo: esquema.Objeto, Descripcion: "Parámetros del reporte (texto, número o booleano cada uno). Un parámetro de fecha admite fechas relativas " +
+				"que se resuelven el día de cada ejecución: hoy, ayer, inicio_semana, inicio_semana_anterior, fin_semana_anterior, " +
+				"inicio_mes, inicio_mes_anterior, fin_mes_anterior, inicio_anio, inicio_anio_anterior, fin_anio_anterior.",
 				Ejemplo: map[string]any{"fecha_inicio": "2026-03-01", "fecha_fin": "2026-03-31"},
 				Campos: []esquema.Campo{
 					{Nombre: "fecha_inicio", Tipo: esquema.Fecha, Ejemplo: "2026-03-01"},

@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -63,15 +62,6 @@ func (p Programado) calendario() Calendario {
 	}
 	c.Hora, c.Minuto, _ = parseHora(p.Hora)
 	return c
-}
-
-// valores are the parameters as a query string.
-func (p Programado) valores() url.Values {
-	v := url.Values{}
-	for k, s := range p.Parametros {
-		v.Set(k, s)
-	}
-	return v
 }
 
 // Datos is a create or update body; nil fields are absent (an update keeps
@@ -306,7 +296,7 @@ func (s *Servicio) validar(pr auth.Principal, p *Programado, d Datos) error {
 	if !puede(pr.Permisos, p.Tipo) {
 		return prohibido(p.Tipo)
 	}
-	if err := reportes.ValidarParametros(p.Tipo, p.valores(), "parametros."); err != nil {
+	if err := reportes.ValidarParametros(p.Tipo, p.valores(s.ahora()), "parametros."); err != nil {
 		e, ok := apperr.As(err)
 		if !ok || e.Kind != apperr.Invalid {
 			return err
