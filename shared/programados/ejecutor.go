@@ -150,6 +150,7 @@ func (s *Servicio) reclamar(ctx context.Context, empresa, id int64, ahora time.T
 // records the outcome. corrio is false when the run was not pending.
 func (s *Servicio) Ejecutar(ctx context.Context, empresa, eid int64) (corrio bool, err error) {
 	var p Programado
+	var eliminado bool
 	err = s.DB.WithTx(ctx, db.Scope{EmpresaID: empresa}, func(tx *db.Tx) error {
 		var pid int64
 		err := tx.QueryRow(ctx, `update reporte_ejecuciones set estado = 'ejecutando', iniciado_en = $3
@@ -158,11 +159,13 @@ func (s *Servicio) Ejecutar(ctx context.Context, empresa, eid int64) (corrio boo
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `select `+columnas+` from reportes_programados r where r.empresa_id = $1 and r.id = $2`, empresa, pid)
+		rows, err := tx.Query(ctx, `select `+columnas+`, r.eliminado from reportes_programados r where r.empresa_id = $1 and r.id = $2`, empresa, pid)
 		if err != nil {
 			return err
 		}
-		p, err = pgx.CollectExactlyOneRow(rows, escanear)
+		p, err = pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Programado, error) {
+			return escanearCon(r, &eliminado)
+		})
 		return err
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -171,7 +174,17 @@ func (s *Servicio) Ejecutar(ctx context.Context, empresa, eid int64) (corrio boo
 	if err != nil {
 		return false, fmt.Errorf("programados: iniciar ejecución %d/%d: %w", empresa, eid, err)
 	}
-	a, key, fallo := s.producir(ctx, empresa, eid, p)
+	var (
+		a     reportes.Archivo
+		key   string
+		fallo error
+	)
+	if eliminado {
+		// Deleted after the claim (a run taken again after a crash).
+		fallo = errors.New("El reporte programado fue eliminado antes de ejecutarse.")
+	} else {
+		a, key, fallo = s.producir(ctx, empresa, eid, p)
+	}
 	if fallo == nil && len(p.Destinatarios) > 0 {
 		if err := s.Correo.Enviar(ctx, s.mensaje(p, eid)); err != nil {
 			s.log().Error("reportes programados: correo", "empresa", empresa, "ejecucion", eid, "error", err.Error())

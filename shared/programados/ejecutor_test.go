@@ -325,3 +325,34 @@ func TestRelativeDatesCoverThePreviousMonthOfEachRun(t *testing.T) {
 	testenv.Expect422(t, f.call(f.admin, "PATCH", ruta(id), map[string]any{"parametros": map[string]any{
 		"fecha_inicio": "mañana", "fecha_fin": "fin_mes_anterior"}}), "parametros.fecha_inicio")
 }
+
+// A run claimed by a scheduler that died before starting it stays
+// pendiente; a sweep 5 minutes later takes it (once), and a run of a
+// schedule deleted meanwhile is recorded as failed.
+func TestARunLeftPendingIsTakenAgainBySweepsAfterFiveMinutes(t *testing.T) {
+	f := setup(t, lunes)
+	vivo := f.crear(f.admin, balanza("destinatarios", []string{}, "activo", false))
+	borrado := f.crear(f.admin, balanza("nombre", "Borrado", "destinatarios", []string{}, "activo", false))
+	for _, id := range []int64{vivo, borrado} {
+		f.e.Exec(`insert into reporte_ejecuciones (empresa_id, reporte_programado_id, programada_para, creado_en)
+			values (1, $1, $2, $2)`, id, cr("2026-03-02 12:00"))
+	}
+	f.ok(http.StatusOK, f.call(f.admin, "DELETE", ruta(borrado), nil))
+	f.reloj.Fijar(cr("2026-03-02 12:04"))
+	if n := f.barrer(); n != 0 {
+		t.Fatalf("taken before 5 minutes: %d", n)
+	}
+	f.reloj.Fijar(cr("2026-03-02 12:06"))
+	if n := f.barrer(); n != 2 {
+		t.Fatalf("orphans taken: %d", n)
+	}
+	if n := f.barrer(); n != 0 {
+		t.Fatalf("taken twice: %d", n)
+	}
+	if runs := f.ejecuciones(vivo); len(runs) != 1 || testenv.Str(runs[0], "estado") != "completada" {
+		t.Fatalf("orphan run: %v", runs)
+	}
+	if e := testenv.Scalar[string](t, f.e, `select estado || ': ' || error from reporte_ejecuciones where reporte_programado_id = $1`, borrado); e != "fallida: El reporte programado fue eliminado antes de ejecutarse." {
+		t.Fatalf("run of a deleted schedule: %s", e)
+	}
+}

@@ -80,12 +80,16 @@ type Datos struct {
 const columnas = `r.id, r.nombre, r.tipo, r.parametros, r.frecuencia, r.dia_semana, r.dia_mes, to_char(r.hora, 'HH24:MI'),
 	r.formato, r.destinatarios, r.activo, r.proxima_ejecucion, r.ultima_ejecucion, r.usuario_id, r.creado_en, r.actualizado_en`
 
-func escanear(row pgx.CollectableRow) (Programado, error) {
+func escanear(row pgx.CollectableRow) (Programado, error) { return escanearCon(row) }
+
+// escanearCon scans columnas followed by extra columns.
+func escanearCon(row pgx.CollectableRow, extra ...any) (Programado, error) {
 	var p Programado
 	var params []byte
 	var ds, dm *int16
-	err := row.Scan(&p.ID, &p.Nombre, &p.Tipo, &params, &p.Frecuencia, &ds, &dm, &p.Hora, &p.Formato, &p.Destinatarios,
-		&p.Activo, &p.ProximaEjecucion, &p.UltimaEjecucion, &p.UsuarioID, &p.CreadoEn, &p.ActualizadoEn)
+	dst := append([]any{&p.ID, &p.Nombre, &p.Tipo, &params, &p.Frecuencia, &ds, &dm, &p.Hora, &p.Formato, &p.Destinatarios,
+		&p.Activo, &p.ProximaEjecucion, &p.UltimaEjecucion, &p.UsuarioID, &p.CreadoEn, &p.ActualizadoEn}, extra...)
+	err := row.Scan(dst...)
 	if err != nil {
 		return p, err
 	}
