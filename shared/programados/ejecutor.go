@@ -32,7 +32,8 @@ const (
 	// minute later, takes the rest).
 	MaxBarrido = 50
 	// Huerfana is how long a claimed run may stay pendiente before a sweep
-	// takes it again (the process that claimed it died before starting).
+	// takes it again (the process that claimed it died before starting),
+	// and ejecutando before a sweep records it as interrupted.
 	Huerfana = 5 * time.Minute
 	// Presupuesto is the wall time after which a sweep claims no more
 	// schedules (the scheduler function stops at 60 s); the next sweep
@@ -92,6 +93,9 @@ func (s *Servicio) Barrer(ctx context.Context) (int, error) {
 			continue // another scheduler has it, or it is no longer due
 		}
 		corrio, err := s.Ejecutar(ctx, c.empresa, *eid)
+		if err == nil && !corrio && c.ejecucion != nil {
+			corrio, err = s.interrumpir(ctx, c.empresa, *eid, ahora)
+		}
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -142,6 +146,25 @@ func (s *Servicio) reclamar(ctx context.Context, empresa, id int64, ahora time.T
 		return nil, fmt.Errorf("programados: reclamar %d/%d: %w", empresa, id, err)
 	}
 	return eid, nil
+}
+
+// interrumpir records as failed a run left ejecutando since before the
+// orphan limit: its process died or timed out while generating it (the
+// scheduler function stops at 60 s). It is not run again: a report that
+// takes too long would time out every minute.
+func (s *Servicio) interrumpir(ctx context.Context, empresa, eid int64, ahora time.Time) (bool, error) {
+	var n int64
+	err := s.DB.WithTx(ctx, db.Scope{EmpresaID: empresa}, func(tx *db.Tx) error {
+		tag, err := tx.Exec(ctx, `update reporte_ejecuciones set estado = 'fallida', terminado_en = $3,
+				error = 'La ejecución se interrumpió (tiempo agotado o reinicio del proceso) antes de terminar.'
+			where empresa_id = $1 and id = $2 and estado = 'ejecutando' and iniciado_en < $4`, empresa, eid, ahora, ahora.Add(-Huerfana))
+		n = tag.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("programados: interrumpir %d/%d: %w", empresa, eid, err)
+	}
+	return n > 0, nil
 }
 
 // Ejecutar runs one pending run of a company: it marks it ejecutando (only

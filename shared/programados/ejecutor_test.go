@@ -355,4 +355,23 @@ func TestARunLeftPendingIsTakenAgainBySweepsAfterFiveMinutes(t *testing.T) {
 	if e := testenv.Scalar[string](t, f.e, `select estado || ': ' || error from reporte_ejecuciones where reporte_programado_id = $1`, borrado); e != "fallida: El reporte programado fue eliminado antes de ejecutarse." {
 		t.Fatalf("run of a deleted schedule: %s", e)
 	}
+	// A run left ejecutando (its process timed out) is recorded as
+	// interrupted 5 minutes after it started, not run again.
+	f.e.Exec(`insert into reporte_ejecuciones (empresa_id, reporte_programado_id, programada_para, estado, creado_en, iniciado_en)
+		values (1, $1, $2, 'ejecutando', $2, $2)`, vivo, cr("2026-03-02 12:05"))
+	f.reloj.Fijar(cr("2026-03-02 12:09"))
+	if n := f.barrer(); n != 0 {
+		t.Fatalf("interrupted before 5 minutes: %d", n)
+	}
+	f.reloj.Fijar(cr("2026-03-02 12:11"))
+	if n := f.barrer(); n != 1 {
+		t.Fatalf("interrupted runs: %d", n)
+	}
+	if runs := f.ejecuciones(vivo); len(runs) != 2 || testenv.Str(runs[0], "estado") != "fallida" ||
+		!strings.Contains(testenv.Str(runs[0], "error"), "se interrumpió") || testenv.Str(runs[0], "terminado_en") != "2026-03-02T18:11:00Z" {
+		t.Fatalf("interrupted run: %v", runs)
+	}
+	if n := f.barrer(); n != 0 {
+		t.Fatalf("interrupted twice: %d", n)
+	}
 }

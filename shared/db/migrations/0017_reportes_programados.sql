@@ -64,6 +64,7 @@ CREATE TABLE reporte_ejecuciones (
 );
 CREATE INDEX reporte_ejecuciones_programado ON reporte_ejecuciones (empresa_id, reporte_programado_id, id DESC);
 CREATE INDEX reporte_ejecuciones_pendientes ON reporte_ejecuciones (creado_en) WHERE estado = 'pendiente';
+CREATE INDEX reporte_ejecuciones_en_curso ON reporte_ejecuciones (iniciado_en) WHERE estado = 'ejecutando';
 
 ALTER TABLE reportes_programados ENABLE ROW LEVEL SECURITY;
 ALTER TABLE reporte_ejecuciones ENABLE ROW LEVEL SECURITY;
@@ -78,9 +79,11 @@ GRANT USAGE ON SEQUENCE reportes_programados_id_seq, reporte_ejecuciones_id_seq 
 
 -- The sweep sees every company's due work (a narrow cross-tenant read, as
 -- webhooks_entregas_vencidas): schedules due at p_ahora (ejecucion_id
--- null), and runs claimed but left pendiente since before p_huerfanas (the
--- process that claimed them died before starting them). The claim itself
--- happens in the company's transaction (FOR UPDATE SKIP LOCKED).
+-- null), runs claimed but left pendiente since before p_huerfanas (the
+-- process that claimed them died before starting them: run again), and runs
+-- ejecutando since before p_huerfanas (the process died or timed out while
+-- generating: recorded as failed). The claim itself happens in the
+-- company's transaction (FOR UPDATE SKIP LOCKED).
 CREATE FUNCTION reportes_programados_vencidos(p_ahora timestamptz, p_huerfanas timestamptz, p_limite integer)
 RETURNS TABLE (empresa_id bigint, reporte_programado_id bigint, ejecucion_id bigint)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
@@ -89,8 +92,8 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
    ORDER BY r.proxima_ejecucion LIMIT p_limite)
   UNION ALL
   (SELECT x.empresa_id, x.reporte_programado_id, x.id FROM reporte_ejecuciones x
-   WHERE x.estado = 'pendiente' AND x.creado_en < p_huerfanas
-   ORDER BY x.creado_en LIMIT p_limite)
+   WHERE (x.estado = 'pendiente' AND x.creado_en < p_huerfanas) OR (x.estado = 'ejecutando' AND x.iniciado_en < p_huerfanas)
+   ORDER BY x.id LIMIT p_limite)
 $$;
 REVOKE ALL ON FUNCTION reportes_programados_vencidos(timestamptz, timestamptz, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION reportes_programados_vencidos(timestamptz, timestamptz, integer) TO erp_app;
