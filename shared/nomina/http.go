@@ -9,9 +9,7 @@ package nomina
 import (
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -53,23 +51,9 @@ func Grupo(d *plataforma.Deps) lambdahttp.Handlers { return Handlers(d) }
 
 // ---- decoders ---------------------------------------------------------------
 
-func oneOf(in *valid.Input, key string, required bool, values []string) *string {
-	v, ok := in.String(key, valid.Str{Required: required})
-	if !ok {
-		return nil
-	}
-	if !slices.Contains(values, v) {
-		in.Fail(key, "El campo "+key+" debe ser uno de: "+strings.Join(values, ", ")+".")
-		return nil
-	}
-	return &v
-}
-
 func decodePlanilla(in *valid.Input) (DatosPlanilla, error) {
 	var d DatosPlanilla
-	if t := oneOf(in, "tipo", true, Tipos); t != nil {
-		d.Tipo = *t
-	}
+	d.Tipo, _ = in.OneOf("tipo", true, Tipos)
 	ini, okIni := in.Date("fecha_inicio", true)
 	fin, okFin := in.Date("fecha_fin", true)
 	d.Inicio, d.Fin = ini, fin
@@ -95,13 +79,10 @@ func decodeLineas(in *valid.Input) ([]LineaEntrada, error) {
 	out := make([]LineaEntrada, 0, len(items))
 	vistos := map[int64]bool{}
 	for i, raw := range items {
-		pre := "lineas." + strconv.Itoa(i) + "."
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-			in.Fail(strings.TrimSuffix(pre, "."), "Cada línea es un objeto con empleado_id y los valores a cambiar.")
+		one, ok := in.Elemento("lineas", i, raw, "Cada línea es un objeto con empleado_id y los valores a cambiar.")
+		if !ok {
 			continue
 		}
-		one := valid.NewInput(obj)
 		var l LineaEntrada
 		l.EmpleadoID, _ = one.Int("empleado_id", valid.Int{Required: true, Min: valid.Min(1)})
 		if l.EmpleadoID > 0 {
@@ -124,7 +105,7 @@ func decodeLineas(in *valid.Input) ([]LineaEntrada, error) {
 		if n, ok := one.Int("dias_incapacidad", valid.Int{Min: valid.Min(0), Max: valid.Min(31)}); ok {
 			l.DiasIncapacidad = &n
 		}
-		in.Merge(pre, one)
+		in.Merge("lineas."+strconv.Itoa(i)+".", one)
 		out = append(out, l)
 	}
 	return out, in.Err()
@@ -203,14 +184,6 @@ func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
 	return b, err
 }
 
-// orden is ?sort=&order=, newest def first when neither is given.
-func orden(r *http.Request, sorts map[string]string, def string) (string, error) {
-	if q := r.URL.Query(); q.Get("sort") == "" && q.Get("order") == "" {
-		return def + " desc", nil
-	}
-	return httpx.SortQuery(r, sorts, def)
-}
-
 var planillaSorts = map[string]string{"id": "p.id", "numero": "p.numero", "fecha_inicio": "p.fecha_inicio",
 	"fecha_fin": "p.fecha_fin", "estado": "p.estado", "creado_en": "p.creado_en", "actualizado_en": "p.actualizado_en"}
 
@@ -231,7 +204,7 @@ func listaPlanillas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMe
 	if err := f.Err(); err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
-	order, err := orden(r, planillaSorts, "p.fecha_fin")
+	order, err := httpx.SortNewest(r, planillaSorts, "p.fecha_fin")
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
@@ -256,7 +229,7 @@ func listaTarifas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMess
 	if err := f.Err(); err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
-	order, err := orden(r, tarifaSorts, "t.vigente_desde")
+	order, err := httpx.SortNewest(r, tarifaSorts, "t.vigente_desde")
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}

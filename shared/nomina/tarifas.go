@@ -160,7 +160,7 @@ func errorTarifa(err error) error {
 // readTarifa reads a rate body.
 func readTarifa(in *valid.Input, creando bool) DatosTarifa {
 	d := DatosTarifa{limpiar: map[string]bool{}}
-	d.Tipo = oneOf(in, "tipo", creando, TiposTarifa)
+	d.Tipo = valid.Opt(in.OneOf("tipo", creando, TiposTarifa))
 	if s, ok := in.String("concepto", valid.Str{Required: creando, Max: 60}); ok {
 		d.Concepto = &s
 	}
