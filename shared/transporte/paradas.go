@@ -33,15 +33,24 @@ type horario struct {
 
 var horaRe = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
 
-// elemento decodes one element of a nested list as an object; a non-object
-// fails under key.N.
-func elemento(in *valid.Input, key string, i int, raw json.RawMessage) (*valid.Input, bool) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		in.Fail(fmt.Sprintf("%s.%d", key, i), "Cada elemento de "+key+" debe ser un objeto.")
+// lista reads the body's nested list key of at most tope elements: ok is
+// false when it was not sent or is invalid; null is an empty list (which
+// clears it).
+func lista(in *valid.Input, key string, tope int) (items []json.RawMessage, ok bool) {
+	if !in.Has(key) {
 		return nil, false
 	}
-	return valid.NewInput(obj), true
+	if in.IsNull(key) {
+		return nil, true
+	}
+	if items, ok = in.List(key, false); !ok {
+		return nil, false
+	}
+	if len(items) > tope {
+		in.Fail(key, "Una ruta admite como máximo "+strconv.Itoa(tope)+" "+key+".")
+		return nil, false
+	}
+	return items, true
 }
 
 // leerParadas reads the body's paradas (nil when not sent; an empty list
@@ -49,24 +58,14 @@ func elemento(in *valid.Input, key string, i int, raw json.RawMessage) (*valid.I
 // paradas.N.campo; the orders must be unique and consecutive from 1 (the
 // stops' sequence along the route), in any order in the list.
 func leerParadas(in *valid.Input) ([]parada, bool) {
-	if !in.Has("paradas") {
-		return nil, false
-	}
-	if in.IsNull("paradas") {
-		return []parada{}, true
-	}
-	items, ok := in.List("paradas", false)
+	items, ok := lista(in, "paradas", maxParadas)
 	if !ok {
-		return nil, false
-	}
-	if len(items) > maxParadas {
-		in.Fail("paradas", "Una ruta admite como máximo "+strconv.Itoa(maxParadas)+" paradas.")
 		return nil, false
 	}
 	out := make([]parada, 0, len(items))
 	primera := map[int64]int{} // orden -> first index
 	for i, raw := range items {
-		el, ok := elemento(in, "paradas", i, raw)
+		el, ok := in.Elemento("paradas", i, raw, "Cada elemento de paradas debe ser un objeto.")
 		if !ok {
 			continue
 		}
@@ -98,33 +97,20 @@ func leerParadas(in *valid.Input) ([]parada, bool) {
 // leerHorarios reads the body's horarios like leerParadas: errors under
 // horarios.N.campo, a weekday and time given twice is refused.
 func leerHorarios(in *valid.Input) ([]horario, bool) {
-	if !in.Has("horarios") {
-		return nil, false
-	}
-	if in.IsNull("horarios") {
-		return []horario{}, true
-	}
-	items, ok := in.List("horarios", false)
+	items, ok := lista(in, "horarios", maxHorarios)
 	if !ok {
-		return nil, false
-	}
-	if len(items) > maxHorarios {
-		in.Fail("horarios", "Una ruta admite como máximo "+strconv.Itoa(maxHorarios)+" horarios.")
 		return nil, false
 	}
 	out := make([]horario, 0, len(items))
 	vistos := map[horario]int{}
 	for i, raw := range items {
-		el, ok := elemento(in, "horarios", i, raw)
+		el, ok := in.Elemento("horarios", i, raw, "Cada elemento de horarios debe ser un objeto.")
 		if !ok {
 			continue
 		}
 		var h horario
 		var okDia, okHora bool
-		if h.Dia, okDia = el.String("dia_semana", valid.Str{Required: true}); okDia && !contiene(DiasSemana, h.Dia) {
-			el.Fail("dia_semana", "El campo dia semana debe ser uno de: lunes, martes, miercoles, jueves, viernes, sabado, domingo.")
-			okDia = false
-		}
+		h.Dia, okDia = el.OneOf("dia_semana", true, DiasSemana)
 		if h.Hora, okHora = el.String("hora_salida", valid.Str{Required: true}); okHora && !horaRe.MatchString(h.Hora) {
 			el.Fail("hora_salida", "El campo hora salida debe ser una hora válida con formato HH:MM (00:00 a 23:59).")
 			okHora = false
@@ -140,13 +126,4 @@ func leerHorarios(in *valid.Input) ([]horario, bool) {
 		out = append(out, h)
 	}
 	return out, true
-}
-
-func contiene(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
