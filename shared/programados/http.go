@@ -90,9 +90,7 @@ func leer(in *valid.Input, creando bool) Datos {
 		d.ConDestinatarios = true
 		d.Destinatarios = destinatarios(in)
 	}
-	if v, ok := in.Bool("activo", false); ok {
-		d.Activo = &v
-	}
+	d.Activo = in.OptionalBool("activo")
 	return d
 }
 
