@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/routes"
@@ -62,29 +60,9 @@ func compras(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reportes: compras: %w", err)
 	}
-	defer rows.Close()
-	t := make([]decimal.Decimal, len(totalesCompras))
-	filas := []Fila{}
-	for rows.Next() {
-		var clave, etiqueta string
-		var ordenes int64
-		v := make([]decimal.Decimal, len(totalesCompras))
-		if err := rows.Scan(&clave, &etiqueta, &ordenes, &v[0], &v[1], &v[2], &v[3], &v[4]); err != nil {
-			return nil, fmt.Errorf("reportes: compras: %w", err)
-		}
-		f := Fila{"clave": clave, "grupo": etiqueta, "ordenes": ordenes}
-		for i, col := range totalesCompras {
-			f[col.Clave] = Imp(v[i])
-			t[i] = t[i].Add(v[i])
-		}
-		filas = append(filas, f)
-	}
-	if err := rows.Err(); err != nil {
+	filas, tot, err := filasAgrupadas(rows, totalesCompras, "ordenes")
+	if err != nil {
 		return nil, fmt.Errorf("reportes: compras: %w", err)
-	}
-	tot := map[string]Importe{}
-	for i, col := range totalesCompras {
-		tot[col.Clave] = Imp(t[i])
 	}
 	titulo := map[string]string{"proveedor": "Proveedor", "producto": "Producto"}[c.Agrupar]
 	columnas := []Columna{{Clave: "grupo", Titulo: titulo, Tipo: ColTexto}, {Clave: "ordenes", Titulo: "Órdenes", Tipo: ColEntero}}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/db"
@@ -74,28 +75,9 @@ func ventas(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reportes: ventas: %w", err)
 	}
-	defer rows.Close()
-	t := make([]decimal.Decimal, len(totalesVentas))
-	filas := []Fila{}
-	for rows.Next() {
-		var clave, etiqueta string
-		v := make([]decimal.Decimal, len(totalesVentas))
-		if err := rows.Scan(&clave, &etiqueta, &v[0], &v[1], &v[2], &v[3], &v[4]); err != nil {
-			return nil, fmt.Errorf("reportes: ventas: %w", err)
-		}
-		f := Fila{"clave": clave, "grupo": etiqueta}
-		for i, col := range totalesVentas {
-			f[col.Clave] = Imp(v[i])
-			t[i] = t[i].Add(v[i])
-		}
-		filas = append(filas, f)
-	}
-	if err := rows.Err(); err != nil {
+	filas, tot, err := filasAgrupadas(rows, totalesVentas)
+	if err != nil {
 		return nil, fmt.Errorf("reportes: ventas: %w", err)
-	}
-	tot := map[string]Importe{}
-	for i, col := range totalesVentas {
-		tot[col.Clave] = Imp(t[i])
 	}
 	columnas := append([]Columna{{Clave: "grupo", Titulo: tituloGrupo[c.Agrupar], Tipo: ColTexto}}, totalesVentas...)
 	for i := 1; i < len(columnas); i++ {
@@ -107,3 +89,45 @@ func ventas(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 }
 
 var tituloGrupo = map[string]string{"dia": "día", "producto": "producto", "cliente": "cliente", "sucursal": "sucursal", "vendedor": "vendedor"}
+
+// filasAgrupadas reads the rows of a grouped report (ventas, compras):
+// (clave, etiqueta, one integer per name of enteros, one amount per column
+// of totales), each a Fila with grupo = etiqueta, and sums the amounts.
+// It closes rows.
+func filasAgrupadas(rows pgx.Rows, totales []Columna, enteros ...string) ([]Fila, map[string]Importe, error) {
+	defer rows.Close()
+	t := make([]decimal.Decimal, len(totales))
+	filas := []Fila{}
+	for rows.Next() {
+		var clave, etiqueta string
+		n := make([]int64, len(enteros))
+		v := make([]decimal.Decimal, len(totales))
+		dst := []any{&clave, &etiqueta}
+		for i := range n {
+			dst = append(dst, &n[i])
+		}
+		for i := range v {
+			dst = append(dst, &v[i])
+		}
+		if err := rows.Scan(dst...); err != nil {
+			return nil, nil, err
+		}
+		f := Fila{"clave": clave, "grupo": etiqueta}
+		for i, k := range enteros {
+			f[k] = n[i]
+		}
+		for i, col := range totales {
+			f[col.Clave] = Imp(v[i])
+			t[i] = t[i].Add(v[i])
+		}
+		filas = append(filas, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	tot := map[string]Importe{}
+	for i, col := range totales {
+		tot[col.Clave] = Imp(t[i])
+	}
+	return filas, tot, nil
+}
