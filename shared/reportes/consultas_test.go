@@ -55,14 +55,14 @@ func TestDollarReportsUseTheRateOfEachEntrysDate(t *testing.T) {
 	f := setup(t)
 	f.escenario()
 	for _, d := range []string{"2026-03-05", "2026-03-10", "2026-03-15", "2026-03-25"} {
-		f.e.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values (1, $1, 490, 500)`, d)
+		f.E.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values (1, $1, 490, 500)`, d)
 	}
 	r := f.get(fin("estado_resultados", "moneda=USD"))
 	testenv.Expect422(t, r, "moneda")
 	if m := r.FieldErrors("moneda")[0]; !strings.Contains(m, "2026-03-16") {
 		t.Fatalf("the message names the missing date: %q", m)
 	}
-	f.e.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values (1, '2026-03-16', 600, 625)`)
+	f.E.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values (1, '2026-03-16', 600, 625)`)
 	r = f.ok(fin("estado_resultados", "moneda=USD"))
 	// 10,000/500 + 5,000/625 revenue; 2,000/500 + 1,000/625 cost; 100,000/500 rent.
 	want(t, r, "USD", map[string]string{"data.totales.ingresos": "28.00", "data.totales.costo_ventas": "5.60",
@@ -74,7 +74,7 @@ func TestDollarReportsUseTheRateOfEachEntrysDate(t *testing.T) {
 		t.Fatalf("balance sheet: %q", m)
 	}
 	for _, d := range []string{"2026-02-01", "2026-02-10", "2026-02-15"} {
-		f.e.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values (1, $1, 490, 500)`, d)
+		f.E.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values (1, $1, 490, 500)`, d)
 	}
 	r = f.ok(fin("balance_general", "moneda=USD"))
 	if a, b := exact(t, r, "data.totales.activo"), exact(t, r, "data.totales.pasivo_y_patrimonio"); a != b {
@@ -93,12 +93,12 @@ func TestCachedReportsAreServedUntilAPostingOrAnInvalidation(t *testing.T) {
 	if r.Header.Get(reportes.CacheHeader) != "MISS" {
 		t.Fatalf("first: %s", r.Header.Get(reportes.CacheHeader))
 	}
-	before := f.e.Queries.Load()
+	before := f.E.Queries.Load()
 	r = f.ok(path)
 	if r.Header.Get(reportes.CacheHeader) != "HIT" || exact(t, r, "data.totales.gastos") != "100000.00" {
 		t.Fatalf("second: %s %s", r.Header.Get(reportes.CacheHeader), r.Raw)
 	}
-	hit := f.e.Queries.Load() - before
+	hit := f.E.Queries.Load() - before
 	// Another company's posting leaves company 1's entry valid.
 	f.asiento(2, "2026-03-28", "Otra empresa", "6.2.01.001", 5000, "1.1.02.001", -5000)
 	if r = f.ok(path); r.Header.Get(reportes.CacheHeader) != "HIT" {
@@ -114,7 +114,7 @@ func TestCachedReportsAreServedUntilAPostingOrAnInvalidation(t *testing.T) {
 		t.Fatal("not cached again")
 	}
 	// A posting through the API (the application role) invalidates it too.
-	f.e.Create(t, f.admin, "/api/asientos-contables", map[string]any{"fecha": "2026-03-29", "descripcion": "Alquiler de bodega",
+	f.E.Create(t, f.Admin, "/api/asientos-contables", map[string]any{"fecha": "2026-03-29", "descripcion": "Alquiler de bodega",
 		"estado": "contabilizado", "lineas": []any{
 			map[string]any{"cuenta_id": f.cuenta(1, "6.2.01.001"), "debe": 500},
 			map[string]any{"cuenta_id": f.cuenta(1, "1.1.02.001"), "haber": 500}}})
@@ -126,7 +126,7 @@ func TestCachedReportsAreServedUntilAPostingOrAnInvalidation(t *testing.T) {
 		t.Fatal("not cached again")
 	}
 	// The explicit invalidation.
-	inv := f.e.Call(f.admin, http.MethodPost, "/api/reportes/invalidar-cache", nil)
+	inv := f.E.Call(f.Admin, http.MethodPost, "/api/reportes/invalidar-cache", nil)
 	if inv.Status != http.StatusOK || testenv.Num(inv.JSON, "data.eliminados") < 1 || testenv.Str(inv.JSON, "message") != "Caché de reportes invalidada." {
 		t.Fatalf("invalidar-cache: %d %s", inv.Status, inv.Raw)
 	}
@@ -138,7 +138,7 @@ func TestCachedReportsAreServedUntilAPostingOrAnInvalidation(t *testing.T) {
 		t.Fatalf("csv of a cached report: %s", r.Header.Get(reportes.CacheHeader))
 	}
 	// The hit itself: authorizer + rate limit + one transaction with the lookup.
-	hits := testenv.Scalar[int64](t, f.e, `select count(*) from reportes_cache where empresa_id = 1`)
+	hits := testenv.Scalar[int64](t, f.E, `select count(*) from reportes_cache where empresa_id = 1`)
 	if hits != 1 {
 		t.Errorf("cache rows %d, want 1", hits)
 	}
@@ -156,10 +156,10 @@ func TestReportsCostConstantRoundTripsWhateverTheBooksSize(t *testing.T) {
 		"/api/reportes/balanza-comprobacion?" + marzo, "/api/reportes/libro-diario?" + marzo,
 		q("/api/reportes/libro-mayor", "cuenta_id", itoa64(f.cuenta(1, "1.1.02.001"))) + "&" + marzo}
 	medir := func() []int64 {
-		f.e.Call(f.admin, http.MethodPost, "/api/reportes/invalidar-cache", nil)
+		f.E.Call(f.Admin, http.MethodPost, "/api/reportes/invalidar-cache", nil)
 		var out []int64
 		for _, p := range paths {
-			out = append(out, f.e.RoundTrips(t, p, f.admin))
+			out = append(out, f.E.RoundTrips(t, p, f.Admin))
 		}
 		return out
 	}
@@ -179,26 +179,26 @@ func TestReportsCostConstantRoundTripsWhateverTheBooksSize(t *testing.T) {
 func TestReportsShowOnlyTheActiveCompanysBooks(t *testing.T) {
 	f := setup(t)
 	f.escenario()
-	admin2 := f.e.Admin(2)
+	admin2 := f.E.Admin(2)
 	for _, p := range []string{fin("balance_general"), fin("flujo_efectivo"), "/api/reportes/balanza-comprobacion?" + marzo,
 		"/api/reportes/libro-diario?" + marzo} {
 		r1 := f.ok(p)
 		if strings.Contains(string(r1.Raw), "777777") || strings.Contains(string(r1.Raw), "Empresa ajena") {
 			t.Errorf("company 1's %s shows company 2's entry", p)
 		}
-		r2 := f.e.Get(p, admin2)
+		r2 := f.E.Get(p, admin2)
 		if r2.Status != http.StatusOK || !strings.Contains(string(r2.Raw), "777777") || strings.Contains(string(r2.Raw), "469950") {
 			t.Errorf("company 2's %s: %d %s", p, r2.Status, r2.Raw)
 		}
 	}
 	// Company 1's account named in company 2: not found there.
-	r := f.e.Get(q("/api/reportes/libro-mayor", "cuenta_id", itoa64(f.cuenta(1, "1.1.02.001")))+"&"+marzo, admin2)
+	r := f.E.Get(q("/api/reportes/libro-mayor", "cuenta_id", itoa64(f.cuenta(1, "1.1.02.001")))+"&"+marzo, admin2)
 	testenv.Expect422(t, r, "cuenta_id")
 	// Company 2 cannot see company 1's cache rows (row-level security).
-	if n := testenv.Scalar[int64](t, f.e, `select count(*) from reportes_cache where empresa_id = 1`); n == 0 {
+	if n := testenv.Scalar[int64](t, f.E, `select count(*) from reportes_cache where empresa_id = 1`); n == 0 {
 		t.Fatal("no cache rows for company 1")
 	}
-	pool, err := db.Open(context.Background(), db.Options{URL: f.e.AppURL, MaxConns: 1})
+	pool, err := db.Open(context.Background(), db.Options{URL: f.E.AppURL, MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestReportsShowOnlyTheActiveCompanysBooks(t *testing.T) {
 // Every bad parameter is a 422 on its name, in Spanish.
 func TestBadParametersAre422PerField(t *testing.T) {
 	f := setup(t)
-	sucursal2 := testenv.Scalar[int64](t, f.e, `select id from sucursales where empresa_id = 2 limit 1`)
+	sucursal2 := testenv.Scalar[int64](t, f.E, `select id from sucursales where empresa_id = 2 limit 1`)
 	cases := []struct {
 		name, path, field, msg string
 	}{
@@ -265,20 +265,20 @@ func TestBadParametersAre422PerField(t *testing.T) {
 // Reading the books needs asientos_contables.leer or cuentas_contables.leer.
 func TestReportsNeedEitherAccountingReadPermission(t *testing.T) {
 	f := setup(t)
-	sin := f.e.UserWith(t, f.admin, "sinpermiso", "ventas.leer")
-	asientos := f.e.UserWith(t, f.admin, "asientos", "asientos_contables.leer")
-	cuentas := f.e.UserWith(t, f.admin, "cuentas", "cuentas_contables.leer")
+	sin := f.E.UserWith(t, f.Admin, "sinpermiso", "ventas.leer")
+	asientos := f.E.UserWith(t, f.Admin, "asientos", "asientos_contables.leer")
+	cuentas := f.E.UserWith(t, f.Admin, "cuentas", "cuentas_contables.leer")
 	for _, p := range []string{fin("estado_resultados"), "/api/reportes/balanza-comprobacion?" + marzo, "/api/reportes/tipos"} {
-		if r := f.e.Get(p, sin); r.Status != http.StatusForbidden {
+		if r := f.E.Get(p, sin); r.Status != http.StatusForbidden {
 			t.Errorf("%s without permission: %d", p, r.Status)
 		}
 		for _, tok := range []string{asientos, cuentas} {
-			if r := f.e.Get(p, tok); r.Status != http.StatusOK {
+			if r := f.E.Get(p, tok); r.Status != http.StatusOK {
 				t.Errorf("%s: %d %s", p, r.Status, r.Raw)
 			}
 		}
 	}
-	if r := f.e.Call(sin, http.MethodPost, "/api/reportes/invalidar-cache", nil); r.Status != http.StatusForbidden {
+	if r := f.E.Call(sin, http.MethodPost, "/api/reportes/invalidar-cache", nil); r.Status != http.StatusForbidden {
 		t.Errorf("invalidar-cache without permission: %d", r.Status)
 	}
 }

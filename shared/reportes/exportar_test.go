@@ -3,9 +3,6 @@ package reportes_test
 import (
 	"bytes"
 	"encoding/csv"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,18 +28,7 @@ func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
 		if !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
 			t.Fatalf("not a PDF: %q", r.Raw[:min(20, len(r.Raw))])
 		}
-		if _, err := exec.LookPath("pdftotext"); err != nil {
-			t.Skip("pdftotext (poppler-utils) is not installed here; CI installs it (.ci/run, make tools)")
-		}
-		path := filepath.Join(t.TempDir(), "r.pdf")
-		if err := os.WriteFile(path, r.Raw, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
-		if err != nil {
-			t.Fatalf("pdftotext: %v", err)
-		}
-		text := string(out)
+		text := pdfTexto(t, r.Raw)
 		for _, s := range []string{"Demo S.A.", "Cédula jurídica:", "Estado de resultados", "Del 2026-03-01 al 2026-03-31",
 			"Utilidad neta", "-88,000.00", "15,000.00", "Comparación con el período anterior", "Página 1 de 1"} {
 			if !strings.Contains(text, s) {

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,38 +25,32 @@ type inv struct {
 }
 
 func (f *fx) inventario(empresa int) *inv {
-	f.t.Helper()
-	i := &inv{f: f, empresa: empresa, tok: f.e.Admin(empresa)}
-	i.a = testenv.Scalar[int64](f.t, f.e, `select id from almacenes where empresa_id = $1 and es_principal`, empresa)
+	f.T.Helper()
+	i := &inv{f: f, empresa: empresa, tok: f.E.Admin(empresa)}
+	_, i.a = f.Principales(int64(empresa))
 	if empresa == 1 {
-		sucursal := testenv.Scalar[int64](f.t, f.e, `select id from sucursales where empresa_id = 1 and es_principal`)
-		i.b = int64(f.e.Create(f.t, i.tok, "/api/almacenes", map[string]any{"sucursal_id": sucursal, "nombre": "Bodega Norte", "codigo": "NORTE"}))
+		i.b = int64(f.E.Create(f.T, i.tok, "/api/almacenes", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Bodega Norte", "codigo": "NORTE"}))
 	}
 	return i
 }
 
 // producto inserts a stock-managed product with IVA 13 % and no stock.
 func (i *inv) producto(codigo string) int64 {
-	i.f.t.Helper()
-	return testenv.Scalar[int64](i.f.t, i.f.e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo,
-			precio_venta, precio_compra, gestionado_inventario, activo)
-		select $1::bigint, c.id, u.id, (select id from tipos_impuesto where codigo = '01' and codigo_tarifa_iva = '08'),
-			'Producto ' || $2::text, $2::text, 'producto', 5000, 100, true, true
-		from categorias_producto c, unidades_medida u where c.empresa_id = $1 and u.codigo = 'Unid' order by c.id limit 1 returning id`,
-		i.empresa, codigo)
+	i.f.T.Helper()
+	return i.f.Producto(testenv.Prod{Empresa: int64(i.empresa), Codigo: codigo, Precio: "5000", Compra: "100", Tarifa: "08"})
 }
 
 // mover records and processes an entry (costo > 0) or an exit (costo 0)
 // of n units of producto on fecha through the API.
 func (i *inv) mover(almacen, producto int64, fecha, tipo string, n int, costo int) {
-	i.f.t.Helper()
+	i.f.T.Helper()
 	linea := map[string]any{"producto_id": producto, "cantidad": n}
 	path := "/api/inventario/salidas"
 	if costo > 0 {
 		linea["costo_unitario"] = costo
 		path = "/api/inventario/entradas"
 	}
-	i.f.e.Create(i.f.t, i.tok, path, map[string]any{"tipo": tipo, "almacen_id": almacen, "fecha": fecha, "procesar": true,
+	i.f.E.Create(i.f.T, i.tok, path, map[string]any{"tipo": tipo, "almacen_id": almacen, "fecha": fecha, "procesar": true,
 		"detalles": []any{linea}})
 }
 
@@ -75,7 +66,7 @@ func (i *inv) mover(almacen, producto int64, fecha, tipo string, n int, costo in
 //
 // and company 2's product: +50 @ 10 on 03-03.
 func escenarioFIFO(f *fx) (*inv, int64, *inv, int64) {
-	f.t.Helper()
+	f.T.Helper()
 	i := f.inventario(1)
 	x := i.producto("FIFO-X")
 	i.mover(i.a, x, "2026-03-01", "Compra", 10, 100)
@@ -83,9 +74,9 @@ func escenarioFIFO(f *fx) (*inv, int64, *inv, int64) {
 	i.mover(i.a, x, "2026-03-05", "Compra", 10, 130)
 	i.mover(i.a, x, "2026-03-10", "Venta", 12, 0)
 	i.mover(i.a, x, "2026-03-20", "Ajuste Positivo", 5, 150)
-	if r := f.e.Call(i.tok, http.MethodPost, "/api/inventario/transferencias", map[string]any{"almacen_origen_id": i.b, "almacen_destino_id": i.a,
+	if r := f.E.Call(i.tok, http.MethodPost, "/api/inventario/transferencias", map[string]any{"almacen_origen_id": i.b, "almacen_destino_id": i.a,
 		"fecha": "2026-03-22", "detalles": []any{map[string]any{"producto_id": x, "cantidad": 1}}}); r.Status != http.StatusCreated {
-		f.t.Fatalf("transferencia: %d %s", r.Status, r.Raw)
+		f.T.Fatalf("transferencia: %d %s", r.Status, r.Raw)
 	}
 	i.mover(i.a, x, "2026-03-25", "Venta", 9, 0)
 	i2 := f.inventario(2)
@@ -176,7 +167,7 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 	if r := f.ok(enB); r.Header.Get(reportes.CacheHeader) != "HIT" || exact(t, r, "data.totales.cantidad") != "2.00" {
 		t.Errorf("warehouse B cached: %s %s", r.Header.Get(reportes.CacheHeader), r.Raw)
 	}
-	if r := f.e.Call(i.tok, http.MethodPost, "/api/inventario/transferencias", map[string]any{"almacen_origen_id": i.a, "almacen_destino_id": i.b,
+	if r := f.E.Call(i.tok, http.MethodPost, "/api/inventario/transferencias", map[string]any{"almacen_origen_id": i.a, "almacen_destino_id": i.b,
 		"fecha": "2026-03-29", "detalles": []any{map[string]any{"producto_id": x, "cantidad": 1}}}); r.Status != http.StatusCreated {
 		t.Fatalf("transferencia: %d %s", r.Status, r.Raw)
 	}
@@ -189,7 +180,7 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 	}
 
 	// Company 2 sees its own product only.
-	r2 := f.e.Get(base+"?fecha=2026-03-31", i2.tok)
+	r2 := f.E.Get(base+"?fecha=2026-03-31", i2.tok)
 	want(t, r2, "company 2", map[string]string{"data.totales.cantidad": "50.00", "data.totales.valor": "500.00"})
 	if testenv.Len(r2.JSON, "data.secciones") != 1 || testenv.Str(r2.JSON, "data.secciones.0.filas.0.codigo") != "FIFO-Z" {
 		t.Errorf("company 2: %s", r2.Raw)
@@ -299,8 +290,8 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 	})
 
 	t.Run("bad parameters", func(t *testing.T) {
-		otro := testenv.Scalar[int64](t, f.e, `select id from productos where empresa_id = 2 limit 1`)
-		almacen2 := testenv.Scalar[int64](t, f.e, `select id from almacenes where empresa_id = 2 and es_principal`)
+		otro := testenv.Scalar[int64](t, f.E, `select id from productos where empresa_id = 2 limit 1`)
+		almacen2 := testenv.Scalar[int64](t, f.E, `select id from almacenes where empresa_id = 2 and es_principal`)
 		for _, c := range []struct{ path, campo, msg string }{
 			{"/api/reportes/kardex", "producto_id", "El campo producto_id es obligatorio."},
 			{"/api/reportes/kardex?producto_id=abc", "producto_id", ""},
@@ -359,7 +350,7 @@ func TestPurchasesReportGroupsReceivedOrdersBySupplierOrProduct(t *testing.T) {
 	// Before the receipts: nothing.
 	want(t, f.ok("/api/reportes/compras?fecha_inicio=2026-01-01&fecha_fin=2026-01-31"), "enero", map[string]string{"data.totales.total": "0.00"})
 	// Company 2: its own order only.
-	want(t, f.e.Get("/api/reportes/compras?"+periodo, i2.tok), "company 2", map[string]string{
+	want(t, f.E.Get("/api/reportes/compras?"+periodo, i2.tok), "company 2", map[string]string{
 		"data.totales.cantidad": "7.00", "data.totales.subtotal": "4900.00", "data.totales.total": "5537.00"})
 
 	t.Run("csv", func(t *testing.T) {
@@ -406,18 +397,7 @@ func TestInventoryValuationPDFOpensWithItsFigures(t *testing.T) {
 	if r.Header.Get("Content-Type") != reportes.MediaPDF || !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
 		t.Fatalf("not a PDF: %v", r.Header)
 	}
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed here; CI installs it (.ci/run, make tools)")
-	}
-	path := filepath.Join(t.TempDir(), "r.pdf")
-	if err := os.WriteFile(path, r.Raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	text := string(out)
+	text := pdfTexto(t, r.Raw)
 	for _, s := range []string{"Inventario valorizado (PEPS) al 2026-03-31", "Al 2026-03-31", "Almacén Bodega Norte", "FIFO-X",
 		"800.00", "160.00", "400.00", "1,200.00", "Valor (costo PEPS)", "Página 1 de 1"} {
 		if !strings.Contains(text, s) {
@@ -432,9 +412,9 @@ func TestInventoryAndPurchaseReportsPermissionsAndListing(t *testing.T) {
 	f := setup(t)
 	i := f.inventario(1)
 	x := i.producto("PERM-X")
-	ventas := f.e.UserWith(t, f.admin, "solo-ventas", "ventas.leer")
-	inventario := f.e.UserWith(t, f.admin, "inventario", "inventario.leer")
-	compras := f.e.UserWith(t, f.admin, "compras", "compras.leer")
+	ventas := f.E.UserWith(t, f.Admin, "solo-ventas", "ventas.leer")
+	inventario := f.E.UserWith(t, f.Admin, "inventario", "inventario.leer")
+	compras := f.E.UserWith(t, f.Admin, "compras", "compras.leer")
 	valorizado, kardex := "/api/reportes/inventario-valorizado", "/api/reportes/kardex?producto_id="+itoa64(x)
 	comprasP := "/api/reportes/compras?fecha_inicio=2026-03-01&fecha_fin=2026-03-31"
 	for _, c := range []struct {
@@ -445,14 +425,14 @@ func TestInventoryAndPurchaseReportsPermissionsAndListing(t *testing.T) {
 		{inventario, valorizado, http.StatusOK}, {inventario, kardex, http.StatusOK}, {inventario, comprasP, http.StatusForbidden},
 		{compras, comprasP, http.StatusOK}, {compras, valorizado, http.StatusForbidden}, {compras, kardex, http.StatusForbidden},
 	} {
-		if r := f.e.Get(c.path, c.tok); r.Status != c.status {
+		if r := f.E.Get(c.path, c.tok); r.Status != c.status {
 			t.Errorf("%s: %d, want %d: %s", c.path, r.Status, c.status, r.Raw)
 		}
 	}
 	for _, c := range []struct{ path, campo string }{
 		{valorizado + "?fecha=2026-13-01", "fecha"},
 		{valorizado + "?almacen_id=abc", "almacen_id"},
-		{valorizado + "?almacen_id=" + strconv.FormatInt(testenv.Scalar[int64](t, f.e, `select id from almacenes where empresa_id = 2 and es_principal`), 10), "almacen_id"},
+		{valorizado + "?almacen_id=" + strconv.FormatInt(testenv.Scalar[int64](t, f.E, `select id from almacenes where empresa_id = 2 and es_principal`), 10), "almacen_id"},
 		{valorizado + "?categoria_id=999999", "categoria_id"},
 		{valorizado + "?producto_id=999999", "producto_id"},
 		{valorizado + "?formato=doc", "formato"},
@@ -481,8 +461,8 @@ func TestInventoryAndPurchaseReportsPermissionsAndListing(t *testing.T) {
 
 // proveedor inserts a supplier of the company with no credit days.
 func (i *inv) proveedor(nombre string) int64 {
-	i.f.t.Helper()
-	return testenv.Scalar[int64](i.f.t, i.f.e, `insert into proveedores (empresa_id, nombre, nit_ruc, dias_credito)
+	i.f.T.Helper()
+	return testenv.Scalar[int64](i.f.T, i.f.E, `insert into proveedores (empresa_id, nombre, nit_ruc, dias_credito)
 		values ($1::bigint, 'Proveedor ' || $2::text, 'NIT-' || upper($2::text), 0) returning id`, i.empresa, nombre)
 }
 
@@ -493,28 +473,28 @@ func linea(producto int64, n, precio, descuento int) map[string]any {
 // ordenar creates an order from the supplier, approves it and, when
 // recibir, receives it into the principal warehouse through the API.
 func (i *inv) ordenar(proveedor int64, recibir bool, lineas ...map[string]any) {
-	i.f.t.Helper()
+	i.f.T.Helper()
+	var almacen int64
+	if recibir {
+		almacen = i.a
+	}
+	ordenCompra(i.f.Fixture, i.tok, proveedor, almacen, lineas...)
+}
+
+// ordenCompra creates an order dated today from the supplier with tok,
+// approves it and, unless almacen is 0, receives it there through the API.
+func ordenCompra(f *testenv.Fixture, tok string, proveedor, almacen int64, lineas ...map[string]any) {
+	f.T.Helper()
 	ls := make([]any, len(lineas))
 	for k, l := range lineas {
 		ls[k] = l
 	}
-	id := i.f.e.Create(i.f.t, i.tok, "/api/ordenes-compra", map[string]any{"proveedor_id": proveedor, "fecha_orden": hoy(), "estado": "pendiente",
+	id := f.E.Create(f.T, tok, "/api/ordenes-compra", map[string]any{"proveedor_id": proveedor, "fecha_orden": hoy(), "estado": "pendiente",
 		"detalles": ls})
 	p := "/api/ordenes-compra/" + strconv.Itoa(id)
-	pasos := []struct {
-		path string
-		body any
-	}{{p + "/aprobar", nil}}
-	if recibir {
-		pasos = append(pasos, struct {
-			path string
-			body any
-		}{p + "/recibir", map[string]any{"almacen_id": i.a}})
-	}
-	for _, s := range pasos {
-		if r := i.f.e.Call(i.tok, http.MethodPost, s.path, s.body); r.Status != http.StatusOK {
-			i.f.t.Fatalf("%s: %d %s", s.path, r.Status, r.Raw)
-		}
+	f.E.Must(f.T, http.StatusOK, tok, http.MethodPost, p+"/aprobar", nil)
+	if almacen != 0 {
+		f.E.Must(f.T, http.StatusOK, tok, http.MethodPost, p+"/recibir", map[string]any{"almacen_id": almacen})
 	}
 }
 
@@ -523,7 +503,7 @@ func (i *inv) ordenar(proveedor int64, recibir bool, lineas ...map[string]any) {
 // The valuation and the kardex agree at every date.
 func TestNegativeStockIsValuedAtTheLastCostAndCoveredFirst(t *testing.T) {
 	f := setup(t)
-	f.e.Exec(`update configuraciones set valor = 'true' where empresa_id = 1 and clave = 'inventario.permitir_stock_negativo'`)
+	f.E.Exec(`update configuraciones set valor = 'true' where empresa_id = 1 and clave = 'inventario.permitir_stock_negativo'`)
 	i := f.inventario(1)
 	w := i.producto("NEG-W")
 	i.mover(i.a, w, "2026-04-01", "Compra", 2, 100)
@@ -558,8 +538,8 @@ func TestInventoryReportsCostConstantRoundTrips(t *testing.T) {
 	x := i.producto("RT-X")
 	i.mover(i.a, x, "2026-05-01", "Compra", 1, 10)
 	pocos := []int64{
-		f.e.RoundTrips(t, "/api/reportes/inventario-valorizado?fecha=2026-05-31", f.admin),
-		f.e.RoundTrips(t, "/api/reportes/kardex?fecha_inicio=2026-05-01&fecha_fin=2026-05-31&producto_id="+itoa64(x), f.admin),
+		f.E.RoundTrips(t, "/api/reportes/inventario-valorizado?fecha=2026-05-31", f.Admin),
+		f.E.RoundTrips(t, "/api/reportes/kardex?fecha_inicio=2026-05-01&fecha_fin=2026-05-31&producto_id="+itoa64(x), f.Admin),
 	}
 	for k := 0; k < 4; k++ {
 		y := i.producto("RT-Y" + itoa(k))
@@ -569,8 +549,8 @@ func TestInventoryReportsCostConstantRoundTrips(t *testing.T) {
 		i.mover(i.a, x, "2026-05-05", "Venta", 1, 0)
 	}
 	muchos := []int64{
-		f.e.RoundTrips(t, "/api/reportes/inventario-valorizado?fecha=2026-05-30", f.admin),
-		f.e.RoundTrips(t, "/api/reportes/kardex?fecha_inicio=2026-05-01&fecha_fin=2026-05-30&producto_id="+itoa64(x), f.admin),
+		f.E.RoundTrips(t, "/api/reportes/inventario-valorizado?fecha=2026-05-30", f.Admin),
+		f.E.RoundTrips(t, "/api/reportes/kardex?fecha_inicio=2026-05-01&fecha_fin=2026-05-30&producto_id="+itoa64(x), f.Admin),
 	}
 	t.Logf("round trips: %v, %v", pocos, muchos)
 	if pocos[0] != muchos[0] || pocos[1] != muchos[1] {

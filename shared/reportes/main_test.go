@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,28 +16,23 @@ import (
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 // fx is one test's stack with company 1's books.
-type fx struct {
-	t     *testing.T
-	e     *testenv.Env
-	admin string
-}
+type fx struct{ *testenv.Fixture }
 
 func setup(t *testing.T, opts ...testenv.Option) *fx {
 	t.Helper()
-	e := testenv.NewParallel(t, opts...)
-	return &fx{t: t, e: e, admin: e.Admin(1)}
+	return &fx{testenv.NewFixture(t, opts...)}
 }
 
 // cuenta is the id of a company's account by code.
 func (f *fx) cuenta(empresa int, codigo string) int64 {
-	f.t.Helper()
-	return testenv.Scalar[int64](f.t, f.e, `select contabilidad_cuenta($1, $2)`, empresa, codigo)
+	f.T.Helper()
+	return testenv.Scalar[int64](f.T, f.E, `select contabilidad_cuenta($1, $2)`, empresa, codigo)
 }
 
 // asiento posts a manual entry as the owner: pairs of (code, amount), a
 // positive amount a debit, a negative one a credit.
 func (f *fx) asiento(empresa int, fecha, desc string, lineas ...any) {
-	f.t.Helper()
+	f.T.Helper()
 	var ls []map[string]any
 	for i := 0; i+1 < len(lineas); i += 2 {
 		id := f.cuenta(empresa, lineas[i].(string))
@@ -47,23 +44,37 @@ func (f *fx) asiento(empresa int, fecha, desc string, lineas ...any) {
 		}
 	}
 	b, _ := json.Marshal(ls)
-	f.e.Exec(`select contabilidad_registrar($1, $2::date, $3, 'manual', null, $4::jsonb)`, empresa, fecha, desc, string(b))
+	f.E.Exec(`select contabilidad_registrar($1, $2::date, $3, 'manual', null, $4::jsonb)`, empresa, fecha, desc, string(b))
 }
 
 // get is a GET of company 1's administrator.
 func (f *fx) get(path string) testenv.Resp {
-	f.t.Helper()
-	return f.e.Get(path, f.admin)
+	f.T.Helper()
+	return f.E.Get(path, f.Admin)
 }
 
 // ok is get, failing unless 200.
 func (f *fx) ok(path string) testenv.Resp {
-	f.t.Helper()
-	r := f.get(path)
-	if r.Status != http.StatusOK {
-		f.t.Fatalf("GET %s: %d %s", path, r.Status, r.Raw)
+	f.T.Helper()
+	return f.Must(http.StatusOK, http.MethodGet, path, nil)
+}
+
+// pdfTexto is the text pdftotext reads from a PDF (-layout); the test is
+// skipped where poppler-utils is not installed.
+func pdfTexto(t *testing.T, pdf []byte) string {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext (poppler-utils) is not installed here; CI installs it (.ci/run, make tools)")
 	}
-	return r
+	path := filepath.Join(t.TempDir(), "r.pdf")
+	if err := os.WriteFile(path, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return string(out)
 }
 
 // exact is a number of the answer as written ("88000.00").
@@ -95,7 +106,7 @@ func want(t *testing.T, r testenv.Resp, what string, m map[string]string) {
 //
 // and company 2 one entry of 777,777 that company 1 must never see.
 func (f *fx) escenario() {
-	f.t.Helper()
+	f.T.Helper()
 	f.asiento(1, "2026-02-01", "Aporte de capital", "1.1.02.001", 1000000, "3.1.01.001", -1000000)
 	f.asiento(1, "2026-02-10", "Compra de mercadería", "1.1.04.001", 4000, "1.1.02.001", -4000)
 	f.asiento(1, "2026-02-15", "Alquiler de febrero", "6.2.01.001", 80000, "1.1.02.001", -80000)
@@ -104,23 +115,14 @@ func (f *fx) escenario() {
 	f.asiento(1, "2026-03-25", "Aporte adicional de capital", "1.1.02.001", 50000, "3.1.01.001", -50000)
 	f.asiento(2, "2026-03-12", "Empresa ajena", "1.1.01.001", 777777, "3.1.01.001", -777777)
 
-	almacen := testenv.Scalar[int64](f.t, f.e, `select id from almacenes where empresa_id = 1 and es_principal`)
-	p := testenv.Scalar[int64](f.t, f.e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo,
-			precio_venta, gestionado_inventario, activo)
-		select 1, c.id, u.id, (select id from tipos_impuesto where codigo = '01' and codigo_tarifa_iva = '08'),
-			'Producto de prueba', 'REP-1', 'producto', 5000, true, true
-		from categorias_producto c, unidades_medida u where c.empresa_id = 1 and u.codigo = 'Unid' limit 1 returning id`)
-	f.e.Exec(`insert into inventarios (empresa_id, almacen_id, producto_id, lote, cantidad_disponible, costo_unitario)
-		values (1, $1, $2, 'L1', 4, 1000)`, almacen, p)
-	cliente := testenv.Scalar[int64](f.t, f.e, `insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre, apellidos, dias_credito)
-		values (1, 'fisica', '109990888', 'Cliente', 'Reportes', 30) returning id`)
-	linea := func(n int) []any {
-		return []any{map[string]any{"producto_id": p, "cantidad": n, "precio_unitario": 5000}}
-	}
-	f.e.Create(f.t, f.admin, "/api/ventas", map[string]any{"fecha_venta": "2026-03-15", "tipo_comprobante": "tiquete",
-		"condicion_venta": "contado", "almacen_id": almacen, "detalles": linea(2)})
-	f.e.Create(f.t, f.admin, "/api/ventas", map[string]any{"fecha_venta": "2026-03-16", "tipo_comprobante": "factura",
-		"condicion_venta": "credito", "cliente_id": cliente, "almacen_id": almacen, "detalles": linea(1)})
+	p := f.Producto(testenv.Prod{Codigo: "REP-1", Precio: "5000", Tarifa: "08"})
+	f.Stock(f.Almacen, p, "4", "1000", "L1", "")
+	cliente := f.Cliente(1, "109990888", 30)
+	linea := func(n int) []any { return []any{testenv.Linea(p, n, 5000)} }
+	f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", map[string]any{"fecha_venta": "2026-03-15", "tipo_comprobante": "tiquete",
+		"condicion_venta": "contado", "almacen_id": f.Almacen, "detalles": linea(2)})
+	f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", map[string]any{"fecha_venta": "2026-03-16", "tipo_comprobante": "factura",
+		"condicion_venta": "credito", "cliente_id": cliente, "almacen_id": f.Almacen, "detalles": linea(1)})
 }
 
 func q(path string, kv ...string) string {

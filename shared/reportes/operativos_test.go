@@ -23,25 +23,19 @@ type op struct {
 }
 
 func (f *fx) operativo(empresa int) *op {
-	f.t.Helper()
-	o := &op{f: f, empresa: empresa, tok: f.e.Admin(empresa)}
-	o.almacen = testenv.Scalar[int64](f.t, f.e, `select id from almacenes where empresa_id = $1 and es_principal`, empresa)
-	o.producto = testenv.Scalar[int64](f.t, f.e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo,
-			precio_venta, precio_compra, gestionado_inventario, activo)
-		select $1::bigint, c.id, u.id, (select id from tipos_impuesto where codigo = '01' and codigo_tarifa_iva = '08'),
-			'Producto operativo', 'OP-' || $1::bigint, 'producto', 5000, 1000, true, true
-		from categorias_producto c, unidades_medida u where c.empresa_id = $1 and u.codigo = 'Unid' limit 1 returning id`, empresa)
-	f.e.Exec(`insert into inventarios (empresa_id, almacen_id, producto_id, lote, cantidad_disponible, costo_unitario)
-		values ($1, $2, $3, 'L1', 100, 1000)`, empresa, o.almacen, o.producto)
-	o.cliente = testenv.Scalar[int64](f.t, f.e, `insert into clientes (empresa_id, tipo_identificacion, identificacion, nombre, apellidos, dias_credito)
-		values ($1::bigint, 'fisica', '10999' || $1::text || '777', 'Cliente', 'Operativo', 30) returning id`, empresa)
+	f.T.Helper()
+	o := &op{f: f, empresa: empresa, tok: f.E.Admin(empresa)}
+	_, o.almacen = f.Principales(int64(empresa))
+	o.producto = f.Producto(testenv.Prod{Empresa: int64(empresa), Codigo: "OP-" + strconv.Itoa(empresa), Precio: "5000", Compra: "1000", Tarifa: "08"})
+	f.Stock(o.almacen, o.producto, "100", "1000", "L1", "")
+	o.cliente = f.Cliente(int64(empresa), "10999"+strconv.Itoa(empresa)+"777", 30)
 	return o
 }
 
 // venta creates a confirmed sale of n units through the API (credito
 // with the customer, or contado without one) and returns its id.
 func (o *op) venta(fecha string, n int, credito bool, kv ...any) int64 {
-	o.f.t.Helper()
+	o.f.T.Helper()
 	body := map[string]any{"fecha_venta": fecha, "tipo_comprobante": "factura", "condicion_venta": "contado", "almacen_id": o.almacen,
 		"detalles": []any{map[string]any{"producto_id": o.producto, "cantidad": n, "precio_unitario": 5000}}}
 	if credito {
@@ -54,18 +48,18 @@ func (o *op) venta(fecha string, n int, credito bool, kv ...any) int64 {
 			body[kv[i].(string)] = kv[i+1]
 		}
 	}
-	return int64(o.f.e.Create(o.f.t, o.tok, "/api/ventas", body))
+	return int64(o.f.E.Create(o.f.T, o.tok, "/api/ventas", body))
 }
 
 // cobrar pays part of a sale's receivable through the API.
 func (o *op) cobrar(venta int64, monto, fecha string) {
-	o.f.t.Helper()
-	cxc := testenv.Scalar[int64](o.f.t, o.f.e, `select id from cuentas_por_cobrar where venta_id = $1`, venta)
-	forma := testenv.Scalar[int64](o.f.t, o.f.e, `select id from formas_pago where activo order by id limit 1`)
-	r := o.f.e.Call(o.tok, http.MethodPost, "/api/cuentas-por-cobrar/"+strconv.FormatInt(cxc, 10)+"/pagos",
+	o.f.T.Helper()
+	cxc := testenv.Scalar[int64](o.f.T, o.f.E, `select id from cuentas_por_cobrar where venta_id = $1`, venta)
+	forma := testenv.Scalar[int64](o.f.T, o.f.E, `select id from formas_pago where activo order by id limit 1`)
+	r := o.f.E.Call(o.tok, http.MethodPost, "/api/cuentas-por-cobrar/"+strconv.FormatInt(cxc, 10)+"/pagos",
 		map[string]any{"monto": monto, "fecha": fecha, "forma_pago_id": forma})
 	if r.Status != http.StatusCreated && r.Status != http.StatusOK {
-		o.f.t.Fatalf("pago: %d %s", r.Status, r.Raw)
+		o.f.T.Fatalf("pago: %d %s", r.Status, r.Raw)
 	}
 }
 
@@ -73,20 +67,10 @@ func (o *op) cobrar(venta int64, monto, fecha string) {
 // with dias days of credit and receives it through the API (its payable
 // is issued today and due in dias days).
 func (o *op) compra(n, dias int) int64 {
-	o.f.t.Helper()
-	prov := testenv.Scalar[int64](o.f.t, o.f.e, `insert into proveedores (empresa_id, nombre, nit_ruc, dias_credito)
+	o.f.T.Helper()
+	prov := testenv.Scalar[int64](o.f.T, o.f.E, `insert into proveedores (empresa_id, nombre, nit_ruc, dias_credito)
 		values ($1::bigint, 'Proveedor ' || $2::int::text || ' días', 'NIT-' || $1::text || '-' || $2::int::text || '-' || $3::int::text, $2::int) returning id`, o.empresa, dias, n)
-	id := o.f.e.Create(o.f.t, o.tok, "/api/ordenes-compra", map[string]any{"proveedor_id": prov, "fecha_orden": hoy(), "estado": "pendiente",
-		"detalles": []any{map[string]any{"producto_id": o.producto, "cantidad": n, "precio_unitario": 1000}}})
-	p := "/api/ordenes-compra/" + strconv.Itoa(id)
-	for _, s := range []struct {
-		path string
-		body any
-	}{{p + "/aprobar", nil}, {p + "/recibir", map[string]any{"almacen_id": o.almacen}}} {
-		if r := o.f.e.Call(o.tok, http.MethodPost, s.path, s.body); r.Status != http.StatusOK {
-			o.f.t.Fatalf("%s: %d %s", s.path, r.Status, r.Raw)
-		}
-	}
+	ordenCompra(o.f.Fixture, o.tok, prov, o.almacen, testenv.Linea(o.producto, n, 1000))
 	return prov
 }
 
@@ -126,7 +110,7 @@ func TestAgingReportsBucketPendingBalancesAtTheCutDate(t *testing.T) {
 		"data.secciones.0.filas.0.total": "33250.00",
 	})
 	if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != 1 || testenv.Str(r.JSON, "data.tipo") != "antiguedad-cuentas-por-cobrar" ||
-		testenv.Str(r.JSON, "data.parametros.fecha_corte") != "2026-06-30" || testenv.Str(r.JSON, "data.secciones.0.filas.0.nombre") != "Cliente Operativo" {
+		testenv.Str(r.JSON, "data.parametros.fecha_corte") != "2026-06-30" || testenv.Str(r.JSON, "data.secciones.0.filas.0.nombre") != "Cliente 109991777" {
 		t.Errorf("one customer of company 1: %s", r.Raw)
 	}
 	// A payment before the cut, made after the report was cached, shows at
@@ -161,9 +145,9 @@ func TestAgingReportsBucketPendingBalancesAtTheCutDate(t *testing.T) {
 	want(t, r, "pagar before", map[string]string{"data.totales.total": "0.00"})
 
 	// Company 2 sees only its own.
-	r2 := f.e.Get("/api/reportes/antiguedad-cuentas-por-cobrar?fecha_corte=2026-06-30", f.e.Admin(2))
+	r2 := f.E.Get("/api/reportes/antiguedad-cuentas-por-cobrar?fecha_corte=2026-06-30", f.E.Admin(2))
 	want(t, r2, "cobrar company 2", map[string]string{"data.totales.mas_90": "39550.00", "data.totales.total": "39550.00"})
-	r2 = f.e.Get("/api/reportes/antiguedad-cuentas-por-pagar?fecha_corte="+dias(40), f.e.Admin(2))
+	r2 = f.E.Get("/api/reportes/antiguedad-cuentas-por-pagar?fecha_corte="+dias(40), f.E.Admin(2))
 	want(t, r2, "pagar company 2", map[string]string{"data.totales.dias_31_60": "10170.00", "data.totales.total": "10170.00"})
 
 	// A bad date is a 422 on its name; both are listed.
@@ -211,7 +195,7 @@ func TestSalesReportGroupsConfirmedSalesLessCreditNotes(t *testing.T) {
 		"data.secciones.0.filas.0.subtotal": "5000.00", "data.secciones.0.filas.0.impuestos": "650.00", "data.secciones.0.filas.0.total": "5650.00",
 		"data.secciones.0.filas.1.cantidad": "1.00", "data.secciones.0.filas.1.total": "5650.00", "data.totales.total": "11300.00",
 	})
-	if testenv.Str(r.JSON, "data.secciones.0.filas.0.grupo") != "Cliente Operativo" || testenv.Str(r.JSON, "data.secciones.0.filas.1.grupo") != "Sin cliente" {
+	if testenv.Str(r.JSON, "data.secciones.0.filas.0.grupo") != "Cliente 109991777" || testenv.Str(r.JSON, "data.secciones.0.filas.1.grupo") != "Sin cliente" {
 		t.Errorf("by customer: %s", r.Raw)
 	}
 	for _, g := range []string{"producto", "sucursal", "vendedor"} {
@@ -221,10 +205,10 @@ func TestSalesReportGroupsConfirmedSalesLessCreditNotes(t *testing.T) {
 			t.Errorf("by %s: %d rows: %s", g, n, r.Raw)
 		}
 	}
-	if g := testenv.Str(f.ok(base+"&agrupar=producto").JSON, "data.secciones.0.filas.0.grupo"); g != "OP-1 Producto operativo" {
+	if g := testenv.Str(f.ok(base+"&agrupar=producto").JSON, "data.secciones.0.filas.0.grupo"); g != "OP-1 Producto OP-1" {
 		t.Errorf("product label %q", g)
 	}
-	r2 := f.e.Get(base, f.e.Admin(2))
+	r2 := f.E.Get(base, f.E.Admin(2))
 	want(t, r2, "company 2", map[string]string{"data.totales.cantidad": "7.00", "data.totales.total": "39550.00"})
 
 	for p, campo := range map[string]string{
@@ -244,7 +228,7 @@ func TestSalesReportGroupsConfirmedSalesLessCreditNotes(t *testing.T) {
 func TestTaxReportSumsIVAChargedAndCreditedByRateAndMonth(t *testing.T) {
 	f := setup(t)
 	o := f.operativo(1)
-	exento := testenv.Scalar[int64](t, f.e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, nombre, codigo, tipo,
+	exento := testenv.Scalar[int64](t, f.E, `insert into productos (empresa_id, categoria_id, unidad_medida_id, nombre, codigo, tipo,
 			precio_venta, gestionado_inventario, activo)
 		select 1, c.id, u.id, 'Exento', 'EX-1', 'producto', 2000, false, true
 		from categorias_producto c, unidades_medida u where c.empresa_id = 1 and u.codigo = 'Unid' limit 1 returning id`)
@@ -281,7 +265,7 @@ func TestTaxReportSumsIVAChargedAndCreditedByRateAndMonth(t *testing.T) {
 	r = f.ok("/api/reportes/impuestos?" + marzo)
 	want(t, r, "marzo", map[string]string{"data.totales.iva_ventas": "1300.00", "data.totales.iva_compras": "0.00", "data.totales.iva_neto": "1300.00"})
 
-	r2 := f.e.Get(p, f.e.Admin(2))
+	r2 := f.E.Get(p, f.E.Admin(2))
 	want(t, r2, "company 2", map[string]string{"data.totales.iva_ventas": "4550.00", "data.totales.iva_compras": "1170.00", "data.totales.iva_neto": "3380.00"})
 
 	for q, campo := range map[string]string{

@@ -81,7 +81,7 @@ func TestStatementsOfPostedSalesAndManualEntriesTieOut(t *testing.T) {
 			t.Errorf("classification: %s", r.Raw)
 		}
 		// The closing cash is what the cash and bank accounts hold.
-		caja := testenv.Scalar[string](t, f.e, `select sum(l.debe - l.haber)::numeric(18,2)::text from asiento_lineas l
+		caja := testenv.Scalar[string](t, f.E, `select sum(l.debe - l.haber)::numeric(18,2)::text from asiento_lineas l
 			join asientos_contables a on a.id = l.asiento_id join cuentas_contables k on k.id = l.cuenta_id
 			where a.empresa_id = 1 and a.estado <> 'borrador' and (k.codigo like '1.1.01.%' or k.codigo like '1.1.02.%')`)
 		if caja != "577300.00" {
