@@ -10,7 +10,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
 STAMP := -X github.com/erpcr/erp/shared/ops.Version=$(VERSION) -X github.com/erpcr/erp/shared/ops.Commit=$(COMMIT)
 
-.PHONY: run test unit build template openapi fuzz lint tools bench sam-build deploy validate sam-local clean plataforma contabilizar-historico
+.PHONY: run test unit build template openapi fuzz lint tools bench bench-load sam-build deploy validate sam-local clean plataforma contabilizar-historico
 
 ## run: PostgreSQL (private cluster unless DATABASE_URL), migrations, seed, local gateway on :3000
 run:
@@ -80,6 +80,13 @@ tools:
 ## bench: benchmarks (no timers in tests)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-load: the local stack on a private PostgreSQL under load (32 clients), each request against
+## pgbench replaying its statements; the table goes to bench/results/ (BENCH_FLAGS=-duration=20s ...)
+BENCH_FLAGS ?=
+bench-load:
+	$(GO) build -ldflags "$(STAMP)" -o .build/benchload ./cmd/benchload
+	./.build/benchload $(BENCH_FLAGS)
 
 ## plataforma: grant (or with QUITAR=1 remove) the platform-administrator flag: make plataforma EMAIL=x@y.cr
 plataforma:

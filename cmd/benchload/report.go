@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/erpcr/erp/shared/config"
+)
+
+// row is one line of the table.
+type row struct {
+	scenario
+	result
+	statements, roundTrips int
+	pgbench                float64 // same-SQL replay, transactions per second
+	replayNote             string
+	bcrypt                 float64 // raw CompareHashAndPassword per second
+	bcryptCost             int
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
+
+func (r row) ratio() string {
+	switch {
+	case r.pgbench > 0:
+		return fmt.Sprintf("%.2f (%.0f vs %.0f per s%s)", r.perSecond/r.pgbench, r.perSecond, r.pgbench, note(r.replayNote))
+	case r.bcrypt > 0:
+		return fmt.Sprintf("%.2f of raw bcrypt (%.1f vs %.1f per s, cost %d)", r.perSecond/r.bcrypt, r.perSecond, r.bcrypt, r.bcryptCost)
+	}
+	return "—"
+}
+
+func note(n string) string {
+	if n == "" {
+		return ""
+	}
+	return "; replay ends in " + strings.ToUpper(n)
+}
+
+func (r row) summary() string {
+	return fmt.Sprintf("%.0f/s p50 %s p95 %s p99 %s ms, %d sentencias en %d viajes, %.0f allocs/req, ratio %s, errores %d",
+		r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, r.allocs, r.ratio(), r.errors)
+}
+
+// writeReport prints the markdown table and saves it as
+// <out>/<date>-<commit>.md (a dirty tree is marked).
+func writeReport(o options, rows []row, cfg config.Config) error {
+	commit := gitOut("rev-parse", "--short=12", "HEAD")
+	if commit == "" {
+		commit = "unknown"
+	}
+	if gitOut("status", "--porcelain", "--untracked-files=no") != "" {
+		commit += "-dirty"
+	}
+	now := time.Now().UTC()
+	var b strings.Builder
+	fmt.Fprintf(&b, "# make bench-load — %s, commit %s\n\n", now.Format("2006-01-02 15:04 UTC"), commit)
+	fmt.Fprintf(&b, "CPUs: %d (GOMAXPROCS %d), %s/%s, %s; %d closed-loop keep-alive clients, warm-up %s, measured %s per request kind;\n",
+		runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, runtime.Version(), o.clients, o.warmup, o.duration)
+	fmt.Fprintf(&b, "pool %d connections (ERP_DB_MAX_CONNS), exec mode %s; pgbench -M prepared -c %d as erp_app (RLS) for as long, same PostgreSQL;\n",
+		cfg.DBMaxConns, cfg.DBExecMode, o.pgClients)
+	fmt.Fprintf(&b, "data: %d products, %d customers, stock; rate limits off, login limiter thresholds raised (its statements still run). Allocations: the whole process (gateway, functions and load generator) per request.\n\n", o.productos, o.clientes)
+	b.WriteString("| request | per s | p50 ms | p95 ms | p99 ms | statements / round trips | allocs/req | KB/req | API / same SQL in pgbench | errors |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %d / %d | %.0f | %.1f | %s | %d |\n",
+			r.label, r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, r.allocs, r.bytes/1024, r.ratio(), r.errors)
+	}
+	fmt.Println()
+	fmt.Print(b.String())
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(o.out, now.Format("2006-01-02T1504")+"-"+commit+".md")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	fmt.Println("\nGuardado en", path)
+	return nil
+}
+
+func gitOut(args ...string) string {
+	out, err := exec.Command("git", args...).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
