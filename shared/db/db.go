@@ -131,10 +131,21 @@ type Scope struct {
 }
 
 // Tx is a transaction bound to a Scope. It implements Querier.
+//
+// BEGIN and the scope's settings are not sent on their own: they travel in
+// front of the transaction's first statement, in the same pipeline (one
+// round trip instead of two), and a transaction that sends nothing costs
+// nothing (opening.go).
 type Tx struct {
 	conn  *pgxpool.Conn
 	done  bool
 	scope Scope
+	// begun is set once BEGIN and the settings were sent.
+	begun bool
+	// finalBatch lets SendFinalBatch commit with the batch it sends.
+	finalBatch bool
+	// despertar is app.despertar as read at commit.
+	despertar *string
 }
 
 // EmpresaID is the tenant the transaction is bound to (row-level security
@@ -151,32 +162,13 @@ func (t *Tx) ActuarEn(id int64) { t.scope.EmpresaID = id }
 // UsuarioID is the user the transaction acts for (0 when none).
 func (t *Tx) UsuarioID() int64 { return t.scope.UsuarioID }
 
-// Exec runs a statement in the transaction.
-func (t *Tx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	return t.conn.Exec(ctx, sql, args...)
-}
-
-// Query runs a query in the transaction.
-func (t *Tx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	return t.conn.Query(ctx, sql, args...)
-}
-
-// QueryRow runs a single-row query in the transaction.
-func (t *Tx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	return t.conn.QueryRow(ctx, sql, args...)
-}
-
-// SendBatch pipelines several statements in one round trip.
-func (t *Tx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
-	return t.conn.SendBatch(ctx, b)
-}
-
 const setScope = `select set_config('app.empresa_id', $1, true), set_config('app.usuario_id', $2, true)`
 
 // WithTx runs fn in one transaction scoped to s. BEGIN and the tenant
-// settings travel in a single round trip (a pipelined batch), the settings
-// are transaction-local (safe behind RDS Proxy), and the transaction is
-// committed when fn returns nil and rolled back otherwise.
+// settings travel with the first statement fn sends (one pipelined round
+// trip), the settings are transaction-local (safe behind RDS Proxy), and
+// the transaction is committed when fn returns nil and rolled back
+// otherwise.
 func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err error) {
 	defer func() { err = Regla(err) }()
 	conn, err := d.Pool.Acquire(ctx)
@@ -187,24 +179,19 @@ func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err er
 	// (deferred first, so it runs last): it may open transactions of its
 	// own, and holding one connection while waiting for another could
 	// exhaust a small pool under concurrency.
-	var despertar *string
+	tx := &Tx{conn: conn, scope: s}
 	defer func() {
-		if err == nil && despertar != nil && d.AlConfirmar != nil {
-			d.AlConfirmar(ctx, s, *despertar)
+		if err == nil && tx.despertar != nil && d.AlConfirmar != nil {
+			d.AlConfirmar(ctx, s, *tx.despertar)
 		}
 	}()
 	defer conn.Release()
-	b := &pgx.Batch{}
-	b.Queue("begin")
-	b.Queue(setScope, idText(s.EmpresaID), idText(s.UsuarioID))
-	if err := conn.SendBatch(ctx, b).Close(); err != nil {
-		// The connection state is unknown; make sure it is not reused mid-transaction.
-		_ = conn.Conn().Close(ctx)
-		return fmt.Errorf("db: begin: %w", err)
-	}
-	tx := &Tx{conn: conn, scope: s}
 	defer func() {
 		if tx.done {
+			return
+		}
+		if !tx.begun {
+			// Nothing was sent: there is nothing to commit or roll back.
 			return
 		}
 		if p := recover(); p != nil {
@@ -221,10 +208,9 @@ func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err er
 		// code sets when the transaction left work for a worker (webhook
 		// deliveries): one round trip, as a bare COMMIT.
 		b := &pgx.Batch{}
-		b.Queue(`select nullif(current_setting('app.despertar', true), '')`).QueryRow(func(r pgx.Row) error { return r.Scan(&despertar) })
-		b.Queue("commit")
+		tx.queueCommit(b)
 		if cErr := conn.SendBatch(ctx, b).Close(); cErr != nil {
-			despertar = nil
+			tx.despertar = nil
 			err = fmt.Errorf("db: commit: %w", cErr)
 			_ = conn.Conn().Close(ctx)
 		}

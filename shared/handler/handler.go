@@ -93,6 +93,7 @@ func Show[T any](d *db.DB, find FindFunc[T]) httpx.HandlerFunc {
 		}
 		var out T
 		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (err error) {
+			tx.CommitWithFinalBatch() // nothing follows the read
 			out, err = find(ctx, tx, p, id)
 			return err
 		})
@@ -338,6 +339,7 @@ func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
 		}
 		var out httpx.Page[T]
 		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) error {
+			tx.CommitWithFinalBatch() // nothing follows the page and its relations
 			if q.Check != nil {
 				if err := q.Check(ctx, tx); err != nil {
 					return err

@@ -142,7 +142,14 @@ func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) er
 	if len(order) == 0 {
 		return nil
 	}
-	br := q.SendBatch(c.Context(), b)
+	// The relations are a read's last statements: the transaction may
+	// commit in the same round trip (db.Tx.SendFinalBatch).
+	var br pgx.BatchResults
+	if tx, ok := q.(*db.Tx); ok {
+		br = tx.SendFinalBatch(c.Context(), b)
+	} else {
+		br = q.SendBatch(c.Context(), b)
+	}
 	defer br.Close()
 	for _, p := range order {
 		if p.kind == "det" {
@@ -202,6 +209,9 @@ func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) er
 				}
 			}
 		}
+	}
+	if err := br.Close(); err != nil {
+		return fmt.Errorf("recurso: %s: %w", res.Name, err)
 	}
 	return nil
 }

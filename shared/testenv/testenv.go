@@ -53,8 +53,11 @@ type Env struct {
 	Cfg      config.Config
 	Deps     *app.Deps
 	Server   *httptest.Server
-	// Queries counts the application's database round trips.
+	// Queries counts the application's database round trips (a statement
+	// sent alone, or a pipelined batch).
 	Queries atomic.Int64
+	// Statements counts the statements inside them.
+	Statements atomic.Int64
 }
 
 // Option adjusts the configuration before the stack starts.
@@ -83,7 +86,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	// Reopen the pool with a tracer so tests can count round trips.
 	deps.DB.Close()
-	deps.DB, err = db.Open(context.Background(), db.Options{URL: appURL, MaxConns: cfg.DBMaxConns, Tracer: counter{&e.Queries}})
+	deps.DB, err = db.Open(context.Background(), db.Options{URL: appURL, MaxConns: cfg.DBMaxConns, Tracer: counter{&e.Queries, &e.Statements}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +112,11 @@ func NewParallel(t *testing.T, opts ...Option) *Env {
 	return New(t, opts...)
 }
 
-type counter struct{ n *atomic.Int64 }
+type counter struct{ n, stmts *atomic.Int64 }
 
 func (c counter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
 	c.n.Add(1)
+	c.stmts.Add(1)
 	return ctx
 }
 func (c counter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
@@ -122,8 +126,10 @@ func (c counter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBa
 	c.n.Add(1)
 	return ctx
 }
-func (c counter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (c counter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+func (c counter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {
+	c.stmts.Add(1)
+}
+func (c counter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
 
 // Req is one API call.
 type Req struct {
