@@ -36,7 +36,7 @@ func TestRoundTripsAndStatementsPerRequest(t *testing.T) {
 		{"5-line sale", testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: admin, Body: map[string]any{
 			"fecha_venta": "2026-11-20", "tipo_comprobante": "factura", "almacen_id": almacen, "detalles": lineas}}, http.StatusCreated, 12, 32},
 		{"login", testenv.Req{Method: http.MethodPost, Path: "/api/login", Body: map[string]any{
-			"email": testenv.Admin1, "password": testenv.DemoPassword}}, http.StatusOK, 8, 14},
+			"email": testenv.Admin1, "password": testenv.DemoPassword}}, http.StatusOK, 6, 14},
 	}
 	for _, c := range cases {
 		// Warm once (prepared statements, caches), then count.

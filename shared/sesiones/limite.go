@@ -42,15 +42,25 @@ type intento struct {
 // per-e-mail transaction lock, is what makes the limit exact under
 // concurrency: ten simultaneous guesses cannot all see zero failures. One
 // round trip (a pipelined batch in one implicit transaction).
-func (l *Limiter) begin(ctx context.Context, email, direccion string) (*intento, error) {
+//
+// also is queued after the limiter's statements, in the same round trip
+// (the login's user lookup, which needs no answer of the limiter); read
+// is called with its results, whatever the limiter decided.
+func (l *Limiter) begin(ctx context.Context, pool db.Querier, email, direccion string, also func(b *pgx.Batch), read func(br pgx.BatchResults) error) (*intento, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	in := &intento{l: l, email: email}
+	b := &pgx.Batch{}
 	if l == nil || (l.PorEmail <= 0 && l.PorDireccion <= 0) {
 		in.admitido = true
-		return in, nil
+		also(b)
+		br := pool.SendBatch(ctx, b)
+		defer br.Close()
+		if err := read(br); err != nil {
+			return nil, err
+		}
+		return in, br.Close()
 	}
 	porEmail, porDir := limit(l.PorEmail), limit(l.PorDireccion)
-	b := &pgx.Batch{}
 	b.Queue(`select pg_advisory_xact_lock(hashtextextended('login:' || $1, 0))`, email)
 	// The n-th most recent failure is the one whose expiry lifts the lock.
 	b.Queue(`with f as (
@@ -72,13 +82,20 @@ func (l *Limiter) begin(ctx context.Context, email, direccion string) (*intento,
 				case when n_dir >= $5 then limite_dir + $3::interval - now() end)))::bigint
 		from c`,
 		email, direccion, l.Ventana.String(), porEmail, porDir)
-	br := l.DB.Pool.SendBatch(ctx, b)
+	also(b)
+	br := pool.SendBatch(ctx, b)
 	defer br.Close()
 	if _, err := br.Exec(); err != nil {
 		return nil, fmt.Errorf("login limiter: lock: %w", err)
 	}
 	var id, espera *int64
 	if err := br.QueryRow().Scan(&id, &espera); err != nil {
+		return nil, fmt.Errorf("login limiter: %w", err)
+	}
+	if err := read(br); err != nil {
+		return nil, err
+	}
+	if err := br.Close(); err != nil {
 		return nil, fmt.Errorf("login limiter: %w", err)
 	}
 	if id != nil {
@@ -110,4 +127,11 @@ func (in *intento) forget(ctx context.Context, q db.Querier) error {
 		return fmt.Errorf("login limiter: forget: %w", err)
 	}
 	return nil
+}
+
+// queueForget is forget as one statement of a batch.
+func (in *intento) queueForget(b *pgx.Batch) {
+	if in.falloID != 0 {
+		b.Queue(`delete from fallos_login where email = $1`, in.email)
+	}
 }

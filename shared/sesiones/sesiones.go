@@ -70,33 +70,41 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	intento, err := s.Login.begin(ctx, email, clientIP(r))
+	var (
+		id, empresaID int64
+		hash          string
+		activo        bool
+	)
+	// The limiter's statements and the user lookup travel in one round
+	// trip; the lookup's answer is used only when the limiter admits the
+	// attempt.
+	lookup := func(b *pgx.Batch) {
+		b.Queue(`select id, empresa_id, password_hash, activo from auth_buscar_login($1)`, email)
+	}
+	read := func(br pgx.BatchResults) error {
+		err := br.QueryRow().Scan(&id, &empresaID, &hash, &activo)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("login: lookup: %w", err)
+		}
+		return nil
+	}
+	intento, err := s.Login.begin(ctx, s.DB.Pool, email, clientIP(r), lookup, read)
 	if err != nil {
 		return err
 	}
 	if !intento.admitido {
 		return apperr.NewTooManyRequests("Demasiados intentos fallidos de inicio de sesión. Intente de nuevo más tarde.", intento.bloqueo)
 	}
-	var (
-		id, empresaID int64
-		hash          string
-		activo        bool
-	)
-	err = s.DB.Pool.QueryRow(ctx, `select id, empresa_id, password_hash, activo from auth_buscar_login($1)`, email).
-		Scan(&id, &empresaID, &hash, &activo)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("login: lookup: %w", err)
-	}
 	// CheckPassword spends a bcrypt comparison even for unknown e-mails.
 	if !auth.CheckPassword(hash, password) {
 		return &httpx.Error{Kind: apperr.Unauthenticated, Message: msgCredenciales,
 			Fields: map[string][]string{"email": {msgCredenciales}}}
 	}
-	// The password was right: whatever follows, this was no failed guess.
-	if err := intento.forget(ctx, s.DB.Pool); err != nil {
-		return err
-	}
 	if !activo {
+		// The password was right: this was no failed guess.
+		if err := intento.forget(ctx, s.DB.Pool); err != nil {
+			return err
+		}
 		return apperr.NewForbidden("El usuario está inactivo. Contacte al administrador de su empresa.")
 	}
 	if nombre == "" {
@@ -106,8 +114,15 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	expira := time.Now().Add(s.TokenTTL).UTC().Truncate(time.Second)
 	var data LoginData
 	err = s.DB.WithTx(ctx, db.Scope{EmpresaID: empresaID, UsuarioID: id}, func(tx *db.Tx) error {
+		// The password was right: this was no failed guess. Forgetting the
+		// e-mail's failures and creating the token travel together (with
+		// the transaction's BEGIN); a failure of the transaction keeps the
+		// failure recorded in advance, as a refused attempt would.
+		b := &pgx.Batch{}
+		intento.queueForget(b)
 		var tokenID int64
-		if err := tx.QueryRow(ctx, `select auth_crear_token($1, $2, $3, $4)`, id, auth.HashSecret(secret), expira, nombre).Scan(&tokenID); err != nil {
+		b.Queue(`select auth_crear_token($1, $2, $3, $4)`, id, auth.HashSecret(secret), expira, nombre).QueryRow(func(r pgx.Row) error { return r.Scan(&tokenID) })
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("login: token: %w", err)
 		}
 		u, found, err := usuarios.Find(ctx, tx, id)
