@@ -12,11 +12,28 @@ import (
 // $1..$n; the page adds limit and offset after them. order must come from a
 // whitelist, never from user input.
 func Page[T any](ctx context.Context, q Querier, cols, from, order string, args []any, limit, offset int, scan pgx.RowToFunc[T]) ([]T, int, error) {
+	return page(ctx, q, cols, from, order, args, limit, offset, scan, false)
+}
+
+// PageLate is Page for columns that are costly to compute (a row built as
+// JSON, computed fields with subqueries): the page is cut first, in a
+// subquery over the table aliased t (from must read "from <table> t ..."),
+// and cols are computed only for its rows. Otherwise PostgreSQL may compute
+// them for every row that passes the filter before sorting and cutting.
+func PageLate[T any](ctx context.Context, q Querier, cols, from, order string, args []any, limit, offset int, scan pgx.RowToFunc[T]) ([]T, int, error) {
+	return page(ctx, q, cols, from, order, args, limit, offset, scan, true)
+}
+
+func page[T any](ctx context.Context, q Querier, cols, from, order string, args []any, limit, offset int, scan pgx.RowToFunc[T], late bool) ([]T, int, error) {
 	b := &pgx.Batch{}
 	b.Queue(`select count(*) `+from, args...)
 	n := len(args)
 	pageArgs := append(append([]any{}, args...), limit, offset)
-	b.Queue(fmt.Sprintf(`select %s %s order by %s limit $%d offset $%d`, cols, from, order, n+1, n+2), pageArgs...)
+	if late {
+		b.Queue(fmt.Sprintf(`select %s from (select t.* %s order by %s limit $%d offset $%d) t order by %s`, cols, from, order, n+1, n+2, order), pageArgs...)
+	} else {
+		b.Queue(fmt.Sprintf(`select %s %s order by %s limit $%d offset $%d`, cols, from, order, n+1, n+2), pageArgs...)
+	}
 	br := q.SendBatch(ctx, b)
 	defer br.Close()
 	var total int

@@ -312,6 +312,17 @@ type Query[T any] struct {
 	// record (/webhooks/{id}/entregas) answers 404 for a record the tenant
 	// does not have, instead of an empty page.
 	Check func(ctx context.Context, tx *db.Tx) error
+	// Late computes Cols only for the page's rows (db.PageLate): From
+	// must name its table t, and Cols and Order may only use t.
+	Late bool
+}
+
+// page runs q's count and page (db.Page or, for Late, db.PageLate).
+func (q Query[T]) page(ctx context.Context, tx *db.Tx, args []any, limit, offset int) ([]T, int, error) {
+	if q.Late {
+		return db.PageLate(ctx, tx, q.Cols, q.From, q.Order, args, limit, offset, q.Scan)
+	}
+	return db.Page(ctx, tx, q.Cols, q.From, q.Order, args, limit, offset, q.Scan)
 }
 
 // QueryFunc reads a list's filters from the request (invalid ones are an
@@ -349,7 +360,7 @@ func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
 			if !q.Global {
 				args = append([]any{tx.EmpresaID()}, q.Args...)
 			}
-			rows, total, err := db.Page(ctx, tx, q.Cols, q.From, q.Order, args, page.PerPage, page.Offset(), q.Scan)
+			rows, total, err := q.page(ctx, tx, args, page.PerPage, page.Offset())
 			if err != nil {
 				return fmt.Errorf("handler: list: %w", err)
 			}
@@ -428,7 +439,7 @@ func exportarLista[T any](d *db.DB, w http.ResponseWriter, r *http.Request, q Qu
 		}
 		var total int
 		var err error
-		rows, total, err = db.Page(ctx, tx, q.Cols, q.From, q.Order, args, exportar.MaxFilas, 0, q.Scan)
+		rows, total, err = q.page(ctx, tx, args, exportar.MaxFilas, 0)
 		if err != nil {
 			return fmt.Errorf("handler: export: %w", err)
 		}

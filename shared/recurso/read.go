@@ -325,7 +325,7 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[Row
 	}
 	return handler.Query[Row]{
 		Cols: res.rowExpr(), From: `from ` + res.Table + ` t where ` + strings.Join(conds, " and "),
-		Order: order + ", t.id", Args: args, Global: global, Scan: scanRow,
+		Order: order + ", t.id", Args: args, Global: global, Scan: scanRow, Late: true,
 		Load: func(ctx context.Context, tx *db.Tx, rows []Row) error {
 			return res.decorate(&Call{Ctx: ctx, Principal: p, Tx: tx}, tx, rows, false)
 		},
