@@ -11,6 +11,9 @@ import (
 // (NormalizeTimestamps). Code that stores a body to replay it later (an
 // Idempotency-Key) encodes it here so the replay is byte for byte the same.
 func EncodeJSON(v any) ([]byte, error) {
+	if b, ok := encodeRapido(v); ok {
+		return NormalizeTimestamps(b), nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -1,7 +1,6 @@
 package recurso
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -63,14 +62,24 @@ func (res *Resource) visible(c *Call, a *Args) string {
 	return "not t.eliminado"
 }
 
+// decodeRow decodes a row as json.Decoder with UseNumber would (numbers
+// keep their scale, "1500.00", and 64-bit ids stay exact), without its
+// reflection (httpx.DecodeRow).
 func decodeRow(raw []byte) (Row, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber() // keep numeric scale ("1500.00") and 64-bit ids exact
-	var row Row
-	if err := dec.Decode(&row); err != nil {
+	row, err := httpx.DecodeRow(raw)
+	if err != nil {
 		return nil, fmt.Errorf("recurso: decode row: %w", err)
 	}
 	return row, nil
+}
+
+// decodeValue is decodeRow for any JSON value.
+func decodeValue(raw []byte) (any, error) {
+	v, err := httpx.DecodeValue(raw)
+	if err != nil {
+		return nil, fmt.Errorf("recurso: decode: %w", err)
+	}
+	return v, nil
 }
 
 func scanRow(r pgx.CollectableRow) (Row, error) {
@@ -157,10 +166,8 @@ func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) er
 			if err := br.QueryRow().Scan(&raw); err != nil {
 				return fmt.Errorf("recurso: %s.%s: %w", res.Name, p.name, err)
 			}
-			var v any
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			dec.UseNumber()
-			if err := dec.Decode(&v); err != nil {
+			v, err := decodeValue(raw)
+			if err != nil {
 				return err
 			}
 			if v == nil {
@@ -178,10 +185,8 @@ func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) er
 				dbRows.Close()
 				return fmt.Errorf("recurso: %s.%s: %w", res.Name, p.name, err)
 			}
-			var v any
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			dec.UseNumber()
-			if err := dec.Decode(&v); err != nil {
+			v, err := decodeValue(raw)
+			if err != nil {
 				dbRows.Close()
 				return err
 			}
