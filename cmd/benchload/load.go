@@ -10,6 +10,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -41,6 +42,18 @@ type result struct {
 	// allocs and bytes are the whole process's (server and load
 	// generator) per recorded request.
 	allocs, bytes float64
+	// cpu is the process's CPU time (user + system) per recorded request:
+	// unlike throughput, it does not depend on what else the machine runs.
+	cpu time.Duration
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // client is a keep-alive HTTP client for clients concurrent workers.
@@ -135,6 +148,7 @@ func closedLoopWith(ctx context.Context, c *http.Client, base, token string, s s
 	time.Sleep(warmup)
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
+	cpu0 := cpuTime()
 	done := window()
 	recording.Store(true)
 	t0 := time.Now()
@@ -142,6 +156,7 @@ func closedLoopWith(ctx context.Context, c *http.Client, base, token string, s s
 	recording.Store(false)
 	elapsed := time.Since(t0)
 	done()
+	cpu1 := cpuTime()
 	runtime.ReadMemStats(&m1)
 	stop.Store(true)
 	wg.Wait()
@@ -151,6 +166,7 @@ func closedLoopWith(ctx context.Context, c *http.Client, base, token string, s s
 	if len(lat) > 0 {
 		r.allocs = float64(m1.Mallocs-m0.Mallocs) / float64(len(lat))
 		r.bytes = float64(m1.TotalAlloc-m0.TotalAlloc) / float64(len(lat))
+		r.cpu = (cpu1 - cpu0) / time.Duration(len(lat))
 	}
 	return r
 }

@@ -43,8 +43,8 @@ func note(n string) string {
 }
 
 func (r row) summary() string {
-	return fmt.Sprintf("%.0f/s p50 %s p95 %s p99 %s ms, %d sentencias en %d viajes, %.0f allocs/req, ratio %s, errores %d",
-		r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, r.allocs, r.ratio(), r.errors)
+	return fmt.Sprintf("%.0f/s p50 %s p95 %s p99 %s ms, %d sentencias en %d viajes, CPU %s ms/req, %.0f allocs/req, ratio %s, errores %d",
+		r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, ms(r.cpu), r.allocs, r.ratio(), r.errors)
 }
 
 // writeReport prints the markdown table and saves it as
@@ -64,12 +64,12 @@ func writeReport(o options, rows []row, cfg config.Config) error {
 		runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, runtime.Version(), o.clients, o.warmup, o.duration)
 	fmt.Fprintf(&b, "pool %d connections (ERP_DB_MAX_CONNS), exec mode %s; pgbench -M prepared -c %d as erp_app (RLS) for as long, same PostgreSQL;\n",
 		cfg.DBMaxConns, cfg.DBExecMode, o.pgClients)
-	fmt.Fprintf(&b, "data: %d products, %d customers, stock; rate limits off, login limiter thresholds raised (its statements still run). Allocations: the whole process (gateway, functions and load generator) per request.\n\n", o.productos, o.clientes)
-	b.WriteString("| request | per s | p50 ms | p95 ms | p99 ms | statements / round trips | allocs/req | KB/req | API / same SQL in pgbench | errors |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "data: %d products, %d customers, stock; rate limits off, login limiter thresholds raised (its statements still run). CPU and allocations: the whole process (gateway, functions and load generator) per request.\n\n", o.productos, o.clientes)
+	b.WriteString("| request | per s | p50 ms | p95 ms | p99 ms | statements / round trips | CPU ms/req | allocs/req | KB/req | API / same SQL in pgbench | errors |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %d / %d | %.0f | %.1f | %s | %d |\n",
-			r.label, r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, r.allocs, r.bytes/1024, r.ratio(), r.errors)
+		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %d / %d | %.2f | %.0f | %.1f | %s | %d |\n",
+			r.label, r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, float64(r.cpu.Microseconds())/1000, r.allocs, r.bytes/1024, r.ratio(), r.errors)
 	}
 	fmt.Println()
 	fmt.Print(b.String())
