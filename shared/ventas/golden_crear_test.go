@@ -11,12 +11,12 @@ import (
 // not change it.
 func TestGoldenSaleCreatedBody(t *testing.T) {
 	f := setup(t)
-	a := f.producto(prod{codigo: "A", tarifa: "08"})
-	b := f.producto(prod{codigo: "B"})
-	f.stock(f.almacen, a, "10", "100", "L1", "2027-01-31")
-	f.stock(f.almacen, b, "10", "50", "", "")
-	cliente := f.cliente(1, "101110111", 30)
+	a := f.Producto(testenv.Prod{Codigo: "A", Tarifa: "08"})
+	b := f.Producto(testenv.Prod{Codigo: "B"})
+	f.Stock(f.Almacen, a, "10", "100", "L1", "2027-01-31")
+	f.Stock(f.Almacen, b, "10", "50", "", "")
+	cliente := f.Cliente(1, "101110111", 30)
 	r := f.venderOK(testenv.With(venta(linea(a, 2, "1500.50", "descuento", "100"), linea(b, "2.5", "99.99")),
-		"almacen_id", f.almacen, "cliente_id", cliente, "fecha_venta", "2026-11-21", "observaciones", "Entrega <urgente> & \"frágil\""))
+		"almacen_id", f.Almacen, "cliente_id", cliente, "fecha_venta", "2026-11-21", "observaciones", "Entrega <urgente> & \"frágil\""))
 	testenv.Golden(t, "ventas_create", r, *update)
 }
