@@ -51,10 +51,10 @@ const (
 )
 
 type options struct {
-	dir, out, only, profileDir, scripts string
-	clients, pgClients                  int
-	warmup, duration                    time.Duration
-	productos, clientes                 int
+	dir, out, only, profileDir, scripts, cold string
+	clients, pgClients                        int
+	warmup, duration                          time.Duration
+	productos, clientes                       int
 }
 
 func main() {
@@ -64,6 +64,7 @@ func main() {
 	flag.StringVar(&o.only, "only", "", "comma-separated scenarios to run (default all)")
 	flag.StringVar(&o.scripts, "scripts", "", "directory where the pgbench replay scripts are kept (default: discarded)")
 	flag.StringVar(&o.profileDir, "cpuprofile", "", "directory for a CPU profile of each scenario's measured window")
+	flag.StringVar(&o.cold, "coldstart", "productos", "function whose stripped binary size and start -> ready time are reported (empty: none)")
 	flag.IntVar(&o.clients, "clients", 32, "concurrent closed-loop clients")
 	flag.IntVar(&o.pgClients, "pgbench-clients", 8, "pgbench -c")
 	flag.DurationVar(&o.warmup, "warmup", 3*time.Second, "warm-up per request kind (not recorded)")
@@ -212,7 +213,23 @@ func run(ctx context.Context, o options) error {
 		fmt.Println("  " + rw.summary())
 		rows = append(rows, rw)
 	}
-	return writeReport(o, rows, cfg)
+	var cs coldResult
+	if o.cold != "" {
+		fmt.Printf("arranque en frío de functions/%s ...\n", o.cold)
+		cs.fn = o.cold
+		if cs.size, cs.ready, err = coldStart(ctx, o.cold, tmp, appURL, 7); err != nil {
+			return err
+		}
+		fmt.Printf("  %.1f MB, listo en %s\n", float64(cs.size)/(1<<20), cs.ready)
+	}
+	return writeReport(o, rows, cfg, cs)
+}
+
+// coldResult is one function binary's size and start -> ready time.
+type coldResult struct {
+	fn    string
+	size  int64
+	ready time.Duration
 }
 
 // measure runs the closed loop, with the process's allocations over the

@@ -49,7 +49,7 @@ func (r row) summary() string {
 
 // writeReport prints the markdown table and saves it as
 // <out>/<date>-<commit>.md (a dirty tree is marked).
-func writeReport(o options, rows []row, cfg config.Config) error {
+func writeReport(o options, rows []row, cfg config.Config, cs coldResult) error {
 	commit := gitOut("rev-parse", "--short=12", "HEAD")
 	if commit == "" {
 		commit = "unknown"
@@ -70,6 +70,10 @@ func writeReport(o options, rows []row, cfg config.Config) error {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %d / %d | %.2f | %.0f | %.1f | %s | %d |\n",
 			r.label, r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, float64(r.cpu.Microseconds())/1000, r.allocs, r.bytes/1024, r.ratio(), r.errors)
+	}
+	if cs.fn != "" {
+		fmt.Fprintf(&b, "\nCold start: functions/%s stripped (-s -w, -trimpath, lambda.norpc, %s) is %.1f MB; process start -> ready (asking the Lambda runtime API for its first invocation) %.1f ms, median of 7.\n",
+			cs.fn, runtime.GOARCH, float64(cs.size)/(1<<20), float64(cs.ready.Microseconds())/1000)
 	}
 	fmt.Println()
 	fmt.Print(b.String())

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 func TestCanonicalAcceptsBothPermissionSchemes(t *testing.T) {
@@ -106,5 +108,15 @@ func TestAuthorizerContextRoundTripAndFailsClosed(t *testing.T) {
 	}
 	if !p.Can() || !p.Can("x.y", "b.crear") || p.Can("x.y") {
 		t.Errorf("Can OR semantics")
+	}
+}
+
+func TestDummyHashCostsAsMuchAsAUsersHash(t *testing.T) {
+	cost, err := bcrypt.Cost(dummyHash)
+	if err != nil || cost != bcrypt.DefaultCost {
+		t.Fatalf("dummy hash cost %d, %v; want %d", cost, err, bcrypt.DefaultCost)
+	}
+	if bcrypt.CompareHashAndPassword(dummyHash, []byte("no-existe-este-usuario")) != nil {
+		t.Fatal("dummy hash is not a hash of its documented password")
 	}
 }
