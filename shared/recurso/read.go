@@ -101,38 +101,31 @@ func rowID(row Row) int64 {
 	return 0
 }
 
-// decorate loads relations, aggregates and (for a show) details for rows in
-// one pipelined round trip.
-func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = rowID(r)
-	}
-	b := &pgx.Batch{}
-	type pending struct {
-		kind string // rel, agg, det
-		name string
-		fk   string
-		zero any
-	}
+// pending is one queued decoration: a relation, an aggregate or a detail.
+type pending struct {
+	kind string // rel, agg, det
+	name string
+	fk   string
+	zero any
+}
+
+// queueDecorations queues the relations, aggregates and (detail) details
+// of the rows ids. A relation's ids come from fks (the loaded rows' foreign
+// keys) or, when fks is nil, from the record ids[0] itself by a subquery,
+// so that they can travel in the same pipeline as the record's own query.
+func (res *Resource) queueDecorations(b *pgx.Batch, ids []int64, fks func(fk string) []int64, detail bool) []pending {
 	var order []pending
 	for _, rel := range res.Relations {
-		var fks []int64
-		for _, r := range rows {
-			if n, ok := r[rel.FK].(json.Number); ok {
-				if v, err := n.Int64(); err == nil {
-					fks = append(fks, v)
-				}
-			}
-		}
 		parts := make([]string, len(rel.Cols))
 		for i, col := range rel.Cols {
 			parts[i] = "'" + col + "', x." + col
 		}
-		b.Queue(`select x.id, jsonb_build_object(`+strings.Join(parts, ", ")+`) from `+rel.Table+` x where x.id = any($1)`, fks)
+		sql := `select x.id, jsonb_build_object(` + strings.Join(parts, ", ") + `) from ` + rel.Table + ` x where x.id = `
+		if fks != nil {
+			b.Queue(sql+`any($1)`, fks(rel.FK))
+		} else {
+			b.Queue(sql+`(select t.`+rel.FK+` from `+res.Table+` t where t.id = $1)`, ids[0])
+		}
 		order = append(order, pending{kind: "rel", name: rel.Name, fk: rel.FK})
 	}
 	for _, ag := range res.Aggregates {
@@ -148,18 +141,11 @@ func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) er
 			order = append(order, pending{kind: "det", name: d.Name})
 		}
 	}
-	if len(order) == 0 {
-		return nil
-	}
-	// The relations are a read's last statements: the transaction may
-	// commit in the same round trip (db.Tx.SendFinalBatch).
-	var br pgx.BatchResults
-	if tx, ok := q.(*db.Tx); ok {
-		br = tx.SendFinalBatch(c.Context(), b)
-	} else {
-		br = q.SendBatch(c.Context(), b)
-	}
-	defer br.Close()
+	return order
+}
+
+// readDecorations reads the results of queueDecorations into rows.
+func (res *Resource) readDecorations(br pgx.BatchResults, rows []Row, order []pending) error {
 	for _, p := range order {
 		if p.kind == "det" {
 			var raw []byte
@@ -173,7 +159,9 @@ func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) er
 			if v == nil {
 				v = []any{}
 			}
-			rows[0][p.name] = v
+			if len(rows) > 0 {
+				rows[0][p.name] = v
+			}
 			continue
 		}
 		found := map[int64]any{}
@@ -215,30 +203,82 @@ func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) er
 			}
 		}
 	}
+	return nil
+}
+
+// sendFinal sends a read's last batch: on a transaction, SendFinalBatch
+// (the commit may travel with it).
+func sendFinal(ctx context.Context, q db.Querier, b *pgx.Batch) pgx.BatchResults {
+	if tx, ok := q.(*db.Tx); ok {
+		return tx.SendFinalBatch(ctx, b)
+	}
+	return q.SendBatch(ctx, b)
+}
+
+// decorate loads relations and aggregates for a page of rows in one
+// pipelined round trip (with the commit, when it is the read's last).
+func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = rowID(r)
+	}
+	fks := func(fk string) []int64 {
+		var out []int64
+		for _, r := range rows {
+			if n, ok := r[fk].(json.Number); ok {
+				if v, err := n.Int64(); err == nil {
+					out = append(out, v)
+				}
+			}
+		}
+		return out
+	}
+	b := &pgx.Batch{}
+	order := res.queueDecorations(b, ids, fks, detail)
+	if len(order) == 0 {
+		return nil
+	}
+	br := sendFinal(c.Context(), q, b)
+	defer br.Close()
+	if err := res.readDecorations(br, rows, order); err != nil {
+		return err
+	}
 	if err := br.Close(); err != nil {
 		return fmt.Errorf("recurso: %s: %w", res.Name, err)
 	}
 	return nil
 }
 
-// find loads one visible record with its relations (and details).
+// find loads one visible record with its relations (and details): the
+// record's query, its relations (by subquery on the record's foreign
+// keys), aggregates and details travel in one pipeline, with the
+// transaction's BEGIN in front when it is the first, and the commit behind
+// when nothing follows (handler.Show).
 func (res *Resource) find(c *Call, id int64, detail bool) (Row, error) {
 	a := &Args{}
 	where := res.visible(c, a)
 	sql := `select ` + res.rowExpr() + ` from ` + res.Table + ` t where ` + where + ` and t.id = ` + a.Add(id)
-	rows, err := c.Tx.Query(c.Context(), sql, a.Values()...)
-	if err != nil {
-		return nil, fmt.Errorf("recurso: %s: find: %w", res.Name, err)
-	}
+	b := &pgx.Batch{}
+	b.Queue(sql, a.Values()...)
+	order := res.queueDecorations(b, []int64{id}, nil, detail)
+	br := sendFinal(c.Context(), c.Tx, b)
+	defer br.Close()
+	rows, _ := br.Query()
 	list, err := pgx.CollectRows(rows, scanRow)
 	if err != nil {
 		return nil, fmt.Errorf("recurso: %s: find: %w", res.Name, err)
 	}
+	if err := res.readDecorations(br, list, order); err != nil {
+		return nil, err
+	}
+	if err := br.Close(); err != nil {
+		return nil, fmt.Errorf("recurso: %s: find: %w", res.Name, err)
+	}
 	if len(list) == 0 {
 		return nil, apperr.NewNotFound(res.Messages.NotFound)
-	}
-	if err := res.decorate(c, c.Tx, list, detail); err != nil {
-		return nil, err
 	}
 	return list[0], nil
 }
