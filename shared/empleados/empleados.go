@@ -12,6 +12,7 @@ import (
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/recurso"
+	"github.com/erpcr/erp/shared/terceros"
 	"github.com/erpcr/erp/shared/tesoreria"
 )
 
@@ -108,18 +109,7 @@ func Grupo(d *plataforma.Deps) lambdahttp.Handlers { return recurso.Handlers(Emp
 // have (sent ones over the current ones): the identification for its type,
 // the minimum hiring age and the exit not before the hiring.
 func validar(c *recurso.Call, vals map[string]any) {
-	tipo, _ := texto(vals, c.Current, "tipo_identificacion")
-	ident, ok := texto(vals, c.Current, "identificacion")
-	_, tipoSent := vals["tipo_identificacion"]
-	_, identSent := vals["identificacion"]
-	if ok && (tipoSent || identSent) && !c.In.Failed("tipo_identificacion") && !c.In.Failed("identificacion") {
-		n, msg, valid := crformat.NormalizeIdentificacion(tipo, ident)
-		if !valid {
-			c.In.Fail("identificacion", msg)
-		} else {
-			vals["identificacion"] = n
-		}
-	}
+	terceros.ValidarIdentificacion(c, vals)
 	if vals["hijos"] == nil {
 		if _, sent := vals["hijos"]; sent {
 			vals["hijos"] = int64(0) // null back to the default (NOT NULL)

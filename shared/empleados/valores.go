@@ -6,16 +6,6 @@ import (
 	"github.com/erpcr/erp/shared/valid"
 )
 
-// texto is the new value of a text field, else the current one.
-func texto(vals, current map[string]any, key string) (string, bool) {
-	if v, ok := vals[key]; ok {
-		s, ok := v.(string)
-		return s, ok
-	}
-	s, ok := current[key].(string)
-	return s, ok
-}
-
 // fecha is the new value of a date field (time.Time, or nil when cleared),
 // else the current one (the JSON "YYYY-MM-DD" of the record).
 func fecha(vals, current map[string]any, key string) (time.Time, bool) {

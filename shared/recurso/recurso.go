@@ -137,6 +137,17 @@ type Call struct {
 // Context is the request context.
 func (c *Call) Context() context.Context { return c.Ctx }
 
+// Texto is a text field as the record will be: the value being written, else
+// the current record's (an update that leaves the field alone).
+func (c *Call) Texto(vals map[string]any, key string) (string, bool) {
+	if v, ok := vals[key]; ok {
+		s, ok := v.(string)
+		return s, ok
+	}
+	s, ok := c.Current[key].(string)
+	return s, ok
+}
+
 // Resource is the declaration of one simple resource.
 type Resource struct {
 	// Name is the route resource ("sucursales"): handlers are Name+".index" ...

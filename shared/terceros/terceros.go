@@ -39,13 +39,23 @@ func zeroWhenNull(vals map[string]any, keys ...string) {
 }
 
 // text is the current or new value of a text field.
-func text(vals, current map[string]any, key string) (string, bool) {
-	if v, ok := vals[key]; ok {
-		s, ok := v.(string)
-		return s, ok
+// ValidarIdentificacion checks and normalizes tipo_identificacion +
+// identificacion when either is written (the Costa Rican formats of
+// crformat), for every resource that identifies a person or company the same
+// way: customers, suppliers, employees.
+func ValidarIdentificacion(c *recurso.Call, vals map[string]any) {
+	tipo, _ := c.Texto(vals, "tipo_identificacion")
+	ident, ok := c.Texto(vals, "identificacion")
+	_, tipoSent := vals["tipo_identificacion"]
+	_, identSent := vals["identificacion"]
+	if ok && (tipoSent || identSent) && !c.In.Failed("tipo_identificacion") && !c.In.Failed("identificacion") {
+		n, msg, valid := crformat.NormalizeIdentificacion(tipo, ident)
+		if !valid {
+			c.In.Fail("identificacion", msg)
+		} else {
+			vals["identificacion"] = n
+		}
 	}
-	s, ok := current[key].(string)
-	return s, ok
 }
 
 // Cliente is a customer of a company.
@@ -107,20 +117,9 @@ var Cliente = &recurso.Resource{
 	Messages: recurso.Messages{NotFound: "Cliente no encontrado.", Created: "Cliente creado correctamente.",
 		Updated: "Cliente actualizado correctamente.", Deleted: "Cliente eliminado correctamente."},
 	Validate: func(c *recurso.Call, vals map[string]any) {
-		tipo, _ := text(vals, c.Current, "tipo_identificacion")
-		ident, ok := text(vals, c.Current, "identificacion")
-		_, tipoSent := vals["tipo_identificacion"]
-		_, identSent := vals["identificacion"]
-		if ok && (tipoSent || identSent) && !c.In.Failed("tipo_identificacion") && !c.In.Failed("identificacion") {
-			n, msg, valid := crformat.NormalizeIdentificacion(tipo, ident)
-			if !valid {
-				c.In.Fail("identificacion", msg)
-			} else {
-				vals["identificacion"] = n
-			}
-		}
-		nombre, _ := text(vals, c.Current, "nombre")
-		razon, _ := text(vals, c.Current, "razon_social")
+		ValidarIdentificacion(c, vals)
+		nombre, _ := c.Texto(vals, "nombre")
+		razon, _ := c.Texto(vals, "razon_social")
 		if nombre == "" && razon == "" && !c.In.Failed("nombre") {
 			c.In.Fail("nombre", "El campo nombre es obligatorio cuando no se indica razon social.")
 		}
