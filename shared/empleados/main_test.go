@@ -10,12 +10,8 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
-// hoy is today's date in Costa Rica (the day the API counts ages to), at
-// midnight UTC so that AddDate and formatting are plain calendar arithmetic.
-func hoy() time.Time {
-	y, m, d := time.Now().In(time.FixedZone("America/Costa_Rica", -6*60*60)).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
+// hoy is today in Costa Rica (testenv.HoyCR).
+func hoy() time.Time { return testenv.HoyCR() }
 
 func dia(t time.Time) string { return t.Format(time.DateOnly) }
 

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,18 +25,7 @@ func TestThePaySlipOpensInPdftotextWithItsFigures(t *testing.T) {
 		!strings.Contains(r.Header.Get("Content-Disposition"), "comprobante_PLA-000001_") || !bytes.HasPrefix(r.Raw, []byte("%PDF")) {
 		t.Fatalf("pay slip: %d %v %.40s", r.Status, r.Header, r.Raw)
 	}
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed here; CI installs it (.ci/run, make tools)")
-	}
-	path := filepath.Join(t.TempDir(), "c.pdf")
-	if err := os.WriteFile(path, r.Raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	text := string(out)
+	text := testenv.PDFTexto(t, r.Raw)
 	// Renta 65,850 less one child's 1,710 credit: 64,140; net 1,273,410.
 	for _, s := range []string{"Comprobante de pago de salario", "Cédula jurídica:", "PLA-000001", "Apellido 001",
 		"1,500,000.00", "162,450.00", "64,140.00", "1,710.00", "226,590.00", "1,273,410.00", "Salario neto a pagar"} {

@@ -6,9 +6,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -135,19 +132,9 @@ func TestAWeeklyReportRunsOnceAtItsHourAndMailsItsLink(t *testing.T) {
 	if int(testenv.Num(run, "archivo_tamano")) != len(r.Raw) || !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
 		t.Fatalf("not the stored PDF: %d bytes", len(r.Raw))
 	}
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed here; CI installs it")
-	}
-	path := filepath.Join(t.TempDir(), "r.pdf")
-	if err := os.WriteFile(path, r.Raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
+	out := testenv.PDFTexto(t, r.Raw)
 	for _, s := range []string{"Demo S.A.", "Balanza de comprobación", "50,000.00"} {
-		if !strings.Contains(string(out), s) {
+		if !strings.Contains(out, s) {
 			t.Errorf("the PDF lacks %q:\n%s", s, out)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/erpcr/erp/shared/reportes"
+	"github.com/erpcr/erp/shared/testenv"
 )
 
 // The downloads come through the local gateway as a client gets them (the
@@ -28,7 +29,7 @@ func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
 		if !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
 			t.Fatalf("not a PDF: %q", r.Raw[:min(20, len(r.Raw))])
 		}
-		text := pdfTexto(t, r.Raw)
+		text := testenv.PDFTexto(t, r.Raw)
 		for _, s := range []string{"Demo S.A.", "Cédula jurídica:", "Estado de resultados", "Del 2026-03-01 al 2026-03-31",
 			"Utilidad neta", "-88,000.00", "15,000.00", "Comparación con el período anterior", "Página 1 de 1"} {
 			if !strings.Contains(text, s) {

@@ -397,7 +397,7 @@ func TestInventoryValuationPDFOpensWithItsFigures(t *testing.T) {
 	if r.Header.Get("Content-Type") != reportes.MediaPDF || !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
 		t.Fatalf("not a PDF: %v", r.Header)
 	}
-	text := pdfTexto(t, r.Raw)
+	text := testenv.PDFTexto(t, r.Raw)
 	for _, s := range []string{"Inventario valorizado (PEPS) al 2026-03-31", "Al 2026-03-31", "Almacén Bodega Norte", "FIFO-X",
 		"800.00", "160.00", "400.00", "1,200.00", "Valor (costo PEPS)", "Página 1 de 1"} {
 		if !strings.Contains(text, s) {

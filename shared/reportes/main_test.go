@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,24 +55,6 @@ func (f *fx) get(path string) testenv.Resp {
 func (f *fx) ok(path string) testenv.Resp {
 	f.T.Helper()
 	return f.Must(http.StatusOK, http.MethodGet, path, nil)
-}
-
-// pdfTexto is the text pdftotext reads from a PDF (-layout); the test is
-// skipped where poppler-utils is not installed.
-func pdfTexto(t *testing.T, pdf []byte) string {
-	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed here; CI installs it (.ci/run, make tools)")
-	}
-	path := filepath.Join(t.TempDir(), "r.pdf")
-	if err := os.WriteFile(path, pdf, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	return string(out)
 }
 
 // exact is a number of the answer as written ("88000.00").

@@ -11,12 +11,8 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
-// hoy is today's date in Costa Rica (the day expirations count to), at
-// midnight UTC so that AddDate and formatting are plain calendar arithmetic.
-func hoy() time.Time {
-	y, m, d := time.Now().In(time.FixedZone("America/Costa_Rica", -6*60*60)).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
+// hoy is today in Costa Rica (testenv.HoyCR).
+func hoy() time.Time { return testenv.HoyCR() }
 
 // enDias is the date n days from today in Costa Rica.
 func enDias(n int) string { return hoy().AddDate(0, 0, n).Format(time.DateOnly) }
