@@ -154,12 +154,12 @@ func (d *Deps) HTTPHandler(group string) (http.Handler, error) {
 
 // LambdaHandler is a group's Lambda handler, for the local gateway and the
 // sample events.
-func (d *Deps) LambdaHandler(group string) (func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error), error) {
+func (d *Deps) LambdaHandler(group string) (*lambdahttp.Handler, error) {
 	h, err := d.HTTPHandler(group)
 	if err != nil {
 		return nil, err
 	}
-	return lambdahttp.Lambda(h), nil
+	return lambdahttp.NewHandler(h), nil
 }
 
 // Gateway is the local API Gateway stand-in with every group behind it.

@@ -56,18 +56,29 @@ type Gateway struct {
 // which gives each execution environment one request at a time, every
 // concurrent request gets its own handler instance: aws-lambda-go's handler
 // hands back bytes that alias a buffer it reuses on the next invoke.
+//
+// A raw handler (a lambda.Handler such as lambdahttp.Handler, which returns
+// a private payload and may run concurrently) is invoked directly.
 type Function struct {
 	pool sync.Pool
+	raw  lambda.Handler
 }
 
-// NewFunction wraps a typed handler (any signature lambda.NewHandler accepts).
+// NewFunction wraps a handler: a lambda.Handler, or any typed signature
+// lambda.NewHandler accepts.
 func NewFunction(handler any) *Function {
+	if h, ok := handler.(lambda.Handler); ok {
+		return &Function{raw: h}
+	}
 	return &Function{pool: sync.Pool{New: func() any { return lambda.NewHandler(handler) }}}
 }
 
 // Invoke runs one request through its own handler instance and returns a
 // private copy of the response payload.
 func (f *Function) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
+	if f.raw != nil {
+		return f.raw.Invoke(ctx, payload)
+	}
 	h := f.pool.Get().(lambda.Handler)
 	defer f.pool.Put(h)
 	out, err := h.Invoke(ctx, payload)

@@ -515,3 +515,7 @@ func appendIntPtr(b []byte, p *int) []byte {
 	}
 	return strconv.AppendInt(b, int64(*p), 10)
 }
+
+// AppendJSONString appends s as a JSON string, as encoding/json writes it
+// with HTML escaping off (invalid UTF-8 as \ufffd, U+2028/2029 escaped).
+func AppendJSONString(b []byte, s string) []byte { return appendString(b, s) }

@@ -5,17 +5,12 @@
 package lambdahttp
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/aws/aws-lambda-go/events"
-	"github.com/awslabs/aws-lambda-go-api-proxy/core"
-	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
@@ -137,8 +132,8 @@ func elsewhere(r *http.Request, empresaID int64) bool {
 // context and turns a refusal into the specified 401/403/404 error.
 func Principal(r *http.Request) (auth.Principal, error) {
 	var m map[string]any
-	if rc, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && rc.Authorizer != nil {
-		m = rc.Authorizer.Lambda
+	if g, ok := gatewayFrom(r.Context()); ok {
+		m = g.authorizer
 	}
 	p, refusal := auth.DecodeContext(m)
 	switch {
@@ -158,31 +153,5 @@ func Principal(r *http.Request) (auth.Principal, error) {
 		return p, apperr.NewForbidden("La empresa indicada está inactiva.")
 	default:
 		return p, apperr.NewUnauthenticated("El token de acceso no es válido, expiró o fue revocado.")
-	}
-}
-
-// Lambda adapts an http.Handler built by Mux to the API Gateway v2 (payload
-// 2.0) Lambda handler signature.
-//
-// The adapter (httpadapter) fails the invocation, which API Gateway turns
-// into a bare 500, on any event it cannot turn into an http.Request: an
-// unusable domainName (a Host header such as "%" or "a:b:c"), path or query,
-// or a body that is not the base64 it claims to be. So the event is checked
-// first (see checkEvent): a malformed one is cleaned into a request the
-// adapter can build, flagged in the context, and answered by Mux with a 400
-// in the API's envelope, trace id included.
-func Lambda(h http.Handler) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
-	adapter := httpadapter.NewV2(h)
-	return func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
-		clean, problem := checkEvent(ev)
-		if problem != "" {
-			ctx = context.WithValue(ctx, malformedKey{}, problem)
-		}
-		resp, err := adapter.ProxyWithContext(ctx, clean)
-		if err != nil && problem == "" {
-			// Something checkEvent does not foresee: still a 400, not a 500.
-			return adapter.ProxyWithContext(context.WithValue(ctx, malformedKey{}, msgMalformed), skeleton(ev))
-		}
-		return resp, err
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/awslabs/aws-lambda-go-api-proxy/core"
-
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/httpx"
@@ -46,8 +44,8 @@ func claveLimite(rt routes.Route, p *auth.Principal, r *http.Request) string {
 
 // direccionCliente is the caller's address as API Gateway saw it.
 func direccionCliente(r *http.Request) string {
-	if rc, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && rc.HTTP.SourceIP != "" {
-		return rc.HTTP.SourceIP
+	if g, ok := gatewayFrom(r.Context()); ok && g.sourceIP != "" {
+		return g.sourceIP
 	}
 	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		return h

@@ -114,13 +114,15 @@ func (d *Deps) Mux(group string, grupo Grupo) (http.Handler, error) {
 
 // MustLambda is the Lambda handler of a deployed group; a wiring mistake
 // (a route without a handler) stops the container at start-up.
-func (d *Deps) MustLambda(group string, grupo Grupo) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+// It takes the raw event (lambda.Handler), so lambda.Start runs it without
+// reflection.
+func (d *Deps) MustLambda(group string, grupo Grupo) *lambdahttp.Handler {
 	h, err := d.Mux(group, grupo)
 	if err != nil {
 		d.Log.Error("startup", "error", err.Error())
 		os.Exit(1)
 	}
-	return lambdahttp.Lambda(h)
+	return lambdahttp.NewHandler(h)
 }
 
 // Authorizer is the Lambda entry point of the authorizer function.
