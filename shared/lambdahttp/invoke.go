@@ -123,7 +123,7 @@ func gatewayFrom(ctx context.Context) (gatewayInfo, bool) {
 // Invoke handles one raw API Gateway v2 event.
 func (hd *Handler) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
 	var e v2Event
-	if err := json.Unmarshal(payload, &e); err != nil {
+	if err := decodeEvent(payload, &e); err != nil {
 		return nil, fmt.Errorf("lambdahttp: decoding the event: %w", err)
 	}
 	ev := e.request()
