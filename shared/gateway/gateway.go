@@ -176,7 +176,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		ev.RequestContext.Authorizer = &events.APIGatewayV2HTTPRequestContextAuthorizerDescription{Lambda: authCtx}
 	}
-	payload, err := json.Marshal(ev)
+	payload, err := encodeEvent(&ev)
 	if err != nil {
 		plain(w, http.StatusInternalServerError, "Internal Server Error")
 		return

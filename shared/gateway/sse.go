@@ -131,7 +131,7 @@ func (g *Gateway) reinvoke(ctx context.Context, route routes.Route, fn *Function
 		}
 		ev.RequestContext.Authorizer = &events.APIGatewayV2HTTPRequestContextAuthorizerDescription{Lambda: authCtx}
 	}
-	payload, err := json.Marshal(ev)
+	payload, err := encodeEvent(&ev)
 	if err != nil {
 		return failed(http.StatusInternalServerError, "Internal Server Error")
 	}

@@ -1,0 +1,138 @@
+package gateway
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+// encodeEvent writes the event as encoding/json writes it (fields in the
+// struct's order, omitempty honoured, map keys sorted), without HTML
+// escaping, without reflection. What the gateway never puts in an event (a
+// JWT or IAM authorizer, stage variables, a client certificate) sends the
+// event to encoding/json instead, as does an authorizer value that is not
+// a string.
+func encodeEvent(ev *events.APIGatewayV2HTTPRequest) ([]byte, error) {
+	rc := &ev.RequestContext
+	if ev.StageVariables != nil || rc.Authentication != (events.APIGatewayV2HTTPRequestContextAuthentication{}) ||
+		(rc.Authorizer != nil && (rc.Authorizer.JWT != nil || rc.Authorizer.IAM != nil)) {
+		return json.Marshal(ev)
+	}
+	b := make([]byte, 0, 1024+len(ev.Body))
+	b = append(b, `{"version":`...)
+	b = httpx.AppendJSONString(b, ev.Version)
+	b = append(b, `,"routeKey":`...)
+	b = httpx.AppendJSONString(b, ev.RouteKey)
+	b = append(b, `,"rawPath":`...)
+	b = httpx.AppendJSONString(b, ev.RawPath)
+	b = append(b, `,"rawQueryString":`...)
+	b = httpx.AppendJSONString(b, ev.RawQueryString)
+	if len(ev.Cookies) > 0 {
+		b = append(b, `,"cookies":[`...)
+		for i, c := range ev.Cookies {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = httpx.AppendJSONString(b, c)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"headers":`...)
+	b = appendStringMap(b, ev.Headers)
+	if len(ev.QueryStringParameters) > 0 {
+		b = append(b, `,"queryStringParameters":`...)
+		b = appendStringMap(b, ev.QueryStringParameters)
+	}
+	if len(ev.PathParameters) > 0 {
+		b = append(b, `,"pathParameters":`...)
+		b = appendStringMap(b, ev.PathParameters)
+	}
+	b = append(b, `,"requestContext":{"routeKey":`...)
+	b = httpx.AppendJSONString(b, rc.RouteKey)
+	b = append(b, `,"accountId":`...)
+	b = httpx.AppendJSONString(b, rc.AccountID)
+	b = append(b, `,"stage":`...)
+	b = httpx.AppendJSONString(b, rc.Stage)
+	b = append(b, `,"requestId":`...)
+	b = httpx.AppendJSONString(b, rc.RequestID)
+	if rc.Authorizer != nil {
+		b = append(b, `,"authorizer":{`...)
+		if len(rc.Authorizer.Lambda) > 0 {
+			b = append(b, `"lambda":{`...)
+			keys := make([]string, 0, len(rc.Authorizer.Lambda))
+			for k := range rc.Authorizer.Lambda {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for i, k := range keys {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = httpx.AppendJSONString(b, k)
+				b = append(b, ':')
+				s, ok := rc.Authorizer.Lambda[k].(string)
+				if !ok {
+					return json.Marshal(ev)
+				}
+				b = httpx.AppendJSONString(b, s)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `,"apiId":`...)
+	b = httpx.AppendJSONString(b, rc.APIID)
+	b = append(b, `,"domainName":`...)
+	b = httpx.AppendJSONString(b, rc.DomainName)
+	b = append(b, `,"domainPrefix":`...)
+	b = httpx.AppendJSONString(b, rc.DomainPrefix)
+	b = append(b, `,"time":`...)
+	b = httpx.AppendJSONString(b, rc.Time)
+	b = append(b, `,"timeEpoch":`...)
+	b = strconv.AppendInt(b, rc.TimeEpoch, 10)
+	b = append(b, `,"http":{"method":`...)
+	b = httpx.AppendJSONString(b, rc.HTTP.Method)
+	b = append(b, `,"path":`...)
+	b = httpx.AppendJSONString(b, rc.HTTP.Path)
+	b = append(b, `,"protocol":`...)
+	b = httpx.AppendJSONString(b, rc.HTTP.Protocol)
+	b = append(b, `,"sourceIp":`...)
+	b = httpx.AppendJSONString(b, rc.HTTP.SourceIP)
+	b = append(b, `,"userAgent":`...)
+	b = httpx.AppendJSONString(b, rc.HTTP.UserAgent)
+	b = append(b, `},"authentication":{"clientCert":{"clientCertPem":"","issuerDN":"","serialNumber":"","subjectDN":"","validity":{"notAfter":"","notBefore":""}}}}`...)
+	if ev.Body != "" {
+		b = append(b, `,"body":`...)
+		b = httpx.AppendJSONString(b, ev.Body)
+	}
+	b = append(b, `,"isBase64Encoded":`...)
+	b = strconv.AppendBool(b, ev.IsBase64Encoded)
+	return append(b, '}'), nil
+}
+
+// appendStringMap writes a map of strings with its keys sorted (null for
+// a nil map, as encoding/json writes it).
+func appendStringMap(b []byte, m map[string]string) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = httpx.AppendJSONString(b, k)
+		b = append(b, ':')
+		b = httpx.AppendJSONString(b, m[k])
+	}
+	return append(b, '}')
+}

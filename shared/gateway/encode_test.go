@@ -1,0 +1,65 @@
+package gateway
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/erpcr/erp/shared/routes"
+)
+
+// TestEncodeEventWritesWhatEncodingJSONWrites holds the hand encoder to
+// encoding/json (HTML escaping off) on the events the gateway builds.
+func TestEncodeEventWritesWhatEncodingJSONWrites(t *testing.T) {
+	g := &Gateway{Stage: "$default"}
+	route, params, ok := routes.Match("GET", "/api/productos/5")
+	if !ok {
+		t.Fatal("no route")
+	}
+	cases := []struct {
+		method, target, body string
+		headers               map[string]string
+		authorizer            map[string]any
+	}{
+		{"GET", "/api/productos/5", "", nil, nil},
+		{"GET", "/api/productos/5?search=caf%C3%A9&x=%00&y=<a>&", "", map[string]string{"Authorization": "Bearer 1|x", "X-Empresa-Id": "1", "Cookie": "a=1; b=2", "User-Agent": "go\u2028\"q\""},
+			map[string]any{"empresa_id": "1", "permisos": "a,b", "roles": "administrador"}},
+		{"POST", "/api/productos/5", `{"nombre":"Café <b>&</b>","x":"\u0001"}`, map[string]string{"Content-Type": "application/json"}, map[string]any{}},
+		{"PUT", "/api/productos/5", "\xff\xfe binary", nil, map[string]any{"n": "\xff"}},
+	}
+	for _, c := range cases {
+		r := httptest.NewRequest(c.method, c.target, strings.NewReader(c.body))
+		for k, v := range c.headers {
+			r.Header.Set(k, v)
+		}
+		ev := g.event(r, route, params, []byte(c.body), time.Unix(1795262400, 0))
+		if c.authorizer != nil {
+			ev.RequestContext.Authorizer = &events.APIGatewayV2HTTPRequestContextAuthorizerDescription{Lambda: c.authorizer}
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeEvent(&ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := bytes.TrimSuffix(want.Bytes(), []byte("\n")); !bytes.Equal(got, w) {
+			t.Errorf("%s %s:\nencoding/json %s\nencodeEvent   %s", c.method, c.target, w, got)
+		}
+	}
+	// What the gateway never sends goes to encoding/json.
+	ev := events.APIGatewayV2HTTPRequest{StageVariables: map[string]string{"a": "b"}}
+	got, _ := encodeEvent(&ev)
+	want, _ := json.Marshal(ev)
+	if !bytes.Equal(got, want) {
+		t.Errorf("fallback: %s != %s", got, want)
+	}
+}
