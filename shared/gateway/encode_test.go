@@ -23,8 +23,8 @@ func TestEncodeEventWritesWhatEncodingJSONWrites(t *testing.T) {
 	}
 	cases := []struct {
 		method, target, body string
-		headers               map[string]string
-		authorizer            map[string]any
+		headers              map[string]string
+		authorizer           map[string]any
 	}{
 		{"GET", "/api/productos/5", "", nil, nil},
 		{"GET", "/api/productos/5?search=caf%C3%A9&x=%00&y=<a>&", "", map[string]string{"Authorization": "Bearer 1|x", "X-Empresa-Id": "1", "Cookie": "a=1; b=2", "User-Agent": "go\u2028\"q\""},
