@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	"github.com/erpcr/erp/shared/auth"
+	"github.com/erpcr/erp/shared/awsenv"
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
@@ -157,7 +157,7 @@ func LlaveSecretos(cfg config.Config) func(ctx context.Context) ([]byte, error) 
 		if llave != nil {
 			return llave, nil
 		}
-		awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
+		awsCfg, err := awsenv.Load(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("secrets key: aws config: %w", err)
 		}

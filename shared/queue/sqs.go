@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/erpcr/erp/shared/awsenv"
 )
 
 // SQSAPI is the part of the SQS client the queue uses.
@@ -25,10 +26,10 @@ type SQS struct {
 	URL    string
 }
 
-// NewSQS builds the queue with the default AWS configuration (the Lambda
+// NewSQS builds the queue with the Lambda environment's AWS configuration (awsenv: the Lambda
 // role's credentials and region).
 func NewSQS(ctx context.Context, url string) (*SQS, error) {
-	cfg, err := awsconfig.LoadDefaultConfig(ctx)
+	cfg, err := awsenv.Load(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("queue: aws config: %w", err)
 	}

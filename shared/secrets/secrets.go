@@ -10,8 +10,9 @@ import (
 	"os"
 	"strconv"
 
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+
+	"github.com/erpcr/erp/shared/awsenv"
 )
 
 // rdsSecret is the JSON shape RDS and Aurora keep in Secrets Manager.
@@ -32,7 +33,7 @@ const HostEnv = "ERP_DB_HOST"
 // DatabaseURL fetches the secret and builds a PostgreSQL URL from it (its
 // host replaced by ERP_DB_HOST when that is set).
 func DatabaseURL(ctx context.Context, arn string) (string, error) {
-	cfg, err := awsconfig.LoadDefaultConfig(ctx)
+	cfg, err := awsenv.Load(ctx)
 	if err != nil {
 		return "", fmt.Errorf("secrets: aws config: %w", err)
 	}
