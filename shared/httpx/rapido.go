@@ -62,6 +62,24 @@ type decoder struct {
 	i int
 }
 
+// next reads what follows a member or an element: ',' (another follows) or
+// the closing byte (done).
+func (d *decoder) next(closing byte) (done bool, err error) {
+	d.space()
+	if d.i >= len(d.b) {
+		return false, errRapido
+	}
+	switch d.b[d.i] {
+	case ',':
+		d.i++
+		return false, nil
+	case closing:
+		d.i++
+		return true, nil
+	}
+	return false, errRapido
+}
+
 func (d *decoder) space() {
 	for d.i < len(d.b) {
 		switch d.b[d.i] {
@@ -106,19 +124,9 @@ func (d *decoder) value() (any, error) {
 				return nil, err
 			}
 			m[k] = v
-			d.space()
-			if d.i >= len(d.b) {
-				return nil, errRapido
+			if done, err := d.next('}'); done || err != nil {
+				return m, err
 			}
-			if d.b[d.i] == ',' {
-				d.i++
-				continue
-			}
-			if d.b[d.i] == '}' {
-				d.i++
-				return m, nil
-			}
-			return nil, errRapido
 		}
 	case c == '[':
 		d.i++
@@ -135,19 +143,9 @@ func (d *decoder) value() (any, error) {
 				return nil, err
 			}
 			a = append(a, v)
-			d.space()
-			if d.i >= len(d.b) {
-				return nil, errRapido
+			if done, err := d.next(']'); done || err != nil {
+				return a, err
 			}
-			if d.b[d.i] == ',' {
-				d.i++
-				continue
-			}
-			if d.b[d.i] == ']' {
-				d.i++
-				return a, nil
-			}
-			return nil, errRapido
 		}
 	case c == '"':
 		return d.str()

@@ -155,20 +155,51 @@ func (d *decoder) object(field func(key string) error) error {
 		if err := field(key); err != nil {
 			return err
 		}
-		d.ws()
-		if d.i >= len(d.b) {
-			return errEnd
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			return nil
-		default:
-			return d.fail("',' or '}' expected")
+		if done, err := d.next('}'); done || err != nil {
+			return err
 		}
 	}
+}
+
+// array reads an array, calling elem with the decoder on each element
+// (which elem must consume).
+func (d *decoder) array(elem func() error) error {
+	if d.i >= len(d.b) || d.b[d.i] != '[' {
+		return d.fail("array expected")
+	}
+	d.i++
+	d.ws()
+	if d.i < len(d.b) && d.b[d.i] == ']' {
+		d.i++
+		return nil
+	}
+	for {
+		d.ws()
+		if err := elem(); err != nil {
+			return err
+		}
+		if done, err := d.next(']'); done || err != nil {
+			return err
+		}
+	}
+}
+
+// next reads what follows a member or an element: ',' (another follows) or
+// the closing byte (done).
+func (d *decoder) next(closing byte) (done bool, err error) {
+	d.ws()
+	if d.i >= len(d.b) {
+		return false, errEnd
+	}
+	switch d.b[d.i] {
+	case ',':
+		d.i++
+		return false, nil
+	case closing:
+		d.i++
+		return true, nil
+	}
+	return false, d.fail("',' or '" + string(closing) + "' expected")
 }
 
 // stringEnd returns the index just past the closing quote of the string
@@ -266,43 +297,21 @@ func (d *decoder) strings(v *[]string) error {
 		*v = nil
 		return nil
 	}
-	if d.i >= len(d.b) || d.b[d.i] != '[' {
-		return d.fail("array expected")
-	}
-	d.i++
 	out := []string{}
-	d.ws()
-	if d.i < len(d.b) && d.b[d.i] == ']' {
-		d.i++
-		*v = out
-		return nil
-	}
-	for {
-		d.ws()
+	err := d.array(func() error {
 		if d.null() {
 			out = append(out, "")
-		} else {
-			s, err := d.text()
-			if err != nil {
-				return err
-			}
-			out = append(out, s)
-		}
-		d.ws()
-		if d.i >= len(d.b) {
-			return errEnd
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			*v = out
 			return nil
-		default:
-			return d.fail("',' or ']' expected")
 		}
+		s, err := d.text()
+		out = append(out, s)
+		return err
+	})
+	if err != nil {
+		return err
 	}
+	*v = out
+	return nil
 }
 
 // stringMap reads an object of strings (null is a nil map).
@@ -392,30 +401,7 @@ func (d *decoder) skip() error {
 	case '{':
 		return d.object(func(string) error { return d.skip() })
 	case '[':
-		d.i++
-		d.ws()
-		if d.i < len(d.b) && d.b[d.i] == ']' {
-			d.i++
-			return nil
-		}
-		for {
-			if err := d.skip(); err != nil {
-				return err
-			}
-			d.ws()
-			if d.i >= len(d.b) {
-				return errEnd
-			}
-			switch d.b[d.i] {
-			case ',':
-				d.i++
-			case ']':
-				d.i++
-				return nil
-			default:
-				return d.fail("',' or ']' expected")
-			}
-		}
+		return d.array(d.skip)
 	}
 	start := d.i
 	for d.i < len(d.b) {
