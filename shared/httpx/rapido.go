@@ -369,37 +369,29 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 		}
 		return append(b, '}'), true
 	case []any:
-		if x == nil {
-			return append(b, "null"...), true
-		}
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var ok bool
-			if b, ok = appendValue(b, e); !ok {
-				return b, false
-			}
-		}
-		return append(b, ']'), true
+		return appendArray(b, x)
 	case []map[string]any:
-		if x == nil {
-			return append(b, "null"...), true
-		}
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var ok bool
-			if b, ok = appendValue(b, e); !ok {
-				return b, false
-			}
-		}
-		return append(b, ']'), true
+		return appendArray(b, x)
 	}
 	return b, false
+}
+
+// appendArray encodes a slice element by element (nil is null).
+func appendArray[T any](b []byte, xs []T) ([]byte, bool) {
+	if xs == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	for i, e := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var ok bool
+		if b, ok = appendValue(b, e); !ok {
+			return b, false
+		}
+	}
+	return append(b, ']'), true
 }
 
 const hexDigits = "0123456789abcdef"
