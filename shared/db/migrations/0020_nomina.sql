@@ -38,8 +38,11 @@ CREATE TABLE nomina_tarifas (
 );
 CREATE UNIQUE INDEX nomina_tarifas_concepto ON nomina_tarifas (tipo, concepto, vigente_desde);
 CREATE INDEX nomina_tarifas_vigencia ON nomina_tarifas (vigente_desde, vigente_hasta);
--- Global: no row-level security (no company owns a rate); the route guard
--- lets only a platform administrator write.
+-- Global catalog, like the tax and CABYS catalogs: no row-level security,
+-- because no company owns a rate and every company's payroll reads the same
+-- legal rates. erp_app may write because platform administrators edit it
+-- through the API; the route guard (Platform routes) refuses every other
+-- user, and no tenant table references it.
 GRANT SELECT, INSERT, UPDATE ON nomina_tarifas TO erp_app;
 GRANT USAGE ON SEQUENCE nomina_tarifas_id_seq TO erp_app;
 CREATE TRIGGER nomina_tarifas_actualizado_en BEFORE UPDATE ON nomina_tarifas FOR EACH ROW EXECUTE FUNCTION tocar_actualizado_en();
