@@ -38,7 +38,7 @@ CREATE TABLE nomina_tarifas (
 );
 CREATE UNIQUE INDEX nomina_tarifas_concepto ON nomina_tarifas (tipo, concepto, vigente_desde);
 CREATE INDEX nomina_tarifas_vigencia ON nomina_tarifas (vigente_desde, vigente_hasta);
--- Global catalog, like the tax and CABYS catalogs: no row-level security,
+-- Global catalog, like tipos_impuesto and marcas: no row-level security,
 -- because no company owns a rate and every company's payroll reads the same
 -- legal rates. erp_app may write because platform administrators edit it
 -- through the API; the route guard (Platform routes) refuses every other
