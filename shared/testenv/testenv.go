@@ -112,6 +112,14 @@ func NewParallel(t *testing.T, opts ...Option) *Env {
 	return New(t, opts...)
 }
 
+// NewAdmin is NewParallel and company 1's administrator's token, the two
+// things most end-to-end tests begin with.
+func NewAdmin(t *testing.T, opts ...Option) (*Env, string) {
+	t.Helper()
+	e := NewParallel(t, opts...)
+	return e, e.Admin(1)
+}
+
 type counter struct{ n, stmts *atomic.Int64 }
 
 func (c counter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
