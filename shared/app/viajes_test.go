@@ -13,8 +13,7 @@ import (
 // a regression guard on counts, never on times. A change that adds a round
 // trip to these paths must change this table on purpose.
 func TestRoundTripsAndStatementsPerRequest(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	producto := testenv.Scalar[int64](t, e, `insert into productos (empresa_id, categoria_id, unidad_medida_id, tipo_impuesto_id, nombre, codigo, tipo, precio_venta, gestionado_inventario)
 		select 1, c.id, u.id, (select id from tipos_impuesto where codigo = '01' and codigo_tarifa_iva = '08'), 'Producto', 'P1', 'producto', 1000, true
 		from categorias_producto c, unidades_medida u where c.empresa_id = 1 and u.codigo = 'Unid' limit 1 returning id`)
