@@ -13,8 +13,7 @@ import (
 const categorias = "/api/categorias-productos"
 
 func TestCategoryCreateShowUpdateAndSoftDelete(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 
 	r := e.Call(admin, "POST", categorias, obj{"nombre": "  Bebidas  ", "descripcion": "Frías y calientes"})
 	if r.Status != http.StatusCreated || testenv.Str(r.JSON, "message") == "" {
@@ -91,8 +90,7 @@ func TestCategoryCreateShowUpdateAndSoftDelete(t *testing.T) {
 }
 
 func TestCategoryValidation(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	existing := e.Create(t, admin, categorias, obj{"nombre": "Lácteos"})
 	cases := []struct {
 		name   string
@@ -159,8 +157,7 @@ func TestCategoryNameIsUniquePerCompany(t *testing.T) {
 }
 
 func TestCategoryProductCountAndDeleteRefusedWhileInUse(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	cat := e.Create(t, admin, categorias, obj{"nombre": "Granos"})
 	otra := e.Create(t, admin, categorias, obj{"nombre": "Vacía"})
 	unid := unitID(t, e, admin, "Unid")
@@ -216,8 +213,7 @@ func TestCategoryProductCountAndDeleteRefusedWhileInUse(t *testing.T) {
 }
 
 func TestCategoryPermissions(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	id := e.Create(t, admin, categorias, obj{"nombre": "Permisos"})
 	path := item(categorias, id)
 	sinModulo := e.UserWith(t, e.Admin(1), "SinCategorias", everyPermissionBut("categorias_producto")...)
@@ -253,8 +249,7 @@ func TestAnotherCompanyCannotSeeChangeOrDeleteCategories(t *testing.T) {
 }
 
 func TestCategoryListSearchFiltersSortAndPages(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	for _, c := range []obj{
 		{"nombre": "Café y Té", "descripcion": "Bebidas calientes"},
 		{"nombre": "Panadería", "descripcion": "Pan artesanal con café"},

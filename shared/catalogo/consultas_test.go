@@ -10,8 +10,7 @@ import (
 // number of database round trips does not depend on the page size. Not
 // parallel inside: the environment's query counter is shared.
 func TestListsAndShowsDoAConstantNumberOfRoundTrips(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	// 120 categories, brands and products, every product with a brand, a tax
 	// rate, a unit and stock in the principal warehouse: more rows than the
 	// largest page, each with every relation and count filled.

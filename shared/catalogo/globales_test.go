@@ -133,8 +133,7 @@ func TestBrandsAndUnitsAreGlobal(t *testing.T) {
 }
 
 func TestGlobalCatalogsAreChangedOnlyByPlatformAdministrators(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	marca := e.Create(t, admin, marcas, obj{"nombre": "Tío Pelón"})
 	unidad := e.Create(t, admin, unidades, obj{"codigo": "Lx", "nombre": "Lux", "abreviatura": "lx"})
 	// Every permission but not the Administrador role: product rights let
@@ -202,8 +201,7 @@ func TestGlobalCatalogsAreChangedOnlyByPlatformAdministrators(t *testing.T) {
 }
 
 func TestBrandListSearchSortAndPages(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	for _, b := range []obj{
 		{"nombre": "Café Rey", "descripcion": "Café molido"},
 		{"nombre": "Jugos Del Valle", "descripcion": "Néctares con café"},

@@ -8,8 +8,7 @@ import (
 )
 
 func TestSeededCatalogsAreReadOnlyListsForEveryUser(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	nadie := e.UserWith(t, e.Admin(1), "Lector") // no permission at all
 	cases := []struct {
 		path   string
