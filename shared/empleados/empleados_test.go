@@ -16,8 +16,7 @@ import (
 func path(id int) string { return fmt.Sprintf("/api/empleados/%d", id) }
 
 func TestEmpleadoCRUDWithNormalizedFieldsAndDefaults(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	body := testenv.With(empleado("1-0987-0654"), "email", " Ana.Mora@Correo.CR ", "telefono", "+506 8888-7777",
 		"cuenta_iban", "CR05 0152 0200 1026 2840 66", "departamento", "Operaciones", "hijos", 2, "conyuge", true,
 		"jornada", "mixta", "tipo_pago", "quincenal")
@@ -83,8 +82,7 @@ func TestEmpleadoCRUDWithNormalizedFieldsAndDefaults(t *testing.T) {
 }
 
 func TestEmpleadoEdadYAntiguedadCountToTodayInCostaRica(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	h := hoy()
 	// Hired on the 1st of the month 2 years and 3 months ago: seniority is
 	// exactly 2 years, 3 months and (today's day - 1) days.
@@ -139,8 +137,7 @@ func EdadHoy(h, n time.Time) int {
 }
 
 func TestEmpleadoValidation(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	admin2 := e.Admin(2)
 	e.Create(t, admin, "/api/empleados", empleado("109870654"))
 	h := hoy()
@@ -221,8 +218,7 @@ func TestEmpleadoValidation(t *testing.T) {
 }
 
 func TestEmpleadoFilters(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	var suc int
 	testenv.Scan(t, e, `select id from sucursales where empresa_id = 1 limit 1`, nil, &suc)
 	a := e.Create(t, admin, "/api/empleados", testenv.With(empleado("109870611"), "nombre", "Álvaro", "puesto", "Chofer", "departamento", "Transporte", "sucursal_id", suc))
@@ -259,8 +255,7 @@ func TestEmpleadoFilters(t *testing.T) {
 }
 
 func TestEmpleadoPermissions(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	id := e.Create(t, admin, "/api/empleados", empleado("109870621"))
 	lector := e.UserWith(t, admin, "lector", "empleados.leer")
 	nadie := e.UserWith(t, admin, "nadie", "ventas.leer")
@@ -312,8 +307,7 @@ func TestEmpleadoOfAnotherCompanyIsNotFound(t *testing.T) {
 }
 
 func TestEmpleadosExportCSV(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	e.Create(t, admin, "/api/empleados", empleado("109870641"))
 	r := e.Get("/api/empleados?formato=csv", admin)
 	if r.Status != http.StatusOK {
