@@ -37,8 +37,7 @@ func getMetrics(t *testing.T, e *testenv.Env, tok string) testenv.Resp {
 }
 
 func TestMetricsExposeTheCompanysRequestsAndBusinessGaugesInPrometheusFormat(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	vender(t, e, admin)
 	for range 3 {
 		e.Get("/api/ventas", admin)
@@ -166,8 +165,7 @@ func TestMetricsOfAPlatformAdministratorCoverTheWholeService(t *testing.T) {
 }
 
 func TestMetricsAreForAdministratorsOnly(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	gerente := e.UserWith(t, admin, "Lectora", "ventas.leer", "usuarios.leer")
 	cases := []struct {
 		name   string

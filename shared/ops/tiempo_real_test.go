@@ -13,8 +13,7 @@ import (
 )
 
 func TestTiempoRealCountsTheCompanysRequestsUsersAndSales(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	vender(t, e, admin)                                         // 201
 	e.Get("/api/ventas", admin)                                 // 200
 	e.Get("/api/ventas/999999", admin)                          // 404
@@ -51,8 +50,7 @@ func TestTiempoRealCountsTheCompanysRequestsUsersAndSales(t *testing.T) {
 }
 
 func TestTiempoRealRefusesWhatItCannotServe(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	usuario := e.UserWith(t, admin, "soloproductos", "productos.leer")
 	cases := []struct {
 		name, path, tok string
@@ -113,8 +111,7 @@ func leerEvento(t *testing.T, sc *bufio.Scanner) evento {
 }
 
 func TestTiempoRealStreamsServerSentEventsThroughTheLocalGateway(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.Server.URL+"/api/tiempo-real?intervalo=1", nil)
