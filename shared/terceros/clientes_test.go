@@ -15,8 +15,7 @@ func persona(ident string) map[string]any {
 }
 
 func TestCreateClienteReturnsNormalizedDataAndComputedFields(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	r := e.Call(admin, http.MethodPost, "/api/clientes", map[string]any{
 		"tipo_identificacion": "fisica", "identificacion": "1-0234-0567",
 		"nombre": "José", "apellidos": "Mora Solís", "email": "  Jose.Mora@Correo.CR ",
@@ -59,8 +58,7 @@ func TestCreateClienteReturnsNormalizedDataAndComputedFields(t *testing.T) {
 }
 
 func TestClienteIdentificacionFormats(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	cases := []struct {
 		name, tipo, ident string
 		stored            string // "" = refused under identificacion
@@ -112,8 +110,7 @@ func TestClienteIdentificacionFormats(t *testing.T) {
 }
 
 func TestClienteTipoIdentificacionDescripcionAndNombreCompleto(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	cases := []struct {
 		name        string
 		body        map[string]any
@@ -174,8 +171,7 @@ func TestClienteTipoIdentificacionDescripcionAndNombreCompleto(t *testing.T) {
 }
 
 func TestClienteValidationRules(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	base := persona("109990000")
 	cases := []testenv.Invalid{
 		{"tipo_identificacion is required", testenv.With(base, "tipo_identificacion", testenv.Absent), "tipo_identificacion"},
@@ -279,8 +275,7 @@ func TestClienteValidationRules(t *testing.T) {
 }
 
 func TestClienteRefusedCreateStoresNothing(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	r := e.Call(admin, http.MethodPost, "/api/clientes", testenv.With(persona("109990000"), "email", "malo"))
 	testenv.Expect422(t, r, "email")
 	if r := e.Get("/api/clientes", admin); testenv.Num(r.JSON, "total") != 0 {
@@ -331,8 +326,7 @@ func TestClienteIdentificacionIsUniquePerCompany(t *testing.T) {
 }
 
 func TestClienteChangingTipoRevalidatesIdentificacion(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	id := e.Create(t, admin, "/api/clientes", persona("102340567"))
 	path := itemPath("clientes", id)
 	cases := []struct {
@@ -382,8 +376,7 @@ func TestClienteChangingTipoRevalidatesIdentificacion(t *testing.T) {
 }
 
 func TestClienteUpdateIsPartialAndNullClears(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	full := map[string]any{
 		"tipo_identificacion": "fisica", "identificacion": "102340567", "nombre": "José", "apellidos": "Mora",
 		"razon_social": "JM Servicios", "nombre_comercial": "JM", "email": "jose@correo.cr", "telefono": "22223333",
@@ -473,8 +466,7 @@ func TestClienteUpdateIsPartialAndNullClears(t *testing.T) {
 }
 
 func TestClienteListFilters(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	mk := func(body map[string]any) int { return e.Create(t, admin, "/api/clientes", body) }
 	jose := mk(map[string]any{"tipo_identificacion": "fisica", "identificacion": "102340567", "nombre": "José", "apellidos": "Núñez Solís", "email": "pepe@correo.cr"})
 	maria := mk(map[string]any{"tipo_identificacion": "fisica", "identificacion": "205550123", "nombre": "MARÍA", "apellidos": "Pérez"})

@@ -53,8 +53,7 @@ var resources = []resource{
 }
 
 func TestEveryOperationWorksEndToEnd(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
 			// Create: 201 {success, message, data} with the tenant assigned.
@@ -106,8 +105,7 @@ func TestEveryOperationWorksEndToEnd(t *testing.T) {
 }
 
 func TestUnknownRecordIsNotFound(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	for _, res := range resources {
 		for _, id := range []string{"999999", "0", "-1", "abc"} {
 			for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
@@ -130,8 +128,7 @@ func TestUnknownRecordIsNotFound(t *testing.T) {
 }
 
 func TestDeleteIsSoft(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
 			keep := e.Create(t, admin, "/api/"+res.name, res.body(1))
@@ -163,8 +160,7 @@ func TestDeleteIsSoft(t *testing.T) {
 }
 
 func TestRoleWithoutTheModuleIsForbidden(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	recs := map[string]int{}
 	for _, res := range resources {
 		recs[res.name] = e.Create(t, admin, "/api/"+res.name, res.body(1))
@@ -287,8 +283,7 @@ func TestAnotherCompanyCannotSeeChangeOrDelete(t *testing.T) {
 }
 
 func TestPaginationAndSorting(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
 			e.Exec(res.bulk, 23)
@@ -380,8 +375,7 @@ func TestPaginationAndSorting(t *testing.T) {
 }
 
 func TestListAndShowUseAConstantNumberOfQueries(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	for _, res := range resources {
 		e.Exec(res.bulk, 120)
 	}
@@ -410,8 +404,7 @@ func TestListAndShowUseAConstantNumberOfQueries(t *testing.T) {
 }
 
 func TestMalformedBodies(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	for _, res := range resources {
 		id := e.Create(t, admin, "/api/"+res.name, res.body(1))
 		for _, c := range []struct {

@@ -16,8 +16,7 @@ import (
 )
 
 func TestConcurrentDuplicatesGiveOne201AndThe422(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	for _, res := range resources {
 		t.Run(res.name, func(t *testing.T) {
 			const n = 8

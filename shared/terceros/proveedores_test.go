@@ -14,8 +14,7 @@ func proveedor(nombre, nit string) map[string]any {
 }
 
 func TestCreateProveedorNormalizesOnSave(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	r := e.Call(admin, http.MethodPost, "/api/proveedores", map[string]any{
 		"nombre": "  Distribuidora \t del   Sur\u00a0 ", "razon_social": " Distribuidora   del Sur  S.A. ",
 		"nit_ruc": " 3-101-123 456. ", "email": "  Ventas@Sur.CR ", "telefono": "+506 2222-3333", "celular": "8888 7777",
@@ -54,8 +53,7 @@ func TestCreateProveedorNormalizesOnSave(t *testing.T) {
 }
 
 func TestProveedorNormalizationRules(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	cases := []struct {
 		name, field string
 		in          any
@@ -104,8 +102,7 @@ func TestProveedorNormalizationRules(t *testing.T) {
 }
 
 func TestProveedorValidationRules(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	base := proveedor("Proveedor", "3101999999")
 	cases := []testenv.Invalid{
 		{"nombre is required", testenv.With(base, "nombre", testenv.Absent), "nombre"},
@@ -185,8 +182,7 @@ func TestProveedorNitRucIsUniquePerCompanyAfterNormalization(t *testing.T) {
 }
 
 func TestProveedorUpdateIsPartialAndNullClears(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	full := map[string]any{
 		"nombre": "Lácteos del Valle", "razon_social": "Lácteos del Valle S.A.", "nit_ruc": "3101222333",
 		"email": "ventas@lacteos.cr", "telefono": "24445555", "celular": "87776666", "direccion": "San Carlos",
@@ -237,8 +233,7 @@ func TestProveedorUpdateIsPartialAndNullClears(t *testing.T) {
 }
 
 func TestProveedorListFilters(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	mk := func(body map[string]any) int { return e.Create(t, admin, "/api/proveedores", body) }
 	jose := mk(map[string]any{"nombre": "Distribuidora José", "nit_ruc": "3101000001", "email": "jose@dist.cr"})
 	canon := mk(map[string]any{"nombre": "Agrícola", "razon_social": "Agropecuaria El Cañón S.A.", "nit_ruc": "3-101-000002"})

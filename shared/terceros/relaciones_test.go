@@ -36,8 +36,7 @@ func cuentaDe(t *testing.T, e *testenv.Env, cliente, i int, estado, saldo string
 }
 
 func TestClienteDetailCarriesItsLatestSalesAndPendingReceivables(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	ana := e.Create(t, admin, "/api/clientes", persona("102340567"))
 	beto := e.Create(t, admin, "/api/clientes", persona("102340568"))
 	ventasDe(t, e, 1, ana, 12)
@@ -102,8 +101,7 @@ func TestClienteDetailCarriesItsLatestSalesAndPendingReceivables(t *testing.T) {
 }
 
 func TestClienteDetailRoundTripsDoNotGrowWithItsDocuments(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	vacio := e.Create(t, admin, "/api/clientes", persona("102340567"))
 	lleno := e.Create(t, admin, "/api/clientes", persona("102340568"))
 	ventasDe(t, e, 1, lleno, 40)
@@ -118,8 +116,7 @@ func TestClienteDetailRoundTripsDoNotGrowWithItsDocuments(t *testing.T) {
 }
 
 func TestProveedorDetailCarriesItsLatestOrdersAndPendingPayables(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	sur := e.Create(t, admin, "/api/proveedores", map[string]any{"nombre": "Distribuidora del Sur"})
 	norte := e.Create(t, admin, "/api/proveedores", map[string]any{"nombre": "Distribuidora del Norte"})
 	e.Exec(`insert into ordenes_compra (empresa_id, proveedor_id, usuario_id, numero_orden, fecha_orden, estado, monto_subtotal, monto_total)
@@ -178,8 +175,7 @@ func TestDetailListsStayInsideTheTenant(t *testing.T) {
 }
 
 func TestCreatingAClienteWritesClienteCreadoEvent(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	r := e.Must(t, http.StatusCreated, admin, http.MethodPost, "/api/clientes", persona("102340567"))
 	ev := e.Get("/api/eventos?tipo=ClienteCreadoEvent", admin)
 	if testenv.Len(ev.JSON, "data") != 1 {
