@@ -12,8 +12,7 @@ import (
 )
 
 func TestBusCRUDWithRouteAndDriver(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	rutaID := e.Create(t, admin, "/api/rutas", ruta("R-1"))
 	chofer := empleado(t, e, admin, "109870654")
 	r := e.Call(admin, http.MethodPost, "/api/buses", testenv.With(bus("sjb-12345"), "ruta_id", rutaID, "chofer_id", chofer,
@@ -99,8 +98,7 @@ func TestBusValidation(t *testing.T) {
 }
 
 func TestBusAssignmentRequiresServiceAndACurrentTechnicalReview(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	rutaID := e.Create(t, admin, "/api/rutas", ruta("R-1"))
 	e.ExpectInvalid(t, admin, http.MethodPost, "/api/buses", []testenv.Invalid{
 		{"out of service", testenv.With(bus("AB 1"), "ruta_id", rutaID, "estado", "fuera_de_servicio"), "ruta_id"},
@@ -136,8 +134,7 @@ func TestBusAssignmentRequiresServiceAndACurrentTechnicalReview(t *testing.T) {
 }
 
 func TestBusesPorVencerListsDocumentsExpiringWithinNDays(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	mk := func(placa string, revision, seguro any) int {
 		return e.Create(t, admin, "/api/buses", testenv.With(bus(placa), "vencimiento_revision_tecnica", revision, "vencimiento_seguro", seguro))
 	}

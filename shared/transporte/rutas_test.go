@@ -10,8 +10,7 @@ import (
 )
 
 func TestRutaCRUDWithParadasHorariosAndBuses(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	r := e.Call(admin, http.MethodPost, "/api/rutas", testenv.With(ruta(" r-101 "), "nombre", "  San José   - Cartago "))
 	if r.Status != http.StatusCreated {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
@@ -94,8 +93,7 @@ func TestRutaCRUDWithParadasHorariosAndBuses(t *testing.T) {
 }
 
 func TestRutaWritesItsListsInConstantRoundTrips(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	conParadas := func(codigo string, n int) map[string]any {
 		ps := make([]any, n)
 		hs := make([]any, n)
@@ -125,8 +123,7 @@ func TestRutaWritesItsListsInConstantRoundTrips(t *testing.T) {
 }
 
 func TestRutaValidation(t *testing.T) {
-	e := testenv.NewParallel(t)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t)
 	e.Create(t, admin, "/api/rutas", ruta("R-1"))
 	parada := func(orden any, lat, lon any) map[string]any {
 		return map[string]any{"orden": orden, "nombre": "P", "latitud": lat, "longitud": lon}
