@@ -260,19 +260,7 @@ func TestConcurrentPlanillasGetGaplessNumbersAndOneOfAPeriod(t *testing.T) {
 	rs = testenv.Concurrently(5, func(int) testenv.Resp {
 		return f.Call(http.MethodPost, "/api/planillas", map[string]any{"tipo": "semanal", "fecha_inicio": "2026-06-01", "fecha_fin": "2026-06-07"})
 	})
-	creadas := 0
-	for _, r := range rs {
-		switch r.Status {
-		case http.StatusCreated:
-			creadas++
-		case http.StatusUnprocessableEntity:
-			if len(r.FieldErrors("fecha_inicio")) == 0 {
-				t.Errorf("refusal without fecha_inicio: %s", r.Raw)
-			}
-		default:
-			t.Errorf("concurrent duplicate: %d %s", r.Status, r.Raw)
-		}
-	}
+	creadas := len(testenv.Created(t, rs, "fecha_inicio"))
 	if creadas != 1 || f.Int(`select count(*) from planillas where empresa_id = 1 and fecha_inicio = '2026-06-01'`) != 1 {
 		t.Fatalf("%d created for one week", creadas)
 	}

@@ -2,12 +2,9 @@ package nomina_test
 
 import (
 	"bytes"
-	"encoding/csv"
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/xuri/excelize/v2"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -53,10 +50,7 @@ func TestTheCCSSReportHasOneRowPerEmployeeAsCSVAndExcel(t *testing.T) {
 	if r.Status != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
 		t.Fatalf("csv: %d %s", r.Status, r.Raw)
 	}
-	rows, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(r.Raw, []byte("\ufeff")))).ReadAll()
-	if err != nil {
-		t.Fatalf("csv: %v", err)
-	}
+	rows := testenv.CSVRows(t, bytes.TrimPrefix(r.Raw, []byte("\ufeff")))
 	check := func(format string, rows [][]string) {
 		t.Helper()
 		if len(rows) != 3 {
@@ -85,15 +79,7 @@ func TestTheCCSSReportHasOneRowPerEmployeeAsCSVAndExcel(t *testing.T) {
 	if r.Status != http.StatusOK {
 		t.Fatalf("excel: %d %s", r.Status, r.Raw)
 	}
-	x, err := excelize.OpenReader(bytes.NewReader(r.Raw))
-	if err != nil {
-		t.Fatalf("excelize: %v", err)
-	}
-	defer x.Close()
-	xrows, err := x.GetRows("SICERE")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, xrows := testenv.XLSX(t, r.Raw, "SICERE")
 	check("excel", xrows)
 	f.Must(http.StatusUnprocessableEntity, http.MethodGet, testenv.Path("planillas", id, "/reporte-ccss?formato=pdf"), nil)
 }
