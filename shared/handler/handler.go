@@ -84,6 +84,17 @@ func run(d *db.DB, r *http.Request, fn func(ctx context.Context, tx *db.Tx, p au
 	return err
 }
 
+// runFor is run for a domain function with a result: the result of the
+// attempt that committed.
+func runFor[T any](d *db.DB, r *http.Request, fn func(ctx context.Context, tx *db.Tx, p auth.Principal) (T, error)) (T, error) {
+	var out T
+	err := run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (err error) {
+		out, err = fn(ctx, tx, p)
+		return err
+	})
+	return out, err
+}
+
 // Show answers GET /{id}: 200 {success, data}.
 func Show[T any](d *db.DB, find FindFunc[T]) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
@@ -91,11 +102,9 @@ func Show[T any](d *db.DB, find FindFunc[T]) httpx.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		var out T
-		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (err error) {
+		out, err := runFor(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (T, error) {
 			tx.CommitWithFinalBatch() // nothing follows the read
-			out, err = find(ctx, tx, p, id)
-			return err
+			return find(ctx, tx, p, id)
 		})
 		if err != nil {
 			return err
@@ -120,10 +129,8 @@ func Get[Q, T any](d *db.DB, parse func(*http.Request) (Q, error), read ReadFunc
 		if err != nil {
 			return err
 		}
-		var out T
-		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (err error) {
-			out, err = read(ctx, tx, p, q)
-			return err
+		out, err := runFor(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (T, error) {
+			return read(ctx, tx, p, q)
 		})
 		if err != nil {
 			return err
@@ -152,10 +159,8 @@ func Put[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], do CreateFunc
 		if err != nil {
 			return err
 		}
-		var out Out
-		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (err error) {
-			out, err = do(ctx, tx, p, in)
-			return err
+		out, err := runFor(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (Out, error) {
+			return do(ctx, tx, p, in)
 		})
 		if err != nil {
 			return err
@@ -180,10 +185,8 @@ func Action[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], do ActionF
 		if err != nil {
 			return err
 		}
-		var out Out
-		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (err error) {
-			out, err = do(ctx, tx, p, id, in)
-			return err
+		out, err := runFor(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (Out, error) {
+			return do(ctx, tx, p, id, in)
 		})
 		if err != nil {
 			return err
@@ -459,19 +462,30 @@ func exportarLista[T any](d *db.DB, w http.ResponseWriter, r *http.Request, q Qu
 		return err
 	}
 	nombre := path.Base(strings.TrimSuffix(r.URL.Path, "/")) + "-" + time.Now().UTC().Format("20060102")
+	if err := EscribirTabla(w, tabla, formato, nombre, "Datos"); err != nil {
+		return fmt.Errorf("handler: export %s: %w", formato, err)
+	}
+	return nil
+}
+
+// EscribirTabla answers a table as a file attachment: CSV for formato
+// "csv", else an Excel book with one sheet named hoja; nombre is the file
+// name without its extension.
+func EscribirTabla(w http.ResponseWriter, tabla exportar.Tabla, formato, nombre, hoja string) error {
 	var buf bytes.Buffer
+	var err error
 	switch formato {
 	case "csv":
 		err = exportar.CSV(&buf, tabla)
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 		nombre += ".csv"
 	default:
-		err = exportar.Excel(&buf, "Datos", tabla)
+		err = exportar.Excel(&buf, hoja, tabla)
 		w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 		nombre += ".xlsx"
 	}
 	if err != nil {
-		return fmt.Errorf("handler: export %s: %w", formato, err)
+		return err
 	}
 	w.Header().Set("Content-Disposition", `attachment; filename="`+nombre+`"`)
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))

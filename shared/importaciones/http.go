@@ -16,9 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,7 @@ import (
 	"github.com/erpcr/erp/shared/catalogo"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/exportar"
+	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/plataforma"
@@ -44,14 +46,7 @@ var Tipos = map[string]*recurso.Resource{
 }
 
 // Nombres are the Tipos' names, sorted.
-func Nombres() []string {
-	out := make([]string, 0, len(Tipos))
-	for k := range Tipos {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func Nombres() []string { return slices.Sorted(maps.Keys(Tipos)) }
 
 // Modos of an import.
 const (
@@ -259,26 +254,9 @@ func plantilla(w http.ResponseWriter, r *http.Request) error {
 	if formato != "csv" && formato != "excel" {
 		return apperr.InvalidField("formato", "El campo formato debe ser uno de: csv, excel.")
 	}
-	tabla := Plantilla(res)
-	var buf bytes.Buffer
-	nombre := "plantilla-" + tipo
-	switch formato {
-	case "csv":
-		err = exportar.CSV(&buf, tabla)
-		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		nombre += ".csv"
-	default:
-		err = exportar.Excel(&buf, tipo, tabla)
-		w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-		nombre += ".xlsx"
-	}
-	if err != nil {
+	if err := handler.EscribirTabla(w, Plantilla(res), formato, "plantilla-"+tipo, tipo); err != nil {
 		return fmt.Errorf("importaciones: plantilla %s %s: %w", tipo, formato, err)
 	}
-	w.Header().Set("Content-Disposition", `attachment; filename="`+nombre+`"`)
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
 	return nil
 }
 
