@@ -108,28 +108,13 @@ func TestProveedorValidationRules(t *testing.T) {
 		{"nombre is required", testenv.With(base, "nombre", testenv.Absent), "nombre"},
 		{"nombre null", testenv.With(base, "nombre", nil), "nombre"},
 		{"nombre blank", testenv.With(base, "nombre", " \t "), "nombre"},
-		{"nombre max 255", testenv.With(base, "nombre", strings.Repeat("a", 256)), "nombre"},
-		{"nombre not a string", testenv.With(base, "nombre", 5), "nombre"},
-		{"razon_social max 255", testenv.With(base, "razon_social", strings.Repeat("a", 256)), "razon_social"},
 		{"nit_ruc max 50", testenv.With(base, "nit_ruc", strings.Repeat("1", 51)), "nit_ruc"},
 		{"nit_ruc only punctuation", testenv.With(base, "nit_ruc", "- . -"), "nit_ruc"},
 		{"nit_ruc not a string", testenv.With(base, "nit_ruc", 3101999999), "nit_ruc"},
-		{"email invalid", testenv.With(base, "email", "ventas@"), "email"},
-		{"email max 255", testenv.With(base, "email", strings.Repeat("a", 250)+"@x.com"), "email"},
 		{"contacto_email invalid", testenv.With(base, "contacto_email", "laura"), "contacto_email"},
-		{"telefono invalid", testenv.With(base, "telefono", "1234-5678"), "telefono"},
-		{"celular invalid", testenv.With(base, "celular", "+506 9999-9999"), "celular"},
 		{"contacto_telefono invalid", testenv.With(base, "contacto_telefono", "12"), "contacto_telefono"},
-		{"direccion max 500", testenv.With(base, "direccion", strings.Repeat("d", 501)), "direccion"},
 		{"contacto_nombre max 255", testenv.With(base, "contacto_nombre", strings.Repeat("c", 256)), "contacto_nombre"},
 		{"pais max 100", testenv.With(base, "pais", strings.Repeat("p", 101)), "pais"},
-		{"dias_credito negative", testenv.With(base, "dias_credito", -1), "dias_credito"},
-		{"dias_credito fraction", testenv.With(base, "dias_credito", 2.5), "dias_credito"},
-		{"dias_credito beyond an integer column", testenv.With(base, "dias_credito", 3000000000), "dias_credito"},
-		{"limite_credito negative", testenv.With(base, "limite_credito", -0.01), "limite_credito"},
-		{"limite_credito 3 decimals", testenv.With(base, "limite_credito", "1.001"), "limite_credito"},
-		{"limite_credito not a number", testenv.With(base, "limite_credito", "mucho"), "limite_credito"},
-		{"activo not a boolean", testenv.With(base, "activo", "si"), "activo"},
 	}
 	e.ExpectInvalid(t, admin, http.MethodPost, "/api/proveedores", cases)
 	t.Run("phone message names the field", func(t *testing.T) {
@@ -190,40 +175,14 @@ func TestProveedorUpdateIsPartialAndNullClears(t *testing.T) {
 		"contacto_nombre": "Carla", "contacto_telefono": "87770000", "contacto_email": "carla@lacteos.cr",
 		"dias_credito": 45, "limite_credito": 500000,
 	}
-	id := e.Create(t, admin, "/api/proveedores", full)
-	path := itemPath("proveedores", id)
-	before := e.Get(path, admin)
-	for _, m := range []string{http.MethodPut, http.MethodPatch} {
-		r := e.Call(admin, m, path, map[string]any{"ciudad": "Ciudad Quesada"})
-		if r.Status != http.StatusOK || testenv.Str(r.JSON, "message") != "Proveedor actualizado correctamente." ||
-			testenv.Str(r.JSON, "data.ciudad") != "Ciudad Quesada" {
-			t.Fatalf("%s: %d %s", m, r.Status, r.Raw)
-		}
-		for k := range full {
-			if k == "ciudad" {
-				continue
-			}
-			if got, was := testenv.Get(r.JSON, "data."+k), testenv.Get(before.JSON, "data."+k); got != was {
-				t.Errorf("%s changed %s from %#v to %#v", m, k, was, got)
-			}
-		}
-	}
+	_, path := partialUpdate(t, e, admin, "proveedores", full, "ciudad", "Ciudad Quesada", "Ciudad Quesada", "Proveedor actualizado correctamente.")
 	clear := map[string]any{}
 	for k := range full {
 		if k != "nombre" {
 			clear[k] = nil
 		}
 	}
-	r := e.Must(t, http.StatusOK, admin, http.MethodPatch, path, clear)
-	for k := range clear {
-		want := any(nil)
-		if k == "limite_credito" || k == "dias_credito" {
-			want = float64(0)
-		}
-		if got := testenv.Get(r.JSON, "data."+k); got != want {
-			t.Errorf("%s after null = %#v, want %#v", k, got, want)
-		}
-	}
+	clearOptional(t, e, admin, path, clear)
 	testenv.Expect422(t, e.Call(admin, http.MethodPatch, path, map[string]any{"nombre": nil}), "nombre")
 	testenv.Expect422(t, e.Call(admin, http.MethodPut, path, map[string]any{"nombre": "  "}), "nombre")
 	testenv.Expect422(t, e.Call(admin, http.MethodPatch, path, map[string]any{"email": "x@"}), "email")
