@@ -8,8 +8,8 @@ package routes
 // are changes: .actualizar).
 func init() {
 	Register(func() []Route {
-		const group = "contabilidad"
-		summaries := map[string]string{
+		g := grupo{group: "contabilidad", path: "/api"}
+		out := conResumenes(map[string]string{
 			"cuentas-contables.index": "Listar el catálogo de cuentas (filtros search, tipo, padre_id, nivel, acepta_movimientos, activos; " +
 				"arbol=true: cuentas de nivel superior con sus subcuentas en hijos; fecha_corte: saldo de cada cuenta a esa fecha)",
 			"cuentas-contables.store":    "Crear una cuenta contable (naturaleza según el tipo si no se indica; nivel según la cuenta padre)",
@@ -29,30 +29,16 @@ func init() {
 			"tipos-cambio.update":        "Actualizar un tipo de cambio (permiso cuentas_contables.actualizar)",
 			"tipos-cambio.patch":         "Actualizar parcialmente un tipo de cambio (permiso cuentas_contables.actualizar)",
 			"tipos-cambio.destroy":       "Eliminar (lógicamente) un tipo de cambio (permiso cuentas_contables.eliminar)",
-		}
-		var out []Route
-		out = append(out, CRUD(group, "cuentas-contables", "cuentas_contables")...)
-		out = append(out, CRUD(group, "asientos-contables", "asientos_contables")...)
-		out = append(out, CRUD(group, "tipos-cambio", "cuentas_contables")...)
-		for i := range out {
-			out[i].Summary = summaries[out[i].Name]
-		}
-		actualizar := []string{"asientos_contables.actualizar"}
+		}, g.crud("cuentas-contables", "cuentas_contables"), g.crud("asientos-contables", "asientos_contables"), g.crud("tipos-cambio", "cuentas_contables"))
+		asientos, cuentas := permisosDe("asientos_contables"), permisosDe("cuentas_contables")
 		return append(out,
-			Route{Name: "asientos-contables.contabilizar", Method: "POST", Path: "/api/asientos-contables/{id}/contabilizar", Group: group,
-				Permissions: actualizar, Summary: "Contabilizar un asiento en borrador (le da su número AS-<año>-<n>)"},
-			Route{Name: "asientos-contables.anular", Method: "POST", Path: "/api/asientos-contables/{id}/anular", Group: group,
-				Permissions: actualizar, Summary: "Anular un asiento manual contabilizado: responde el asiento de reversión (reversa_de_id)"},
-			Route{Name: "periodos-contables.index", Method: "GET", Path: "/api/periodos-contables", Group: group,
-				Permissions: []string{"asientos_contables.leer"}, Summary: "Listar los períodos contables con asientos o estado (filtros anio, estado; permiso asientos_contables.leer)"},
-			Route{Name: "periodos-contables.cerrar", Method: "POST", Path: "/api/periodos-contables/{anio}/{mes}/cerrar", Group: group,
-				Permissions: actualizar, Summary: "Cerrar un mes: no admite más asientos (permiso asientos_contables.actualizar)"},
-			Route{Name: "periodos-contables.reabrir", Method: "POST", Path: "/api/periodos-contables/{anio}/{mes}/reabrir", Group: group,
-				Permissions: actualizar, Summary: "Reabrir un mes cerrado (permiso asientos_contables.actualizar)"},
-			Route{Name: "contabilidad.configuracion.show", Method: "GET", Path: "/api/contabilidad/configuracion", Group: group,
-				Permissions: []string{"cuentas_contables.leer"}, Summary: "Ver las cuentas que usa la contabilización automática (permiso cuentas_contables.leer)"},
-			Route{Name: "contabilidad.configuracion.update", Method: "PUT", Path: "/api/contabilidad/configuracion", Group: group,
-				Permissions: []string{"cuentas_contables.actualizar"}, Summary: "Cambiar cuentas de la contabilización automática (cualquier subconjunto; permiso cuentas_contables.actualizar)"},
+			g.route("asientos-contables.contabilizar", "POST", "/asientos-contables/{id}/contabilizar", asientos.actualizar, "Contabilizar un asiento en borrador (le da su número AS-<año>-<n>)"),
+			g.route("asientos-contables.anular", "POST", "/asientos-contables/{id}/anular", asientos.actualizar, "Anular un asiento manual contabilizado: responde el asiento de reversión (reversa_de_id)"),
+			g.route("periodos-contables.index", "GET", "/periodos-contables", asientos.leer, "Listar los períodos contables con asientos o estado (filtros anio, estado; permiso asientos_contables.leer)"),
+			g.route("periodos-contables.cerrar", "POST", "/periodos-contables/{anio}/{mes}/cerrar", asientos.actualizar, "Cerrar un mes: no admite más asientos (permiso asientos_contables.actualizar)"),
+			g.route("periodos-contables.reabrir", "POST", "/periodos-contables/{anio}/{mes}/reabrir", asientos.actualizar, "Reabrir un mes cerrado (permiso asientos_contables.actualizar)"),
+			g.route("contabilidad.configuracion.show", "GET", "/contabilidad/configuracion", cuentas.leer, "Ver las cuentas que usa la contabilización automática (permiso cuentas_contables.leer)"),
+			g.route("contabilidad.configuracion.update", "PUT", "/contabilidad/configuracion", cuentas.actualizar, "Cambiar cuentas de la contabilización automática (cualquier subconjunto; permiso cuentas_contables.actualizar)"),
 		)
 	})
 }

@@ -5,25 +5,23 @@ package routes
 // cancelling a recorded movement inventario.actualizar.
 func init() {
 	Register(func() []Route {
-		const group = "inventario"
-		leer, crear, actualizar := []string{"inventario.leer"}, []string{"inventario.crear"}, []string{"inventario.actualizar"}
+		g := grupo{group: "inventario", name: "inventario.", path: "/api/inventario/"}
+		p := permisosDe("inventario")
 		var out []Route
 		for _, c := range []struct{ resource, one string }{{"entradas", "una entrada"}, {"salidas", "una salida"}} {
-			base := "/api/inventario/" + c.resource
-			name := "inventario." + c.resource
+			r := c.resource
 			out = append(out,
-				Route{Name: name + ".index", Method: "GET", Path: base, Group: group, Permissions: leer, Summary: "Listar " + c.resource + " de inventario"},
-				Route{Name: name + ".store", Method: "POST", Path: base, Group: group, Permissions: crear, Summary: "Registrar " + c.one + " de inventario"},
-				Route{Name: name + ".show", Method: "GET", Path: base + "/{id}", Group: group, Permissions: leer, Summary: "Ver " + c.one + " con sus detalles"},
-				Route{Name: name + ".procesar", Method: "POST", Path: base + "/{id}/procesar", Group: group, Permissions: actualizar, Summary: "Aplicar " + c.one + " pendiente a las existencias"},
-				Route{Name: name + ".cancelar", Method: "POST", Path: base + "/{id}/cancelar", Group: group, Permissions: actualizar, Summary: "Cancelar " + c.one + " pendiente"},
+				g.route(r+".index", "GET", r, p.leer, "Listar "+r+" de inventario"),
+				g.route(r+".store", "POST", r, p.crear, "Registrar "+c.one+" de inventario"),
+				g.route(r+".show", "GET", r+"/{id}", p.leer, "Ver "+c.one+" con sus detalles"),
+				g.route(r+".procesar", "POST", r+"/{id}/procesar", p.actualizar, "Aplicar "+c.one+" pendiente a las existencias"),
+				g.route(r+".cancelar", "POST", r+"/{id}/cancelar", p.actualizar, "Cancelar "+c.one+" pendiente"),
 			)
 		}
 		return append(out,
-			Route{Name: "inventario.transferencias.store", Method: "POST", Path: "/api/inventario/transferencias", Group: group, Permissions: crear,
-				Summary: "Transferir existencias entre almacenes (salida y entrada procesadas juntas)"},
-			Route{Name: "inventario.existencias.index", Method: "GET", Path: "/api/inventario/existencias", Group: group, Permissions: leer,
-				Summary: "Existencias por almacén y producto"},
+			g.route("transferencias.store", "POST", "transferencias", p.crear,
+				"Transferir existencias entre almacenes (salida y entrada procesadas juntas)"),
+			g.route("existencias.index", "GET", "existencias", p.leer, "Existencias por almacén y producto"),
 		)
 	})
 }

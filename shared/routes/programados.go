@@ -9,8 +9,8 @@ package routes
 // schedule they create, show, change, list or serve (403 otherwise).
 func init() {
 	Register(func() []Route {
-		rs := CRUD("programados", "reportes-programados", "")
-		summaries := map[string]string{
+		g := grupo{group: "programados", path: "/api"}
+		rs := conResumenes(map[string]string{
 			"reportes-programados.index": "Listar reportes programados de los tipos que el usuario puede ver (search, tipo, frecuencia, activo)",
 			"reportes-programados.store": "Programar un reporte (nombre, tipo, parametros, frecuencia diaria|semanal+dia_semana|mensual+dia_mes, " +
 				"hora HH:MM de Costa Rica, formato, destinatarios, activo); requiere el permiso del reporte",
@@ -18,16 +18,17 @@ func init() {
 			"reportes-programados.update":  "Actualizar un reporte programado (la próxima ejecución se recalcula si cambia el calendario)",
 			"reportes-programados.patch":   "Actualizar parcialmente un reporte programado",
 			"reportes-programados.destroy": "Eliminar (lógicamente) un reporte programado",
-		}
+		}, g.crud("reportes-programados", ""))
+		const permiso = ". Permiso: el del tipo de reporte."
 		for i := range rs {
 			rs[i].Permissions = nil
-			rs[i].Summary = summaries[rs[i].Name] + ". Permiso: el del tipo de reporte."
+			rs[i].Summary += permiso
 		}
 		return append(rs,
-			Route{Name: "reportes-programados.ejecuciones.index", Method: "GET", Path: "/api/reportes-programados/{id}/ejecuciones",
-				Group: "programados", Summary: "Listar las ejecuciones de un reporte programado (estado, error, fechas y enlace de descarga). Permiso: el del tipo de reporte."},
-			Route{Name: "reportes-programados.ejecuciones.archivo", Method: "GET", Path: "/api/reportes-programados/{id}/ejecuciones/{eid}/archivo",
-				Group: "programados", Summary: "Descargar el archivo de una ejecución. Permiso: el del tipo de reporte."},
+			g.route("reportes-programados.ejecuciones.index", "GET", "/reportes-programados/{id}/ejecuciones", nil,
+				"Listar las ejecuciones de un reporte programado (estado, error, fechas y enlace de descarga)"+permiso),
+			g.route("reportes-programados.ejecuciones.archivo", "GET", "/reportes-programados/{id}/ejecuciones/{eid}/archivo", nil,
+				"Descargar el archivo de una ejecución"+permiso),
 		)
 	})
 }

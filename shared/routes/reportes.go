@@ -10,18 +10,16 @@ package routes
 // handler (shared/reportes.Service.exportable).
 func init() {
 	Register(func() []Route {
-		const base = "/api/reportes"
+		g := grupo{group: "reportes", name: "reportes.", path: "/api/reportes"}
 		leer := []string{"asientos_contables.leer", "cuentas_contables.leer"}
 		const permisos = " Permiso: asientos_contables.leer o cuentas_contables.leer."
 		r := func(name, method, path string, rate RateClass, summary string) Route {
-			return Route{Name: "reportes." + name, Method: method, Path: base + path, Group: "reportes", Permissions: leer,
-				Rate: rate, Summary: summary + permisos}
+			return g.route(name, method, path, leer, summary+permisos).limite(rate)
 		}
 		// The operational reports (issue 14) need the permission of their
 		// module; their class is reports.
 		op := func(name, path string, permisos []string, summary string) Route {
-			return Route{Name: "reportes." + name, Method: "GET", Path: base + path, Group: "reportes", Permissions: permisos,
-				Rate: RateReports, Summary: summary}
+			return g.route(name, "GET", path, permisos, summary).limite(RateReports)
 		}
 		return []Route{
 			r("financiero", "GET", "/financiero", RateGeneral,

@@ -86,17 +86,19 @@ func (r Route) Pattern() string {
 	return r.Method + " " + r.Path
 }
 
+// crud declares the five operations of a resource (both PUT and PATCH),
+// permissions <module>.leer, .crear, .actualizar and .eliminar.
 func crud(group, resource, module string) []Route {
-	base := "/api/" + resource
-	item := base + "/{id}"
+	g := grupo{group: group, name: resource, path: "/api/" + resource}
+	p := permisosDe(module)
 	return []Route{
-		{Name: resource + ".index", Method: "GET", Path: base, Group: group, Permissions: []string{module + ".leer"}, Descargas: RateExports,
-			Summary: "Listar " + resource + " (formato=csv|excel exporta todas las filas filtradas; límite exports)"},
-		{Name: resource + ".store", Method: "POST", Path: base, Group: group, Permissions: []string{module + ".crear"}, Summary: "Crear en " + resource},
-		{Name: resource + ".show", Method: "GET", Path: item, Group: group, Permissions: []string{module + ".leer"}, Summary: "Ver un registro de " + resource},
-		{Name: resource + ".update", Method: "PUT", Path: item, Group: group, Permissions: []string{module + ".actualizar"}, Summary: "Actualizar un registro de " + resource},
-		{Name: resource + ".patch", Method: "PATCH", Path: item, Group: group, Permissions: []string{module + ".actualizar"}, Summary: "Actualizar parcialmente un registro de " + resource},
-		{Name: resource + ".destroy", Method: "DELETE", Path: item, Group: group, Permissions: []string{module + ".eliminar"}, Summary: "Eliminar (lógicamente) un registro de " + resource},
+		g.route(".index", "GET", "", p.leer, "Listar "+resource+" (formato=csv|excel exporta todas las filas filtradas; límite exports)").
+			descargas(RateExports),
+		g.route(".store", "POST", "", p.crear, "Crear en "+resource),
+		g.route(".show", "GET", "/{id}", p.leer, "Ver un registro de "+resource),
+		g.route(".update", "PUT", "/{id}", p.actualizar, "Actualizar un registro de "+resource),
+		g.route(".patch", "PATCH", "/{id}", p.actualizar, "Actualizar parcialmente un registro de "+resource),
+		g.route(".destroy", "DELETE", "/{id}", p.eliminar, "Eliminar (lógicamente) un registro de "+resource),
 	}
 }
 
@@ -121,10 +123,8 @@ func catalog(group, resource string) []Route {
 
 // readOnly declares a seeded catalog: list and show for every authenticated user.
 func readOnly(group, resource, summary string) []Route {
-	return []Route{
-		{Name: resource + ".index", Method: "GET", Path: "/api/" + resource, Group: group, Summary: "Listar " + summary},
-		{Name: resource + ".show", Method: "GET", Path: "/api/" + resource + "/{id}", Group: group, Summary: "Ver " + summary},
-	}
+	g := grupo{group: group, name: resource, path: "/api/" + resource}
+	return []Route{g.route(".index", "GET", "", nil, "Listar "+summary), g.route(".show", "GET", "/{id}", nil, "Ver "+summary)}
 }
 
 // domains are route declarations of the later domains, each in its own file
@@ -153,9 +153,6 @@ func routesTable() []Route {
 	})
 	return table
 }
-
-// CRUD declares the five operations of a resource (both PUT and PATCH).
-func CRUD(group, resource, module string) []Route { return crud(group, resource, module) }
 
 func build() []Route {
 	var t []Route

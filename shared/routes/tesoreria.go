@@ -5,10 +5,8 @@ package routes
 // the budget-versus-actual report.
 func init() {
 	Register(func() []Route {
-		rs := CRUD("tesoreria", "cuentas-bancarias", "cuentas_bancarias")
-		rs = append(rs, CRUD("tesoreria", "cajas", "cajas")...)
-		rs = append(rs, CRUD("tesoreria", "presupuestos", "presupuestos")...)
-		summaries := map[string]string{
+		g := grupo{group: "tesoreria", path: "/api"}
+		rs := conResumenes(map[string]string{
 			"cuentas-bancarias.index":   "Listar cuentas bancarias con su saldo en libros (search, moneda, activos)",
 			"cuentas-bancarias.store":   "Crear una cuenta bancaria (IBAN de Costa Rica; sin cuenta_contable_id se crea una bajo 1.1.02 Bancos)",
 			"cuentas-bancarias.show":    "Ver una cuenta bancaria con su saldo y sus movimientos sin conciliar",
@@ -27,22 +25,17 @@ func init() {
 			"presupuestos.update":       "Actualizar un presupuesto",
 			"presupuestos.patch":        "Actualizar parcialmente un presupuesto",
 			"presupuestos.destroy":      "Eliminar (lógicamente) un presupuesto",
-		}
-		for i := range rs {
-			rs[i].Summary = summaries[rs[i].Name]
-		}
+		}, g.crud("cuentas-bancarias", "cuentas_bancarias"), g.crud("cajas", "cajas"), g.crud("presupuestos", "presupuestos"))
 		return append(rs,
-			Route{Name: "cuentas-bancarias.conciliaciones.index", Method: "GET", Path: "/api/cuentas-bancarias/{id}/conciliaciones", Group: "tesoreria",
-				Permissions: []string{"cuentas_bancarias.leer"}, Summary: "Listar las conciliaciones bancarias de una cuenta"},
-			Route{Name: "cuentas-bancarias.conciliaciones.store", Method: "POST", Path: "/api/cuentas-bancarias/{id}/conciliaciones", Group: "tesoreria",
-				Permissions: []string{"cuentas_bancarias.actualizar"},
-				Summary:     "Registrar una conciliación bancaria (fecha_corte, saldo_estado_cuenta, movimientos conciliados)"},
-			Route{Name: "cajas.abrir", Method: "POST", Path: "/api/cajas/{id}/abrir", Group: "tesoreria",
-				Permissions: []string{"cajas.actualizar"}, Summary: "Abrir una sesión de caja con su monto inicial"},
-			Route{Name: "cajas.cerrar", Method: "POST", Path: "/api/cajas/{id}/cerrar", Group: "tesoreria",
-				Permissions: []string{"cajas.actualizar"}, Summary: "Cerrar la sesión de caja: efectivo esperado, contado y sobrante o faltante contabilizado"},
-			Route{Name: "reportes.presupuesto_vs_real", Method: "GET", Path: "/api/reportes/presupuesto-vs-real", Group: "tesoreria",
-				Permissions: []string{"presupuestos.leer"}, Summary: "Presupuesto contra real por cuenta (anio, mes): variación en monto y porcentaje"},
+			g.route("cuentas-bancarias.conciliaciones.index", "GET", "/cuentas-bancarias/{id}/conciliaciones", []string{"cuentas_bancarias.leer"},
+				"Listar las conciliaciones bancarias de una cuenta"),
+			g.route("cuentas-bancarias.conciliaciones.store", "POST", "/cuentas-bancarias/{id}/conciliaciones", []string{"cuentas_bancarias.actualizar"},
+				"Registrar una conciliación bancaria (fecha_corte, saldo_estado_cuenta, movimientos conciliados)"),
+			g.route("cajas.abrir", "POST", "/cajas/{id}/abrir", []string{"cajas.actualizar"}, "Abrir una sesión de caja con su monto inicial"),
+			g.route("cajas.cerrar", "POST", "/cajas/{id}/cerrar", []string{"cajas.actualizar"},
+				"Cerrar la sesión de caja: efectivo esperado, contado y sobrante o faltante contabilizado"),
+			g.route("reportes.presupuesto_vs_real", "GET", "/reportes/presupuesto-vs-real", []string{"presupuestos.leer"},
+				"Presupuesto contra real por cuenta (anio, mes): variación en monto y porcentaje"),
 		)
 	})
 }

@@ -4,9 +4,8 @@ package routes
 // and departures, and buses with their route, driver and document expiry.
 func init() {
 	Register(func() []Route {
-		rs := CRUD("transporte", "rutas", "rutas")
-		rs = append(rs, CRUD("transporte", "buses", "buses")...)
-		summaries := map[string]string{
+		g := grupo{group: "transporte", path: "/api"}
+		return conResumenes(map[string]string{
 			"rutas.index":   "Listar rutas con sus paradas y horarios (origen, destino, search, activos; formato=csv|excel exporta)",
 			"rutas.store":   "Crear una ruta con sus paradas (órdenes consecutivos desde 1) y horarios",
 			"rutas.show":    "Ver una ruta con sus paradas, horarios y buses",
@@ -19,10 +18,6 @@ func init() {
 			"buses.update":  "Actualizar un bus (fuera de servicio o con la revisión técnica vencida no se asigna a una ruta)",
 			"buses.patch":   "Actualizar parcialmente un bus",
 			"buses.destroy": "Eliminar (lógicamente) un bus",
-		}
-		for i := range rs {
-			rs[i].Summary = summaries[rs[i].Name]
-		}
-		return rs
+		}, g.crud("rutas", "rutas"), g.crud("buses", "buses"))
 	})
 }
