@@ -35,19 +35,7 @@ func TestTwoConcurrentSalesOfTheLastUnitOneWins(t *testing.T) {
 		p := f.Producto(testenv.Prod{Codigo: fmt.Sprintf("U%d", round)})
 		f.Stock(f.Almacen, p, "1", "10", "", "")
 		rs := f.concurrent(2, func(int) map[string]any { return testenv.With(venta(linea(p, 1, 100)), "almacen_id", f.Almacen) })
-		created := 0
-		for _, r := range rs {
-			switch r.Status {
-			case http.StatusCreated:
-				created++
-			case http.StatusUnprocessableEntity:
-				if len(r.FieldErrors("detalles.0.cantidad")) == 0 {
-					t.Errorf("refused without the line: %s", r.Raw)
-				}
-			default:
-				t.Errorf("last unit: %d %s", r.Status, r.Raw)
-			}
-		}
+		created := len(testenv.Created(t, rs, "detalles.0.cantidad"))
 		if created != 1 || f.Existencias(f.Almacen, p) != "0.000" {
 			t.Errorf("round %d: %d created, stock %s", round, created, f.Existencias(f.Almacen, p))
 		}
