@@ -145,18 +145,29 @@ func registrar(c clase) handler.CreateFunc[movimientoInput, handler.Respuesta[Vi
 	}
 }
 
+// pendiente locks a movement of the class that must still be pending: one
+// already processed or cancelled is a 422 on estado with the action's
+// message for that state. permiteNegativo is the company's setting.
+func pendiente(ctx context.Context, tx *db.Tx, c clase, id int64, siProcesada, siCancelada string) (permiteNegativo bool, err error) {
+	estado, negativo, err := bloquear(ctx, tx, c, id)
+	if err != nil {
+		return false, err
+	}
+	switch estado {
+	case Procesada:
+		return false, apperr.InvalidField("estado", siProcesada)
+	case Cancelada:
+		return false, apperr.InvalidField("estado", siCancelada)
+	}
+	return negativo, nil
+}
+
 // procesar applies a pending movement's stock.
 func procesar(c clase) handler.ActionFunc[struct{}, Vista] {
 	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Vista, error) {
-		estado, negativo, err := bloquear(ctx, tx, c, id)
+		negativo, err := pendiente(ctx, tx, c, id, "La "+c.nombre+" ya fue procesada.", "La "+c.nombre+" está cancelada y no puede procesarse.")
 		if err != nil {
 			return Vista{}, err
-		}
-		switch estado {
-		case Procesada:
-			return Vista{}, apperr.InvalidField("estado", "La "+c.nombre+" ya fue procesada.")
-		case Cancelada:
-			return Vista{}, apperr.InvalidField("estado", "La "+c.nombre+" está cancelada y no puede procesarse.")
 		}
 		err = Procesar(ctx, tx, id, negativo)
 		var falta *FaltaStock
@@ -173,15 +184,8 @@ func procesar(c clase) handler.ActionFunc[struct{}, Vista] {
 // cancelar cancels a pending movement.
 func cancelar(c clase) handler.ActionFunc[struct{}, Vista] {
 	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (Vista, error) {
-		estado, _, err := bloquear(ctx, tx, c, id)
-		if err != nil {
+		if _, err := pendiente(ctx, tx, c, id, "No se puede cancelar una "+c.nombre+" procesada.", "La "+c.nombre+" ya está cancelada."); err != nil {
 			return Vista{}, err
-		}
-		switch estado {
-		case Procesada:
-			return Vista{}, apperr.InvalidField("estado", "No se puede cancelar una "+c.nombre+" procesada.")
-		case Cancelada:
-			return Vista{}, apperr.InvalidField("estado", "La "+c.nombre+" ya está cancelada.")
 		}
 		if err := Cancelar(ctx, tx, id); err != nil {
 			return Vista{}, err

@@ -165,15 +165,14 @@ const msgCuentaNoEncontrada = "Cuenta por cobrar no encontrada."
 
 // FindCuenta loads one receivable of the tenant with its payments.
 func FindCuenta(ctx context.Context, q *db.Tx, id int64) (CuentaPorCobrar, bool, error) {
-	empresaID := q.EmpresaID()
-	rows, err := q.Query(ctx, `select `+cuentaCols+` from cuentas_por_cobrar c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`, empresaID, id)
+	c, found, err := db.Uno(ctx, q, scanCuenta, `select `+cuentaCols+` from cuentas_por_cobrar c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`, q.EmpresaID(), id)
 	if err != nil {
 		return CuentaPorCobrar{}, false, fmt.Errorf("ventas: cuenta: %w", err)
 	}
-	cs, err := pgx.CollectRows(rows, scanCuenta)
-	if err != nil || len(cs) == 0 {
-		return CuentaPorCobrar{}, false, err
+	if !found {
+		return CuentaPorCobrar{}, false, nil
 	}
+	cs := []CuentaPorCobrar{c}
 	if err := loadCuentas(ctx, q, cs, true); err != nil {
 		return CuentaPorCobrar{}, false, err
 	}

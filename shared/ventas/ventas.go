@@ -363,18 +363,14 @@ func loadVentas(ctx context.Context, q *db.Tx, vs []Venta, detalle bool) error {
 // Find loads one sale of the tenant (not deleted) with its nested objects
 // and lines, in two round trips. found is false when there is none.
 func Find(ctx context.Context, q *db.Tx, id int64) (Venta, bool, error) {
-	empresaID := q.EmpresaID()
-	rows, err := q.Query(ctx, `select `+ventaCols+` from ventas v where v.empresa_id = $1 and v.id = $2 and not v.eliminado`, empresaID, id)
+	v, found, err := db.Uno(ctx, q, scanVenta, `select `+ventaCols+` from ventas v where v.empresa_id = $1 and v.id = $2 and not v.eliminado`, q.EmpresaID(), id)
 	if err != nil {
 		return Venta{}, false, fmt.Errorf("ventas: find: %w", err)
 	}
-	vs, err := pgx.CollectRows(rows, scanVenta)
-	if err != nil {
-		return Venta{}, false, fmt.Errorf("ventas: find: %w", err)
-	}
-	if len(vs) == 0 {
+	if !found {
 		return Venta{}, false, nil
 	}
+	vs := []Venta{v}
 	if err := loadVentas(ctx, q, vs, true); err != nil {
 		return Venta{}, false, err
 	}
