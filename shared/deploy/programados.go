@@ -90,10 +90,7 @@ func reportesResources(resources *mapping) {
 	pprops := &mapping{}
 	pprops.set("Bucket", "!Ref "+reportesBucketID)
 	pprops.set("PolicyDocument", doc)
-	pol := &mapping{}
-	pol.set("Type", "AWS::S3::BucketPolicy")
-	pol.set("Properties", pprops)
-	resources.set(reportesBucketPolicyID, pol)
+	resources.set(reportesBucketPolicyID, typed("AWS::S3::BucketPolicy", pprops))
 }
 
 // reportesStatement is an inline policy of one Allow statement.
@@ -137,8 +134,5 @@ func reportesFunction(name string, vars *mapping, policies sequence) sequence {
 
 // reportesOutputs names the bucket.
 func reportesOutputs(o *mapping) {
-	v := &mapping{}
-	v.set("Description", quoted("Bucket of the scheduled reports' files"))
-	v.set("Value", "!Ref "+reportesBucketID)
-	o.set(reportesBucketID+"Name", v)
+	o.set(reportesBucketID+"Name", output("Bucket of the scheduled reports' files", "!Ref "+reportesBucketID))
 }

@@ -313,6 +313,23 @@ func param(typ, description string, extra ...string) *mapping {
 	return m
 }
 
+// typed is a mapping of a Type and its Properties: a resource, or an
+// event of a function.
+func typed(typ string, props *mapping) *mapping {
+	m := &mapping{}
+	m.set("Type", typ)
+	m.set("Properties", props)
+	return m
+}
+
+// output is an entry of Outputs: what it is and its value.
+func output(description, value string) *mapping {
+	m := &mapping{}
+	m.set("Description", quoted(description))
+	m.set("Value", value)
+	return m
+}
+
 func mappings() *mapping {
 	env := &mapping{}
 	for _, e := range [][2]string{{"dev", "development"}, {"staging", "staging"}, {"prod", "production"}} {
@@ -391,10 +408,7 @@ func httpAPI(all []routes.Route, authorizerARN string) *mapping {
 	props.set("RouteSettings", routeSettings(all))
 	props.set("Auth", authorization(authorizerARN))
 	props.set("DefinitionBody", definitionBody(all))
-	api := &mapping{}
-	api.set("Type", "AWS::Serverless::HttpApi")
-	api.set("Properties", props)
-	return api
+	return typed("AWS::Serverless::HttpApi", props)
 }
 
 // routeSettings throttles every API Gateway route with its group's
@@ -570,29 +584,21 @@ func function(f routes.Function) *mapping {
 
 	// Every function reads the application secret. Tasks (migrate) connect
 	// as the schema owner, and keep the application secret too so they can
-	// set erp_app's password from it.
-	secrets := []struct{ env, param string }{{"DB_SECRET_ARN", "DatabaseSecretArn"}}
+	// set erp_app's password from it. Some functions read one more secret.
+	type secret struct{ env, param string }
+	secrets := []secret{{"DB_SECRET_ARN", "DatabaseSecretArn"}}
 	if f.Kind == routes.KindTask {
-		secrets = append([]struct{ env, param string }{{"DB_ADMIN_SECRET_ARN", "DatabaseAdminSecretArn"}}, secrets...)
+		secrets = append([]secret{{"DB_ADMIN_SECRET_ARN", "DatabaseAdminSecretArn"}}, secrets...)
+	}
+	if secretsKeyFunctions[f.Name] {
+		secrets = append(secrets, secret{"ERP_SECRETS_KEY_ARN", "SecretsKeySecretArn"})
+	}
+	if haciendaSecretFunctions[f.Name] {
+		secrets = append(secrets, secret{"ERP_HACIENDA_SECRET_ARN", "HaciendaSecretArn"})
 	}
 	vars := &mapping{}
 	policies := sequence{}
 	for _, s := range secrets {
-		vars.set(s.env, "!Ref "+s.param)
-		arn := &mapping{}
-		arn.set("SecretArn", "!Ref "+s.param)
-		pol := &mapping{}
-		pol.set("AWSSecretsManagerGetSecretValuePolicy", arn)
-		policies = append(policies, pol)
-	}
-	extra := []struct{ env, param string }{}
-	if secretsKeyFunctions[f.Name] {
-		extra = append(extra, struct{ env, param string }{"ERP_SECRETS_KEY_ARN", "SecretsKeySecretArn"})
-	}
-	if haciendaSecretFunctions[f.Name] {
-		extra = append(extra, struct{ env, param string }{"ERP_HACIENDA_SECRET_ARN", "HaciendaSecretArn"})
-	}
-	for _, s := range extra {
 		vars.set(s.env, "!Ref "+s.param)
 		arn := &mapping{}
 		arn.set("SecretArn", "!Ref "+s.param)
@@ -644,9 +650,7 @@ func function(f routes.Function) *mapping {
 				a.set("Authorizer", "NONE")
 				ev.set("Auth", a)
 			}
-			e := &mapping{}
-			e.set("Type", "HttpApi")
-			e.set("Properties", ev)
+			e := typed("HttpApi", ev)
 			name := eventName(r)
 			for n := 2; events.get(name) != nil; n++ {
 				name = eventName(r) + strconv.Itoa(n)
@@ -663,9 +667,7 @@ func function(f routes.Function) *mapping {
 		ev.set("Queue", "!GetAtt "+QueueLogicalID(q.Name)+".Arn")
 		ev.set("BatchSize", strconv.Itoa(q.BatchSize))
 		ev.set("FunctionResponseTypes", sequence{"ReportBatchItemFailures"})
-		e := &mapping{}
-		e.set("Type", "SQS")
-		e.set("Properties", ev)
+		e := typed("SQS", ev)
 		events := &mapping{}
 		events.set(pascal(q.Name)+"Messages", e)
 		props.set("Events", events)
@@ -675,9 +677,7 @@ func function(f routes.Function) *mapping {
 		ev.set("Schedule", quoted(f.Schedule))
 		ev.set("Description", quoted("ERP: "+f.Name+" sweep"))
 		ev.set("Enabled", "true")
-		e := &mapping{}
-		e.set("Type", "Schedule")
-		e.set("Properties", ev)
+		e := typed("Schedule", ev)
 		events := &mapping{}
 		events.set("Sweep", e)
 		props.set("Events", events)
@@ -708,10 +708,7 @@ func failuresToAlarms(f routes.Function) *mapping {
 	props.set("Qualifier", quoted("$LATEST"))
 	props.set("MaximumRetryAttempts", "2")
 	props.set("DestinationConfig", dc)
-	res := &mapping{}
-	res.set("Type", "AWS::Lambda::EventInvokeConfig")
-	res.set("Properties", props)
-	return res
+	return typed("AWS::Lambda::EventInvokeConfig", props)
 }
 
 // queueOf returns the queue of the route table with that name.
@@ -740,10 +737,7 @@ func sqsQueue(q routes.Queue) *mapping {
 	props.set("MessageRetentionPeriod", strconv.Itoa(queueRetention))
 	props.set("KmsMasterKeyId", "!Ref KmsKeyArn")
 	props.set("RedrivePolicy", redrive)
-	res := &mapping{}
-	res.set("Type", "AWS::SQS::Queue")
-	res.set("Properties", props)
-	return res
+	return typed("AWS::SQS::Queue", props)
 }
 
 func deadLetterQueue(q routes.Queue) *mapping {
@@ -751,38 +745,22 @@ func deadLetterQueue(q routes.Queue) *mapping {
 	props.set("QueueName", queueName(q, true))
 	props.set("MessageRetentionPeriod", strconv.Itoa(dlqRetention))
 	props.set("KmsMasterKeyId", "!Ref KmsKeyArn")
-	res := &mapping{}
-	res.set("Type", "AWS::SQS::Queue")
-	res.set("Properties", props)
-	return res
+	return typed("AWS::SQS::Queue", props)
 }
 
 func outputs(fns []routes.Function) *mapping {
 	o := &mapping{}
-	url := &mapping{}
-	url.set("Description", quoted("Base URL of the HTTP API ($default stage)"))
-	url.set("Value", `!Sub "https://${`+apiLogicalID+`}.execute-api.${AWS::Region}.${AWS::URLSuffix}/"`)
-	o.set("ApiUrl", url)
-	apiID := &mapping{}
-	apiID.set("Description", quoted("Id of the HTTP API"))
-	apiID.set("Value", "!Ref "+apiLogicalID)
-	o.set("HttpApiId", apiID)
+	o.set("ApiUrl", output("Base URL of the HTTP API ($default stage)",
+		`!Sub "https://${`+apiLogicalID+`}.execute-api.${AWS::Region}.${AWS::URLSuffix}/"`))
+	o.set("HttpApiId", output("Id of the HTTP API", "!Ref "+apiLogicalID))
 	reportesOutputs(o)
 	for _, f := range fns {
-		v := &mapping{}
-		v.set("Description", quoted("Name of the "+f.Name+" function"))
-		v.set("Value", "!Ref "+FunctionLogicalID(f.Name))
-		o.set(pascal(f.Name)+"FunctionName", v)
+		o.set(pascal(f.Name)+"FunctionName", output("Name of the "+f.Name+" function", "!Ref "+FunctionLogicalID(f.Name)))
 	}
 	for _, q := range routes.Queues() {
-		v := &mapping{}
-		v.set("Description", quoted("URL of the "+q.Name+" queue"))
-		v.set("Value", "!Ref "+QueueLogicalID(q.Name))
-		o.set(QueueLogicalID(q.Name)+"Url", v)
-		d := &mapping{}
-		d.set("Description", quoted("URL of the dead-letter queue of the "+q.Name+" queue (alarm when not empty)"))
-		d.set("Value", "!Ref "+DeadLetterQueueLogicalID(q.Name))
-		o.set(DeadLetterQueueLogicalID(q.Name)+"Url", d)
+		o.set(QueueLogicalID(q.Name)+"Url", output("URL of the "+q.Name+" queue", "!Ref "+QueueLogicalID(q.Name)))
+		o.set(DeadLetterQueueLogicalID(q.Name)+"Url",
+			output("URL of the dead-letter queue of the "+q.Name+" queue (alarm when not empty)", "!Ref "+DeadLetterQueueLogicalID(q.Name)))
 	}
 	return o
 }
@@ -812,10 +790,7 @@ func apiIDParameter() *mapping {
 	props.set("Type", "String")
 	props.set("Value", "!Ref "+apiLogicalID)
 	props.set("Description", quoted("Id of the ERP HTTP API (template.yaml), read by the alarms of infra/"))
-	res := &mapping{}
-	res.set("Type", "AWS::SSM::Parameter")
-	res.set("Properties", props)
-	return res
+	return typed("AWS::SSM::Parameter", props)
 }
 
 // authorizerFunction returns the logical id of the function of kind
