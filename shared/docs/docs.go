@@ -121,9 +121,16 @@ func writeDoc(w http.ResponseWriter, version string) error {
 	if !ok {
 		return apperr.NewNotFound("La versión de la documentación no existe. Versiones: " + strings.Join(Versions, ", ") + ".")
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	return write(w, b, "Content-Type", "application/json; charset=utf-8")
+}
+
+// write answers 200 with a body and its headers (name, value, name, value...).
+func write(w http.ResponseWriter, body []byte, headers ...string) error {
+	for i := 0; i+1 < len(headers); i += 2 {
+		w.Header().Set(headers[i], headers[i+1])
+	}
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(b)
+	_, _ = w.Write(body)
 	return nil
 }
 
@@ -162,11 +169,7 @@ func (s *Service) asset(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || name == "." || name == "/" {
 		return apperr.NewNotFound("El archivo solicitado no existe.")
 	}
-	w.Header().Set("Content-Type", contentTypes[path.Ext(name)])
-	w.Header().Set("Cache-Control", "public, max-age=86400")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(b)
-	return nil
+	return write(w, b, "Content-Type", contentTypes[path.Ext(name)], "Cache-Control", "public, max-age=86400")
 }
 
 // page is GET /api/documentation: Swagger UI with a version selector. The
@@ -194,11 +197,8 @@ func (s *Service) page(w http.ResponseWriter, r *http.Request) error {
 	}); err != nil {
 		return fmt.Errorf("docs: page: %w", err)
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(out.Bytes())
-	return nil
+	return write(w, out.Bytes(), "Content-Type", "text/html; charset=utf-8",
+		"Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'")
 }
 
 var pagina = template.Must(template.New("pagina").Parse(`<!DOCTYPE html>

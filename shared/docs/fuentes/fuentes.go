@@ -5,6 +5,7 @@
 package fuentes
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/erpcr/erp/shared/catalogo"
@@ -64,9 +65,7 @@ func Todas() openapi.Fuentes {
 		Ejemplos:   map[string]any{},
 	}
 	for _, m := range Manuales {
-		for name, c := range m {
-			f.Cuerpos[name] = c
-		}
+		maps.Copy(f.Cuerpos, m)
 	}
 	for _, res := range Recursos {
 		n := res.Name
@@ -103,31 +102,17 @@ func Todas() openapi.Fuentes {
 		"properties": map[string]any{"nombre": map[string]any{"type": "string"}, "descripcion": map[string]any{"type": "string"},
 			"ejemplo": map[string]any{}},
 	}}
-	for name, q := range tesoreria.Consultas {
-		f.Consultas[name] = q
-	}
+	maps.Copy(f.Consultas, tesoreria.Consultas)
 	documentacion(&f)
 	// The reports (shared/reportes): parameters from its registry, the
 	// report's shape, and the files of formato=pdf|excel|csv.
 	f.Descargas = map[string]string{}
-	for k, v := range reportes.Consultas() {
-		f.Consultas[k] = v
-	}
-	for k, v := range reportes.Datos() {
-		f.Datos[k] = v
-	}
-	for k, v := range reportes.Descargas {
-		f.Descargas[k] = v
-	}
-	for name, ps := range contabilidad.Parametros {
-		f.Parametros[name] = ps
-	}
-	for name, cs := range contabilidad.Consultas {
-		f.Consultas[name] = cs
-	}
-	for name, ex := range ejemplos {
-		f.Ejemplos[name] = ex
-	}
+	maps.Copy(f.Consultas, reportes.Consultas())
+	maps.Copy(f.Datos, reportes.Datos())
+	maps.Copy(f.Descargas, reportes.Descargas)
+	maps.Copy(f.Parametros, contabilidad.Parametros)
+	maps.Copy(f.Consultas, contabilidad.Consultas)
+	maps.Copy(f.Ejemplos, ejemplos)
 	importacionesDoc(&f)
 	nominaDoc(&f)
 	return f
@@ -137,15 +122,9 @@ func Todas() openapi.Fuentes {
 // the rates (outside Manuales: a company administrator gets 403 before
 // the decoder) and the media of the pay slip and the CCSS report.
 func nominaDoc(f *openapi.Fuentes) {
-	for name, c := range nomina.EsquemasPlataforma {
-		f.Cuerpos[name] = c
-	}
-	for name, cs := range nomina.Consultas {
-		f.Consultas[name] = cs
-	}
-	for name, m := range nomina.Medios {
-		f.Medios[name] = m
-	}
+	maps.Copy(f.Cuerpos, nomina.EsquemasPlataforma)
+	maps.Copy(f.Consultas, nomina.Consultas)
+	maps.Copy(f.Medios, nomina.Medios)
 }
 
 // importacionesDoc declares the imports: the multipart form, the report
