@@ -14,12 +14,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/erpcr/erp/cmd/internal/devdb"
 	"github.com/erpcr/erp/shared/contabilidad"
-	"github.com/erpcr/erp/shared/db/pgcluster"
 )
 
 func main() {
@@ -32,16 +31,9 @@ func main() {
 // run posts the history of every company in one transaction per company
 // and returns how many entries it posted.
 func run(ctx context.Context, out io.Writer) error {
-	dsn := os.Getenv("DATABASE_URL")
-	if dsn == "" {
-		var err error
-		if dsn, err = pgcluster.URLLocal(filepath.Join(".local", "pgdata")); err != nil {
-			return err
-		}
-	}
-	conn, err := pgx.Connect(ctx, dsn)
+	conn, err := devdb.Conectar(ctx)
 	if err != nil {
-		return fmt.Errorf("conectar: %w", err)
+		return err
 	}
 	defer conn.Close(ctx)
 	rows, _ := conn.Query(ctx, `select id, nombre from empresas where not eliminado order by id`)

@@ -15,11 +15,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/erpcr/erp/shared/db/pgcluster"
-	"github.com/jackc/pgx/v5"
+	"github.com/erpcr/erp/cmd/internal/devdb"
 )
 
 func main() {
@@ -36,16 +34,9 @@ func run(ctx context.Context, email string, on bool) error {
 	if email == "" {
 		return errors.New("indique el correo: make plataforma EMAIL=usuario@empresa.cr [QUITAR=1]")
 	}
-	dsn := os.Getenv("DATABASE_URL")
-	if dsn == "" {
-		var err error
-		if dsn, err = pgcluster.URLLocal(filepath.Join(".local", "pgdata")); err != nil {
-			return err
-		}
-	}
-	conn, err := pgx.Connect(ctx, dsn)
+	conn, err := devdb.Conectar(ctx)
 	if err != nil {
-		return fmt.Errorf("conectar: %w", err)
+		return err
 	}
 	defer conn.Close(ctx)
 	tag, err := conn.Exec(ctx, `update usuarios set administrador_plataforma = $2
