@@ -20,8 +20,7 @@ func (f *fixture) recibida(proveedor int64, total any) (orden, cuenta int64) {
 }
 
 func TestPayablesListFiltersAndShow(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	e, f := nuevo(t)
 	otro := newProveedor(t, e, 1, 0)
 	_, c1 := f.recibida(f.proveedor, 1000)
 	_, c2 := f.recibida(f.proveedor, 500)
@@ -89,8 +88,7 @@ func TestPayablesListFiltersAndShow(t *testing.T) {
 }
 
 func TestPaymentRules(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	e, f := nuevo(t)
 	orden, cuenta := f.recibida(f.proveedor, "1000.50")
 	pay := func(body any, headers ...string) testenv.Resp {
 		t.Helper()

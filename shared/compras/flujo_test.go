@@ -10,8 +10,7 @@ import (
 // The whole life of an order: draft, pending, approved, received in two
 // deliveries (batches with expiry), its payable paid in two payments.
 func TestPurchaseOrderLifeFromDraftToPaid(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	e, f := nuevo(t)
 	r := f.do(http.MethodPost, "/api/ordenes-compra", map[string]any{
 		"proveedor_id": f.proveedor, "fecha_orden": "2026-03-10", "fecha_entrega_estimada": "2026-03-20",
 		"observaciones": "Pedido mensual", "empresa_id": 2, "usuario_id": 99, "estado": "borrador",
@@ -58,7 +57,7 @@ func TestPurchaseOrderLifeFromDraftToPaid(t *testing.T) {
 	if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.estado") != "pendiente" {
 		t.Fatalf("pendiente: %d %s", r.Status, r.Raw)
 	}
-	r = f.do(http.MethodPost, ordenPath(id, "aprobar"), nil)
+	r = f.dar(id, aprobar)
 	if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.estado") != "aprobada" || testenv.Str(r.JSON, "data.aprobado_en") == "" {
 		t.Fatalf("aprobar: %d %s", r.Status, r.Raw)
 	}

@@ -5,8 +5,10 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/testenv"
 )
 
@@ -45,6 +47,14 @@ func newProductos(t testing.TB, e *testenv.Env, empresa, n, gravados int) []int6
 		order by g returning id`, empresa, n, gravados, len(testenv.Column[int64](t, e, `select id from productos`)))
 }
 
+// nuevo is a new environment and company 1's fixture on it, the start of
+// most tests.
+func nuevo(t *testing.T) (*testenv.Env, *fixture) {
+	t.Helper()
+	e := testenv.NewParallel(t)
+	return e, setup(t, e, 1)
+}
+
 func setup(t testing.TB, e *testenv.Env, empresa int) *fixture {
 	t.Helper()
 	f := &fixture{e: e, empresa: empresa, tok: e.Admin(empresa)}
@@ -79,50 +89,65 @@ func (f *fixture) create(body map[string]any) int64 {
 }
 
 func ordenPath(id int64, action ...string) string {
-	p := fmt.Sprintf("/api/ordenes-compra/%d", id)
-	if len(action) > 0 {
-		p += "/" + action[0]
-	}
-	return p
+	return testenv.Path("ordenes-compra", id, action...)
 }
 
 func cuentaPath(id int64, action ...string) string {
-	p := fmt.Sprintf("/api/cuentas-por-pagar/%d", id)
-	if len(action) > 0 {
-		p += "/" + action[0]
-	}
-	return p
+	return testenv.Path("cuentas-por-pagar", id, action...)
+}
+
+// paso is one request on an order: a method, an action below the order's
+// path ("" for the order itself) and a body.
+type paso struct {
+	method, accion string
+	body           any
+}
+
+// editar is the PUT or PATCH of an order that asks for another state.
+func editar(method, estado string) paso {
+	return paso{method, "", map[string]any{"estado": estado}}
+}
+
+var (
+	aprobar  = paso{http.MethodPost, "aprobar", nil}
+	cancelar = paso{http.MethodPost, "cancelar", nil}
+)
+
+// recibir receives the whole order into the principal warehouse.
+func (f *fixture) recibir() paso {
+	return paso{http.MethodPost, "recibir", map[string]any{"almacen_id": f.almacen}}
+}
+
+// dar sends one step on an order.
+func (f *fixture) dar(id int64, p paso) testenv.Resp {
+	f.e.T.Helper()
+	return f.do(p.method, ordenPath(id, p.accion), p.body)
 }
 
 // to moves an order to a state through the API (borrador -> ... ).
 func (f *fixture) to(id int64, estado string) {
 	f.e.T.Helper()
-	steps := map[string][]func() testenv.Resp{
-		"borrador": nil,
-		"pendiente": {func() testenv.Resp {
-			return f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": "pendiente"})
-		}},
-		"aprobada": {
-			func() testenv.Resp {
-				return f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": "pendiente"})
-			},
-			func() testenv.Resp { return f.do(http.MethodPost, ordenPath(id, "aprobar"), nil) },
-		},
-		"recibida": {
-			func() testenv.Resp {
-				return f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": "pendiente"})
-			},
-			func() testenv.Resp { return f.do(http.MethodPost, ordenPath(id, "aprobar"), nil) },
-			func() testenv.Resp {
-				return f.do(http.MethodPost, ordenPath(id, "recibir"), map[string]any{"almacen_id": f.almacen})
-			},
-		},
-		"cancelada": {func() testenv.Resp { return f.do(http.MethodPost, ordenPath(id, "cancelar"), nil) }},
+	pendiente := editar(http.MethodPatch, "pendiente")
+	steps := map[string][]paso{
+		"borrador":  nil,
+		"pendiente": {pendiente},
+		"aprobada":  {pendiente, aprobar},
+		"recibida":  {pendiente, aprobar, f.recibir()},
+		"cancelada": {cancelar},
 	}
 	for _, step := range steps[estado] {
-		if r := step(); r.Status != http.StatusOK {
+		if r := f.dar(id, step); r.Status != http.StatusOK {
 			f.e.T.Fatalf("to %s: %d %s", estado, r.Status, r.Raw)
 		}
+	}
+}
+
+// interno fails t unless r is the generic 500 (the message every module
+// sends, no detail of the failure that caused it).
+func interno(t testing.TB, r testenv.Resp, detalle string) {
+	t.Helper()
+	if r.Status != http.StatusInternalServerError || testenv.Str(r.JSON, "message") != httpx.MsgInternal || strings.Contains(string(r.Raw), detalle) {
+		t.Fatalf("want the generic 500 without %q: %d %s", detalle, r.Status, r.Raw)
 	}
 }
 

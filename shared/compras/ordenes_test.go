@@ -11,8 +11,7 @@ import (
 )
 
 func TestCreateComputesEachLineAndSumsTheRoundedLines(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	_, f := nuevo(t)
 	taxed, untaxed := f.productos[0], f.productos[2]
 	cases := []struct {
 		name   string
@@ -103,8 +102,7 @@ func TestCreateAssignsConsecutiveNumbersPerCompanyAndKeepsTheGivenState(t *testi
 }
 
 func TestCreateValidationRules(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	e, f := nuevo(t)
 	f2 := setup(t, e, 2)
 	borrado := newProveedor(t, e, 1, 0)
 	e.Exec(`update proveedores set eliminado = true, activo = false where id = $1`, borrado)
@@ -211,8 +209,7 @@ func TestCreateValidationRules(t *testing.T) {
 }
 
 func TestUpdateInDraftOrPendingRecomputesTotals(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	e, f := nuevo(t)
 	otro := newProveedor(t, e, 1, 0)
 	id := f.create(testenv.With(f.orden(linea(f.productos[0], 2, 100)), "fecha_entrega_estimada", "2026-03-15", "observaciones", "Primera"))
 	path := ordenPath(id)
@@ -276,8 +273,7 @@ func TestUpdateInDraftOrPendingRecomputesTotals(t *testing.T) {
 }
 
 func TestEditIsRefusedOnceApprovedReceivedOrCancelled(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	_, f := nuevo(t)
 	for _, estado := range []string{"aprobada", "recibida", "cancelada"} {
 		id := f.create(f.orden())
 		f.to(id, estado)
@@ -298,8 +294,7 @@ func TestEditIsRefusedOnceApprovedReceivedOrCancelled(t *testing.T) {
 }
 
 func TestDeleteOnlyInDraftAndSoft(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	e, f := nuevo(t)
 	keep := f.create(f.orden())
 	gone := f.create(f.orden())
 	r := f.do(http.MethodDelete, ordenPath(gone), nil)
@@ -314,7 +309,7 @@ func TestDeleteOnlyInDraftAndSoft(t *testing.T) {
 			t.Errorf("%s after delete: %d", m, r.Status)
 		}
 	}
-	if r := f.do(http.MethodPost, ordenPath(gone, "cancelar"), nil); r.Status != http.StatusNotFound {
+	if r := f.dar(gone, cancelar); r.Status != http.StatusNotFound {
 		t.Errorf("cancel after delete: %d", r.Status)
 	}
 	if got := testenv.IDs64(f.do(http.MethodGet, "/api/ordenes-compra?per_page=100", nil)); slices.Contains(got, gone) || !slices.Contains(got, keep) {
@@ -338,8 +333,7 @@ func TestDeleteOnlyInDraftAndSoft(t *testing.T) {
 }
 
 func TestListFiltersSearchPaginationAndSort(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	e, f := nuevo(t)
 	otro := newProveedor(t, e, 1, 0)
 	byEstado := map[string]int64{}
 	for _, estado := range []string{"borrador", "pendiente", "aprobada", "recibida", "cancelada"} {
@@ -407,8 +401,7 @@ func TestListFiltersSearchPaginationAndSort(t *testing.T) {
 }
 
 func TestUnknownOrderIsNotFound(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	_, f := nuevo(t)
 	for _, id := range []string{"999999", "0", "-1", "abc"} {
 		for _, c := range []struct{ method, suffix string }{
 			{http.MethodGet, ""}, {http.MethodPut, ""}, {http.MethodPatch, ""}, {http.MethodDelete, ""},

@@ -91,8 +91,7 @@ func TestAnotherCompanyCannotReachOrdersOrPayables(t *testing.T) {
 }
 
 func TestPermissionsOfTheComprasModule(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	e, f := nuevo(t)
 	tokens := map[string]string{
 		"ninguno":    e.UserWith(t, f.tok, "ninguno", "productos.leer", "inventario.crear", "proveedores.actualizar"),
 		"leer":       e.UserWith(t, f.tok, "leer", "compras.leer"),

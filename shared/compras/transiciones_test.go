@@ -11,45 +11,30 @@ import (
 // Every action from every state: allowed ones move the order, the others
 // are a 422 under estado in Spanish and change nothing.
 func TestEveryTransitionFromEveryState(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	e, f := nuevo(t)
 	estados := []string{"borrador", "pendiente", "aprobada", "recibida", "cancelada"}
 	type action struct {
 		name string
-		do   func(id int64) testenv.Resp
+		paso paso
 		// to is the resulting state per starting state; absent = refused.
 		to map[string]string
 	}
 	actions := []action{
-		{"aprobar", func(id int64) testenv.Resp { return f.do(http.MethodPost, ordenPath(id, "aprobar"), nil) },
-			map[string]string{"pendiente": "aprobada"}},
-		{"recibir", func(id int64) testenv.Resp {
-			return f.do(http.MethodPost, ordenPath(id, "recibir"), map[string]any{"almacen_id": f.almacen})
-		}, map[string]string{"aprobada": "recibida"}},
-		{"cancelar", func(id int64) testenv.Resp { return f.do(http.MethodPost, ordenPath(id, "cancelar"), nil) },
-			map[string]string{"borrador": "cancelada", "pendiente": "cancelada", "aprobada": "cancelada"}},
-		{"editar a pendiente", func(id int64) testenv.Resp {
-			return f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": "pendiente"})
-		}, map[string]string{"borrador": "pendiente", "pendiente": "pendiente"}},
-		{"editar a borrador", func(id int64) testenv.Resp {
-			return f.do(http.MethodPut, ordenPath(id), map[string]any{"estado": "borrador"})
-		}, map[string]string{"borrador": "borrador", "pendiente": "borrador"}},
-		{"editar a aprobada", func(id int64) testenv.Resp {
-			return f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": "aprobada"})
-		}, map[string]string{"borrador": "aprobada", "pendiente": "aprobada"}},
-		{"editar a recibida", func(id int64) testenv.Resp {
-			return f.do(http.MethodPut, ordenPath(id), map[string]any{"estado": "recibida"})
-		}, map[string]string{"borrador": "recibida", "pendiente": "recibida"}},
-		{"editar a cancelada", func(id int64) testenv.Resp {
-			return f.do(http.MethodPatch, ordenPath(id), map[string]any{"estado": "cancelada"})
-		}, map[string]string{"borrador": "cancelada", "pendiente": "cancelada"}},
+		{"aprobar", aprobar, map[string]string{"pendiente": "aprobada"}},
+		{"recibir", f.recibir(), map[string]string{"aprobada": "recibida"}},
+		{"cancelar", cancelar, map[string]string{"borrador": "cancelada", "pendiente": "cancelada", "aprobada": "cancelada"}},
+		{"editar a pendiente", editar(http.MethodPatch, "pendiente"), map[string]string{"borrador": "pendiente", "pendiente": "pendiente"}},
+		{"editar a borrador", editar(http.MethodPut, "borrador"), map[string]string{"borrador": "borrador", "pendiente": "borrador"}},
+		{"editar a aprobada", editar(http.MethodPatch, "aprobada"), map[string]string{"borrador": "aprobada", "pendiente": "aprobada"}},
+		{"editar a recibida", editar(http.MethodPut, "recibida"), map[string]string{"borrador": "recibida", "pendiente": "recibida"}},
+		{"editar a cancelada", editar(http.MethodPatch, "cancelada"), map[string]string{"borrador": "cancelada", "pendiente": "cancelada"}},
 	}
 	for _, from := range estados {
 		for _, a := range actions {
 			t.Run(from+" "+a.name, func(t *testing.T) {
 				id := f.create(f.orden())
 				f.to(id, from)
-				r := a.do(id)
+				r := f.dar(id, a.paso)
 				to, allowed := a.to[from]
 				if !allowed {
 					testenv.Expect422(t, r, "estado")
@@ -74,14 +59,14 @@ func TestEveryTransitionFromEveryState(t *testing.T) {
 	}
 	// The texts of the refusals.
 	id := f.create(f.orden())
-	if r := f.do(http.MethodPost, ordenPath(id, "aprobar"), nil); r.FieldErrors("estado")[0] != "Solo se pueden aprobar órdenes en estado pendiente (estado actual: borrador)." {
+	if r := f.dar(id, aprobar); r.FieldErrors("estado")[0] != "Solo se pueden aprobar órdenes en estado pendiente (estado actual: borrador)." {
 		t.Errorf("aprobar from borrador: %s", r.Raw)
 	}
 	if r := f.do(http.MethodPost, ordenPath(id, "recibir"), nil); r.FieldErrors("estado")[0] != "Solo se pueden recibir órdenes aprobadas (estado actual: borrador)." {
 		t.Errorf("recibir from borrador: %s", r.Raw)
 	}
 	f.to(id, "recibida")
-	if r := f.do(http.MethodPost, ordenPath(id, "cancelar"), nil); r.FieldErrors("estado")[0] != "No se puede cancelar una orden de compra recibida." {
+	if r := f.dar(id, cancelar); r.FieldErrors("estado")[0] != "No se puede cancelar una orden de compra recibida." {
 		t.Errorf("cancelar from recibida: %s", r.Raw)
 	}
 	if r := f.do(http.MethodPost, ordenPath(id, "recibir"), nil); r.FieldErrors("estado")[0] != "La orden de compra ya fue recibida por completo." {
@@ -97,8 +82,7 @@ func TestEveryTransitionFromEveryState(t *testing.T) {
 }
 
 func TestReceiptRules(t *testing.T) {
-	e := testenv.NewParallel(t)
-	f := setup(t, e, 1)
+	e, f := nuevo(t)
 	f2 := setup(t, e, 2)
 	a, b := f.productos[2], f.productos[3]
 	aprobada := func(lineas ...map[string]any) (int64, []int64) {
@@ -209,7 +193,7 @@ func TestReceiptRules(t *testing.T) {
 			where c.empresa_id = 1 and u.codigo = 'Unid' returning id`)[0]
 		id := f.create(testenv.With(f.orden(linea(a, 1, 5), linea(servicio, 1, 2500)), "almacen_id", f.almacen))
 		f.to(id, "pendiente")
-		f.do(http.MethodPost, ordenPath(id, "aprobar"), nil)
+		f.dar(id, aprobar)
 		r := recibir(id, nil)
 		if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.estado") != "recibida" || testenv.Len(r.JSON, "data.entradas_inventario.0.detalles") != 1 ||
 			testenv.Num(r.JSON, "data.detalles.1.cantidad_recibida") != 1 || testenv.Num(r.JSON, "data.cuenta_por_pagar.monto") != 2505 {
@@ -252,7 +236,7 @@ func TestReceiptRules(t *testing.T) {
 	t.Run("goods received: the order can no longer be cancelled", func(t *testing.T) {
 		id, ds := aprobada(linea(a, 5, 1))
 		recibir(id, map[string]any{"almacen_id": f.almacen, "detalles": []any{map[string]any{"detalle_id": ds[0], "cantidad": 1}}})
-		r := f.do(http.MethodPost, ordenPath(id, "cancelar"), nil)
+		r := f.dar(id, cancelar)
 		testenv.Expect422(t, r, "estado")
 		if r.FieldErrors("estado")[0] != "No se puede cancelar una orden de compra con mercadería ya recibida." {
 			t.Errorf("message: %s", r.Raw)
