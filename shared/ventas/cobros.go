@@ -112,52 +112,25 @@ func loadCuentas(ctx context.Context, q *db.Tx, cs []CuentaPorCobrar, detalle bo
 			clientes = append(clientes, *c.ClienteID)
 		}
 	}
-	b := &pgx.Batch{}
-	b.Queue(clienteRefSQL, empresaID, clientes)
-	b.Queue(`select id, numero_comprobante, tipo_comprobante, fecha_venta::text, estado, monto_total
+	carga := &db.Carga{}
+	cls := db.Leer(carga, "ventas: clientes", scanClienteRef, clienteRefSQL, empresaID, clientes)
+	vrs := db.Leer(carga, "ventas: ventas de cuentas", pgx.RowToStructByPos[VentaRef], `select id, numero_comprobante, tipo_comprobante, fecha_venta::text, estado, monto_total
 		from ventas where empresa_id = $1 and id = any($2)`, empresaID, ventas)
+	pagos := new([]Pago)
 	if detalle {
-		b.Queue(`select `+pagoCols+` from pagos pg left join formas_pago f on f.id = pg.forma_pago_id
+		pagos = db.Leer(carga, "ventas: pagos", scanPago, `select `+pagoCols+` from pagos pg left join formas_pago f on f.id = pg.forma_pago_id
 			where pg.empresa_id = $1 and pg.cuenta_por_cobrar_id = any($2) and not pg.eliminado
 			order by pg.fecha, pg.id`, empresaID, ids)
+		for i := range cs {
+			cs[i].Pagos = &[]Pago{}
+		}
 	}
-	br := q.SendBatch(ctx, b)
-	defer br.Close()
-	cls, err := siguiente(br, "clientes", scanClienteRef)
-	if err != nil {
+	if err := carga.Enviar(ctx, q); err != nil {
 		return err
 	}
-	vrs, err := siguiente(br, "ventas de cuentas", func(r pgx.CollectableRow) (VentaRef, error) {
-		var v VentaRef
-		return v, r.Scan(&v.ID, &v.NumeroComprobante, &v.TipoComprobante, &v.FechaVenta, &v.Estado, &v.MontoTotal)
-	})
-	if err != nil {
-		return err
-	}
-	var pagos []Pago
-	if detalle {
-		if pagos, err = siguiente(br, "pagos", scanPago); err != nil {
-			return err
-		}
-	}
-	clienteBy := porID(cls, func(c *ClienteRef) int64 { return c.ID })
-	ventaBy := porID(vrs, func(v *VentaRef) int64 { return v.ID })
-	idx := map[int64]int{}
-	for i := range cs {
-		c := &cs[i]
-		idx[c.ID] = i
-		c.Venta = ventaBy[c.VentaID]
-		if c.ClienteID != nil {
-			c.Cliente = clienteBy[*c.ClienteID]
-		}
-		if detalle {
-			c.Pagos = &[]Pago{}
-		}
-	}
-	for _, pg := range pagos {
-		c := &cs[idx[pg.CuentaPorCobrarID]]
-		*c.Pagos = append(*c.Pagos, pg)
-	}
+	db.Colgar(cs, *cls, idCliente, func(c *CuentaPorCobrar) (*int64, **ClienteRef) { return c.ClienteID, &c.Cliente })
+	db.Colgar(cs, *vrs, func(v *VentaRef) int64 { return v.ID }, func(c *CuentaPorCobrar) (*int64, **VentaRef) { return &c.VentaID, &c.Venta })
+	db.Agrupar(cs, *pagos, func(pg *Pago) int64 { return pg.CuentaPorCobrarID }, func(c *CuentaPorCobrar) (int64, *[]Pago) { return c.ID, c.Pagos })
 	return nil
 }
 

@@ -17,13 +17,3 @@ func siguiente[T any](br pgx.BatchResults, what string, scan pgx.RowToFunc[T]) (
 	}
 	return xs, nil
 }
-
-// porID indexes rows by their id, pointing into rows, so a loader can hang
-// each related row on the records that reference it.
-func porID[T any](rows []T, id func(*T) int64) map[int64]*T {
-	m := make(map[int64]*T, len(rows))
-	for i := range rows {
-		m[id(&rows[i])] = &rows[i]
-	}
-	return m
-}

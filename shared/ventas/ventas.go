@@ -123,6 +123,8 @@ type CuentaRef struct {
 	Saldo            Numero `json:"saldo"`
 	FechaVencimiento string `json:"fecha_vencimiento"`
 	Estado           string `json:"estado"`
+
+	venta int64 // the sale's id, to hang it on the sale
 }
 
 // FacturaRef is the electronic document (comprobante) of a sale, once one
@@ -133,6 +135,8 @@ type FacturaRef struct {
 	ID     int64  `json:"id"`
 	Clave  string `json:"clave"`
 	Estado string `json:"estado"`
+
+	venta int64 // the sale's id, to hang it on the sale
 }
 
 // Venta is a sale as the API shows it. Detalles are loaded on the detail
@@ -236,128 +240,64 @@ func loadVentas(ctx context.Context, q *db.Tx, vs []Venta, detalle bool) error {
 			formas = append(formas, *v.FormaPagoID)
 		}
 	}
-	b := &pgx.Batch{}
-	b.Queue(clienteRefSQL, empresaID, clientes)
-	b.Queue(`select id, nombre, apellidos, email from usuarios where id = any($1)`, usuarios)
-	b.Queue(`select id, nombre, codigo from sucursales where empresa_id = $1 and id = any($2)`, empresaID, sucursales)
-	b.Queue(`select id, nombre, codigo from almacenes where empresa_id = $1 and id = any($2)`, empresaID, almacenes)
-	b.Queue(`select id, codigo, nombre from formas_pago where id = any($1)`, formas)
-	b.Queue(`select venta_id, id, monto, saldo, fecha_vencimiento::text, estado from cuentas_por_cobrar
+	carga := &db.Carga{}
+	cs := db.Leer(carga, "ventas: clientes", scanClienteRef, clienteRefSQL, empresaID, clientes)
+	us := db.Leer(carga, "ventas: usuarios", pgx.RowToStructByPos[UsuarioRef], `select id, nombre, apellidos, email from usuarios where id = any($1)`, usuarios)
+	ss := db.Leer(carga, "ventas: sucursales", pgx.RowToStructByPos[Ref], `select id, nombre, codigo from sucursales where empresa_id = $1 and id = any($2)`, empresaID, sucursales)
+	as := db.Leer(carga, "ventas: almacenes", pgx.RowToStructByPos[Ref], `select id, nombre, codigo from almacenes where empresa_id = $1 and id = any($2)`, empresaID, almacenes)
+	fs := db.Leer(carga, "ventas: formas de pago", pgx.RowToStructByPos[FormaPagoRef], `select id, codigo, nombre from formas_pago where id = any($1)`, formas)
+	cxcs := db.Leer(carga, "ventas: cuentas por cobrar", scanCuentaRef, `select venta_id, id, monto, saldo, fecha_vencimiento::text, estado from cuentas_por_cobrar
 		where empresa_id = $1 and venta_id = any($2) and not eliminado`, empresaID, ids)
-	b.Queue(`select distinct on (venta_id) venta_id, id, clave, estado from comprobantes_electronicos
+	fes := db.Leer(carga, "ventas: comprobantes electrónicos", scanFacturaRef, `select distinct on (venta_id) venta_id, id, clave, estado from comprobantes_electronicos
 		where empresa_id = $1 and venta_id = any($2) and not eliminado order by venta_id, id desc`, empresaID, ids)
+	ds := new([]Detalle)
 	if detalle {
-		b.Queue(`select d.id, d.venta_id, d.linea, d.producto_id, d.descripcion, d.cantidad, d.precio_unitario, d.descuento,
+		ds = db.Leer(carga, "ventas: detalles", scanDetalle, `select d.id, d.venta_id, d.linea, d.producto_id, d.descripcion, d.cantidad, d.precio_unitario, d.descuento,
 			d.porcentaje_impuesto, d.subtotal, d.monto_impuesto, d.total,
 			p.id, p.codigo, p.nombre, p.tipo, p.gestionado_inventario, p.codigo_cabys
 			from detalles_venta d join productos p on p.empresa_id = d.empresa_id and p.id = d.producto_id
 			where d.empresa_id = $1 and d.venta_id = any($2) order by d.venta_id, d.linea`, empresaID, ids)
 	}
-	br := q.SendBatch(ctx, b)
-	defer br.Close()
-
-	cs, err := siguiente(br, "clientes", scanClienteRef)
-	if err != nil {
+	if err := carga.Enviar(ctx, q); err != nil {
 		return err
 	}
-	us, err := siguiente(br, "usuarios", func(r pgx.CollectableRow) (UsuarioRef, error) {
-		var u UsuarioRef
-		return u, r.Scan(&u.ID, &u.Nombre, &u.Apellidos, &u.Email)
-	})
-	if err != nil {
-		return err
-	}
-	scanRef := func(r pgx.CollectableRow) (Ref, error) {
-		var x Ref
-		return x, r.Scan(&x.ID, &x.Nombre, &x.Codigo)
-	}
-	ss, err := siguiente(br, "sucursales", scanRef)
-	if err != nil {
-		return err
-	}
-	as, err := siguiente(br, "almacenes", scanRef)
-	if err != nil {
-		return err
-	}
-	fs, err := siguiente(br, "formas de pago", func(r pgx.CollectableRow) (FormaPagoRef, error) {
-		var f FormaPagoRef
-		return f, r.Scan(&f.ID, &f.Codigo, &f.Nombre)
-	})
-	if err != nil {
-		return err
-	}
-	type cuenta struct {
-		venta int64
-		c     CuentaRef
-	}
-	cxcs, err := siguiente(br, "cuentas por cobrar", func(r pgx.CollectableRow) (cuenta, error) {
-		var x cuenta
-		return x, r.Scan(&x.venta, &x.c.ID, &x.c.Monto, &x.c.Saldo, &x.c.FechaVencimiento, &x.c.Estado)
-	})
-	if err != nil {
-		return err
-	}
-	type factura struct {
-		venta int64
-		f     FacturaRef
-	}
-	fes, err := siguiente(br, "comprobantes electrónicos", func(r pgx.CollectableRow) (factura, error) {
-		var x factura
-		return x, r.Scan(&x.venta, &x.f.ID, &x.f.Clave, &x.f.Estado)
-	})
-	if err != nil {
-		return err
-	}
-	var ds []Detalle
-	if detalle {
-		ds, err = siguiente(br, "detalles", func(r pgx.CollectableRow) (Detalle, error) {
-			var d Detalle
-			p := &ProductoRef{}
-			err := r.Scan(&d.ID, &d.VentaID, &d.Linea, &d.ProductoID, &d.Descripcion, &d.Cantidad, &d.PrecioUnitario, &d.Descuento,
-				&d.PorcentajeImpuesto, &d.Subtotal, &d.MontoImpuesto, &d.Total,
-				&p.ID, &p.Codigo, &p.Nombre, &p.Tipo, &p.GestionadoInventario, &p.CodigoCabys)
-			d.Producto = p
-			return d, err
-		})
-		if err != nil {
-			return err
-		}
-	}
-
-	clienteBy := porID(cs, func(c *ClienteRef) int64 { return c.ID })
-	usuarioBy := porID(us, func(u *UsuarioRef) int64 { return u.ID })
-	sucursalBy := porID(ss, func(x *Ref) int64 { return x.ID })
-	almacenBy := porID(as, func(x *Ref) int64 { return x.ID })
-	formaBy := porID(fs, func(f *FormaPagoRef) int64 { return f.ID })
-	idx := map[int64]int{}
-	for i := range vs {
-		v := &vs[i]
-		idx[v.ID] = i
-		v.Usuario = usuarioBy[v.UsuarioID]
-		if v.ClienteID != nil {
-			v.Cliente = clienteBy[*v.ClienteID]
-		}
-		if v.SucursalID != nil {
-			v.Sucursal = sucursalBy[*v.SucursalID]
-		}
-		if v.AlmacenID != nil {
-			v.Almacen = almacenBy[*v.AlmacenID]
-		}
-		if v.FormaPagoID != nil {
-			v.FormaPago = formaBy[*v.FormaPagoID]
-		}
-	}
-	for i := range cxcs {
-		vs[idx[cxcs[i].venta]].CuentaPorCobrar = &cxcs[i].c
-	}
-	for i := range fes {
-		vs[idx[fes[i].venta]].FacturaElectronica = &fes[i].f
-	}
-	for _, d := range ds {
-		v := &vs[idx[d.VentaID]]
-		v.Detalles = append(v.Detalles, d)
-	}
+	db.Colgar(vs, *cs, idCliente, func(v *Venta) (*int64, **ClienteRef) { return v.ClienteID, &v.Cliente })
+	db.Colgar(vs, *us, func(u *UsuarioRef) int64 { return u.ID }, func(v *Venta) (*int64, **UsuarioRef) { return &v.UsuarioID, &v.Usuario })
+	db.Colgar(vs, *ss, idRef, func(v *Venta) (*int64, **Ref) { return v.SucursalID, &v.Sucursal })
+	db.Colgar(vs, *as, idRef, func(v *Venta) (*int64, **Ref) { return v.AlmacenID, &v.Almacen })
+	db.Colgar(vs, *fs, func(f *FormaPagoRef) int64 { return f.ID }, func(v *Venta) (*int64, **FormaPagoRef) { return v.FormaPagoID, &v.FormaPago })
+	// A sale's receivable and latest comprobante name the sale.
+	db.Colgar(vs, *cxcs, func(x *CuentaRef) int64 { return x.venta }, func(v *Venta) (*int64, **CuentaRef) { return &v.ID, &v.CuentaPorCobrar })
+	db.Colgar(vs, *fes, func(x *FacturaRef) int64 { return x.venta }, func(v *Venta) (*int64, **FacturaRef) { return &v.ID, &v.FacturaElectronica })
+	db.Agrupar(vs, *ds, func(d *Detalle) int64 { return d.VentaID }, func(v *Venta) (int64, *[]Detalle) { return v.ID, &v.Detalles })
 	return nil
+}
+
+func idCliente(c *ClienteRef) int64 { return c.ID }
+
+func idRef(x *Ref) int64 { return x.ID }
+
+// scanCuentaRef reads a receivable with the sale it belongs to.
+func scanCuentaRef(r pgx.CollectableRow) (CuentaRef, error) {
+	var c CuentaRef
+	return c, r.Scan(&c.venta, &c.ID, &c.Monto, &c.Saldo, &c.FechaVencimiento, &c.Estado)
+}
+
+// scanFacturaRef reads a comprobante with the sale it belongs to.
+func scanFacturaRef(r pgx.CollectableRow) (FacturaRef, error) {
+	var f FacturaRef
+	return f, r.Scan(&f.venta, &f.ID, &f.Clave, &f.Estado)
+}
+
+// scanDetalle reads a line with its product.
+func scanDetalle(r pgx.CollectableRow) (Detalle, error) {
+	var d Detalle
+	p := &ProductoRef{}
+	err := r.Scan(&d.ID, &d.VentaID, &d.Linea, &d.ProductoID, &d.Descripcion, &d.Cantidad, &d.PrecioUnitario, &d.Descuento,
+		&d.PorcentajeImpuesto, &d.Subtotal, &d.MontoImpuesto, &d.Total,
+		&p.ID, &p.Codigo, &p.Nombre, &p.Tipo, &p.GestionadoInventario, &p.CodigoCabys)
+	d.Producto = p
+	return d, err
 }
 
 // Find loads one sale of the tenant (not deleted) with its nested objects
