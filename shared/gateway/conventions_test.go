@@ -2,7 +2,6 @@ package gateway_test
 
 import (
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,14 +9,11 @@ import (
 	"github.com/erpcr/erp/shared/testenv"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
-
 // These cases go through the local gateway exactly as a client would and
 // check the conventions every route shares.
 
 func TestEveryResponseCarriesTimingAndTraceHeaders(t *testing.T) {
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	cases := []testenv.Req{
 		{Method: "GET", Path: "/api/health"},
 		{Method: "GET", Path: "/api/usuarios", Token: tok},
@@ -54,8 +50,7 @@ func TestIncomingTraceIdsArePropagated(t *testing.T) {
 }
 
 func TestGetResponsesHaveETagsAndAnswer304(t *testing.T) {
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	r := e.Get("/api/usuarios", tok)
 	tag := r.Header.Get("ETag")
 	if r.Status != 200 || tag == "" {
@@ -77,8 +72,7 @@ func TestGetResponsesHaveETagsAndAnswer304(t *testing.T) {
 }
 
 func TestBadBodiesGetClear4xxNever500(t *testing.T) {
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	big := `{"nombre":"` + strings.Repeat("a", 1<<20) + `"}`
 	cases := []struct {
 		name   string
@@ -123,8 +117,7 @@ func TestUnknownPathsGetTheSpanish404(t *testing.T) {
 }
 
 func TestNonNumericIdsAreNotFound(t *testing.T) {
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	for _, p := range []string{"/api/usuarios/abc", "/api/usuarios/-1", "/api/roles/99999999999999999999"} {
 		if r := e.Get(p, tok); r.Status != 404 {
 			t.Errorf("%s: %d %s", p, r.Status, r.Raw)
@@ -133,8 +126,7 @@ func TestNonNumericIdsAreNotFound(t *testing.T) {
 }
 
 func TestEmpresaIDInABodyNeverOverridesTheTenant(t *testing.T) {
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	r := e.Do(testenv.Req{Method: "POST", Path: "/api/usuarios", Token: tok, Body: map[string]any{
 		"nombre": "Colado", "email": "colado@demo.cr", "password": "Segura123!", "empresa_id": 2}})
 	if r.Status != 201 || testenv.Num(r.JSON, "data.empresa_id") != 1 {

@@ -38,8 +38,7 @@ var fuzzHeaders = []string{"Host", "X-Empresa-Id", "X-Empresa-Subdominio", "Auth
 // authenticated lists, a show and creates. No answer may be a 500 or
 // missing.
 func TestOddHeadersNeverGive500(t *testing.T) {
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	addr := serverAddr(e.Server.URL)
 	targets := []fuzzTarget{
 		{"login", "POST", "/api/login", `{"email":"fuzz@demo.cr","password":"Incorrecta1!"}`, false},

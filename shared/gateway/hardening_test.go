@@ -28,8 +28,7 @@ func envelope(t *testing.T, what string, r testenv.Resp, status int, want string
 // (httpadapter) and the invocation: a bare 500 on every route. Now it is a
 // 400 in the envelope, on public and protected routes alike.
 func TestMalformedHostIsA400NotA500(t *testing.T) {
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	login := map[string]string{"email": testenv.Admin1, "password": testenv.DemoPassword}
 	reqs := []testenv.Req{
 		{Method: "GET", Path: "/api/health"},
@@ -58,8 +57,7 @@ func TestMalformedHostIsA400NotA500(t *testing.T) {
 // 405 listing the table's methods in Allow (API Gateway sends it to the
 // $default route, the ops function answers); unknown paths stay 404.
 func TestKnownPathWithAnotherMethodIs405WithAllow(t *testing.T) {
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	cases := []struct {
 		method, path, token, allow string
 	}{
@@ -109,8 +107,7 @@ func preflight(t *testing.T, url, path, origin, method string) *http.Response {
 // template's configuration: preflights itself, for any path and without
 // a token; CORS headers on every answer to an allowed origin.
 func TestCORSPreflightAndCrossOriginRequests(t *testing.T) {
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	const allowed = "http://localhost:5173" // config.DefaultCORSOrigins
 	for _, path := range []string{"/api/usuarios", "/api/usuarios/1", "/api/login", "/api/nada"} {
 		res := preflight(t, e.Server.URL, path, allowed, "POST")
