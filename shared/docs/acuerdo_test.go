@@ -23,8 +23,7 @@ import (
 // porRegistro and not checked here yet.
 func TestDeclaredRequiredFieldsAreRequiredByTheDecoders(t *testing.T) {
 	porRegistro := map[string]bool{"cuentas-por-pagar.pagos": true}
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	byName := map[string]routes.Route{}
 	for _, rt := range routes.All() {
 		byName[rt.Name] = rt

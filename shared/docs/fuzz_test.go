@@ -28,8 +28,7 @@ func TestSchemathesisFindsNoServerErrorNorUndocumentedResponse(t *testing.T) {
 	if err != nil {
 		t.Skip("schemathesis no está instalado (pip install schemathesis; make tools lo instala)")
 	}
-	e := testenv.NewParallel(t)
-	tok := e.Admin(1)
+	e, tok := testenv.NewAdmin(t)
 	dir := t.TempDir()
 	doc, _ := docs.Documento("v1")
 	file := filepath.Join(dir, "v1.json")
