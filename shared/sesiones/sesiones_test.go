@@ -2,7 +2,6 @@ package sesiones_test
 
 import (
 	"net/http"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,8 +11,6 @@ import (
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/testenv"
 )
-
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 func TestLoginReturnsUserTokenAndPermissions(t *testing.T) {
 	e := testenv.NewParallel(t)
