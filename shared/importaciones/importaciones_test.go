@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +15,6 @@ import (
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/testenv"
 )
-
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 // sinLimite turns the imports class off: most tests import more than twice.
 func sinLimite(c *config.Config) {
