@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +14,6 @@ import (
 	"github.com/erpcr/erp/shared/metricas"
 	"github.com/erpcr/erp/shared/testenv"
 )
-
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 // One EMF line per request, in the shape CloudWatch extracts metrics from:
 // _aws.Timestamp (ms), one directive with the namespace, the dimension set
