@@ -19,8 +19,6 @@ import (
 	"github.com/erpcr/erp/shared/testenv"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
-
 // sampleToken is the bearer token the sample events carry; the test stores
 // its hash for the demo administrator of company 1.
 const sampleToken = "900001|MuestraDeEventoSoloParaPruebasLocales0001"
