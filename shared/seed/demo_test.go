@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"regexp"
 	"testing"
 
@@ -18,8 +17,6 @@ import (
 	"github.com/erpcr/erp/shared/seed"
 	"github.com/erpcr/erp/shared/testenv"
 )
-
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 var (
 	cabys  = regexp.MustCompile(`^\d{13}$`)
