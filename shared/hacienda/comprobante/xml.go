@@ -70,9 +70,7 @@ func XML(d Documento) ([]byte, error) {
 		w.parte("Receptor", *d.Receptor, false)
 	}
 	w.texto("CondicionVenta", d.CondicionVenta)
-	if d.CondicionVenta == "99" {
-		w.texto("CondicionVentaOtros", d.CondicionVentaOtros)
-	}
+	w.otros("CondicionVentaOtros", d.CondicionVenta, d.CondicionVentaOtros)
 	if d.PlazoCredito > 0 {
 		w.texto("PlazoCredito", strconv.Itoa(d.PlazoCredito))
 	}
@@ -88,15 +86,11 @@ func XML(d Documento) ([]byte, error) {
 	for _, r := range d.Referencias {
 		w.abrir("InformacionReferencia")
 		w.texto("TipoDocIR", r.TipoDoc)
-		if r.TipoDoc == "99" {
-			w.texto("TipoDocRefOTRO", r.TipoDocOtro)
-		}
+		w.otros("TipoDocRefOTRO", r.TipoDoc, r.TipoDocOtro)
 		w.opcional("Numero", r.Numero)
 		w.texto("FechaEmisionIR", fecha(r.FechaEmision))
 		w.opcional("Codigo", r.Codigo)
-		if r.Codigo == "99" {
-			w.texto("CodigoReferenciaOTRO", r.CodigoOtro)
-		}
+		w.otros("CodigoReferenciaOTRO", r.Codigo, r.CodigoOtro)
 		w.opcional("Razon", r.Razon)
 		w.cerrar("InformacionReferencia")
 	}
@@ -162,9 +156,7 @@ func (w *escritor) linea(l Linea, lc LineaCalculada) {
 		w.abrir("Descuento")
 		w.dinero("MontoDescuento", lc.Descuentos[j])
 		w.texto("CodigoDescuento", ds.Codigo)
-		if ds.Codigo == "99" {
-			w.texto("CodigoDescuentoOTRO", ds.Naturaleza)
-		}
+		w.otros("CodigoDescuentoOTRO", ds.Codigo, ds.Naturaleza)
 		w.opcional("NaturalezaDescuento", ds.Naturaleza)
 		w.cerrar("Descuento")
 	}
@@ -215,9 +207,7 @@ func (w *escritor) resumen(d Documento, c Calculo) {
 	for _, mp := range d.MediosPago {
 		w.abrir("MedioPago")
 		w.texto("TipoMedioPago", mp.Tipo)
-		if mp.Tipo == "99" {
-			w.texto("MedioPagoOtros", mp.Otros)
-		}
+		w.otros("MedioPagoOtros", mp.Tipo, mp.Otros)
 		w.dineroNoCero("TotalMedioPago", mp.Total)
 		w.cerrar("MedioPago")
 	}
@@ -270,6 +260,14 @@ func (w *escritor) texto(nombre, valor string) {
 func (w *escritor) opcional(nombre, valor string) {
 	if valor != "" {
 		w.texto(nombre, valor)
+	}
+}
+
+// otros writes the element that describes a catalog code 99 ("otros"),
+// which Hacienda requires after that code and only then.
+func (w *escritor) otros(nombre, codigo, descripcion string) {
+	if codigo == "99" {
+		w.texto(nombre, descripcion)
 	}
 }
 

@@ -52,6 +52,13 @@ func LeerMensaje(b []byte) (Mensaje, error) {
 	var actual string
 	var texto strings.Builder
 	mensaje := ""
+	// The text elements, each read as it is (trimmed) into its field.
+	campos := map[string]*string{
+		"Clave": &m.Clave, "NombreEmisor": &m.NombreEmisor, "TipoIdentificacionEmisor": &m.TipoIdentificacionEmisor,
+		"NumeroCedulaEmisor": &m.NumeroCedulaEmisor, "NombreReceptor": &m.NombreReceptor,
+		"TipoIdentificacionReceptor": &m.TipoIdentificacionReceptor, "NumeroCedulaReceptor": &m.NumeroCedulaReceptor,
+		"EstadoMensaje": &m.EstadoMensaje, "MontoTotalImpuesto": &m.MontoTotalImpuesto, "TotalFactura": &m.TotalFactura,
+	}
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -82,32 +89,16 @@ func LeerMensaje(b []byte) (Mensaje, error) {
 				v := texto.String()
 				tv := strings.TrimSpace(v)
 				switch actual {
-				case "Clave":
-					m.Clave = tv
-				case "NombreEmisor":
-					m.NombreEmisor = tv
-				case "TipoIdentificacionEmisor":
-					m.TipoIdentificacionEmisor = tv
-				case "NumeroCedulaEmisor":
-					m.NumeroCedulaEmisor = tv
-				case "NombreReceptor":
-					m.NombreReceptor = tv
-				case "TipoIdentificacionReceptor":
-					m.TipoIdentificacionReceptor = tv
-				case "NumeroCedulaReceptor":
-					m.NumeroCedulaReceptor = tv
 				case "Mensaje":
 					mensaje = tv
-				case "EstadoMensaje":
-					m.EstadoMensaje = tv
 				case "DetalleMensaje":
 					// Hacienda separates lines with &#13;: normalise to \n.
 					v = strings.ReplaceAll(v, "\r\n", "\n")
 					m.DetalleMensaje = strings.TrimSpace(strings.ReplaceAll(v, "\r", "\n"))
-				case "MontoTotalImpuesto":
-					m.MontoTotalImpuesto = tv
-				case "TotalFactura":
-					m.TotalFactura = tv
+				default:
+					if campo, ok := campos[actual]; ok {
+						*campo = tv
+					}
 				}
 			}
 			prof--

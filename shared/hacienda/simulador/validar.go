@@ -60,6 +60,17 @@ func leer(b []byte) (datos, error) {
 	if !utf8.Valid(b) {
 		return d, errors.New("el XML no está codificado en UTF-8")
 	}
+	// The elements read, by path under the root (a comprobante's or a
+	// MensajeReceptor's), into their field.
+	campos := map[string]*string{
+		"Clave": &d.clave, "NumeroConsecutivo": &d.consecutivo, "NumeroConsecutivoReceptor": &d.consecutivoReceptor,
+		"Emisor/Nombre": &d.emisor.nombre, "Emisor/Identificacion/Tipo": &d.emisor.tipo,
+		"Emisor/Identificacion/Numero": &d.emisor.numero, "NumeroCedulaEmisor": &d.emisor.numero,
+		"Receptor/Nombre": &d.receptor.nombre, "Receptor/Identificacion/Tipo": &d.receptor.tipo,
+		"Receptor/Identificacion/Numero": &d.receptor.numero, "NumeroCedulaReceptor": &d.receptor.numero,
+		"ResumenFactura/TotalComprobante": &d.totalComprobante, "TotalFactura": &d.totalComprobante,
+		"ResumenFactura/TotalImpuesto": &d.totalImpuesto, "MontoTotalImpuesto": &d.totalImpuesto,
+	}
 	var pila []string
 	var texto strings.Builder
 	for {
@@ -89,29 +100,8 @@ func leer(b []byte) (datos, error) {
 			v := strings.TrimSpace(texto.String())
 			texto.Reset()
 			ruta := strings.Join(pila[1:], "/")
-			switch ruta {
-			case "Clave":
-				d.clave = v
-			case "NumeroConsecutivo":
-				d.consecutivo = v
-			case "Emisor/Nombre":
-				d.emisor.nombre = v
-			case "Emisor/Identificacion/Tipo":
-				d.emisor.tipo = v
-			case "Emisor/Identificacion/Numero", "NumeroCedulaEmisor":
-				d.emisor.numero = v
-			case "Receptor/Nombre":
-				d.receptor.nombre = v
-			case "Receptor/Identificacion/Tipo":
-				d.receptor.tipo = v
-			case "Receptor/Identificacion/Numero", "NumeroCedulaReceptor":
-				d.receptor.numero = v
-			case "ResumenFactura/TotalComprobante", "TotalFactura":
-				d.totalComprobante = v
-			case "ResumenFactura/TotalImpuesto", "MontoTotalImpuesto":
-				d.totalImpuesto = v
-			case "NumeroConsecutivoReceptor":
-				d.consecutivoReceptor = v
+			if campo, ok := campos[ruta]; ok {
+				*campo = v
 			}
 			pila = pila[:len(pila)-1]
 		}
