@@ -17,8 +17,7 @@ import (
 // (March 1-31 is 30 days after its start: February 28 back to January 29)
 // with each total's change in amount and percent of the previous figure.
 func TestComparisonAddsThePreviousPeriodAndTheVariationOfEachTotal(t *testing.T) {
-	f := setup(t)
-	f.escenario()
+	f := escenario(t)
 	r := f.ok(fin("estado_resultados", "comparar=periodo_anterior"))
 	if testenv.Str(r.JSON, "data.comparacion.parametros.fecha_inicio") != "2026-01-29" ||
 		testenv.Str(r.JSON, "data.comparacion.parametros.fecha_fin") != "2026-02-28" {
@@ -52,8 +51,7 @@ func TestComparisonAddsThePreviousPeriodAndTheVariationOfEachTotal(t *testing.T)
 // moneda=USD converts every entry at the selling rate of its own date; a
 // date without a rate is a 422 that names it.
 func TestDollarReportsUseTheRateOfEachEntrysDate(t *testing.T) {
-	f := setup(t)
-	f.escenario()
+	f := escenario(t)
 	for _, d := range []string{"2026-03-05", "2026-03-10", "2026-03-15", "2026-03-25"} {
 		f.E.Exec(`insert into tipos_cambio (empresa_id, fecha, compra, venta) values (1, $1, 490, 500)`, d)
 	}
@@ -86,8 +84,7 @@ func TestDollarReportsUseTheRateOfEachEntrysDate(t *testing.T) {
 // its company (a sale through the API or a manual entry) or
 // POST /api/reportes/invalidar-cache; a hit is one round trip.
 func TestCachedReportsAreServedUntilAPostingOrAnInvalidation(t *testing.T) {
-	f := setup(t)
-	f.escenario()
+	f := escenario(t)
 	path := fin("estado_resultados")
 	r := f.ok(path)
 	if r.Header.Get(reportes.CacheHeader) != "MISS" {
@@ -150,8 +147,7 @@ func TestCachedReportsAreServedUntilAPostingOrAnInvalidation(t *testing.T) {
 
 // Reports cost the same round trips whatever the number of entries.
 func TestReportsCostConstantRoundTripsWhateverTheBooksSize(t *testing.T) {
-	f := setup(t)
-	f.escenario()
+	f := escenario(t)
 	paths := []string{fin("estado_resultados", "comparar=periodo_anterior"), fin("balance_general"), fin("flujo_efectivo"),
 		"/api/reportes/balanza-comprobacion?" + marzo, "/api/reportes/libro-diario?" + marzo,
 		q("/api/reportes/libro-mayor", "cuenta_id", itoa64(f.cuenta(1, "1.1.02.001"))) + "&" + marzo}
@@ -177,8 +173,7 @@ func TestReportsCostConstantRoundTripsWhateverTheBooksSize(t *testing.T) {
 
 // Another company's books never show, and each company's cache is its own.
 func TestReportsShowOnlyTheActiveCompanysBooks(t *testing.T) {
-	f := setup(t)
-	f.escenario()
+	f := escenario(t)
 	admin2 := f.E.Admin(2)
 	for _, p := range []string{fin("balance_general"), fin("flujo_efectivo"), "/api/reportes/balanza-comprobacion?" + marzo,
 		"/api/reportes/libro-diario?" + marzo} {

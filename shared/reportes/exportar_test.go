@@ -2,7 +2,6 @@ package reportes_test
 
 import (
 	"bytes"
-	"encoding/csv"
 	"strings"
 	"testing"
 
@@ -17,15 +16,11 @@ import (
 // Gateway, decodes them): right media type and file name, and files that
 // their readers open with the figures of the JSON report.
 func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
-	f := setup(t)
-	f.escenario()
+	f := escenario(t)
 	nombre := "estado_resultados_2026-03-01_2026-03-31"
 
 	t.Run("pdf", func(t *testing.T) {
-		r := f.ok(fin("estado_resultados", "formato=pdf", "comparar=periodo_anterior"))
-		if r.Header.Get("Content-Type") != reportes.MediaPDF || r.Header.Get("Content-Disposition") != `attachment; filename="`+nombre+`.pdf"` {
-			t.Fatalf("headers: %v", r.Header)
-		}
+		r := f.descarga(t, fin("estado_resultados", "formato=pdf", "comparar=periodo_anterior"), reportes.MediaPDF, nombre+".pdf")
 		if !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
 			t.Fatalf("not a PDF: %q", r.Raw[:min(20, len(r.Raw))])
 		}
@@ -39,19 +34,8 @@ func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
 	})
 
 	t.Run("excel", func(t *testing.T) {
-		r := f.ok(fin("estado_resultados", "formato=excel"))
-		if r.Header.Get("Content-Type") != reportes.MediaExcel || r.Header.Get("Content-Disposition") != `attachment; filename="`+nombre+`.xlsx"` {
-			t.Fatalf("headers: %v", r.Header)
-		}
-		x, err := excelize.OpenReader(bytes.NewReader(r.Raw))
-		if err != nil {
-			t.Fatalf("excelize: %v", err)
-		}
-		defer x.Close()
-		rows, err := x.GetRows("Reporte")
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := f.descarga(t, fin("estado_resultados", "formato=excel"), reportes.MediaExcel, nombre+".xlsx")
+		x, rows := testenv.XLSX(t, r.Raw, "Reporte")
 		if rows[0][0] != "Demo S.A." {
 			t.Errorf("header: %v", rows[:4])
 		}
@@ -85,15 +69,8 @@ func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
 	})
 
 	t.Run("csv", func(t *testing.T) {
-		r := f.ok("/api/reportes/balanza-comprobacion?" + marzo + "&formato=csv")
-		if r.Header.Get("Content-Type") != reportes.MediaCSV ||
-			r.Header.Get("Content-Disposition") != `attachment; filename="balanza_comprobacion_2026-03-01_2026-03-31.csv"` {
-			t.Fatalf("headers: %v", r.Header)
-		}
-		recs, err := csv.NewReader(bytes.NewReader(r.Raw)).ReadAll()
-		if err != nil {
-			t.Fatalf("csv: %v", err)
-		}
+		r := f.descarga(t, "/api/reportes/balanza-comprobacion?"+marzo+"&formato=csv", reportes.MediaCSV, "balanza_comprobacion_2026-03-01_2026-03-31.csv")
+		recs := testenv.CSVRows(t, r.Raw)
 		if strings.Join(recs[0], ",") != "seccion,codigo,nombre,saldo_inicial_deudor,saldo_inicial_acreedor,debe,haber,saldo_final_deudor,saldo_final_acreedor" {
 			t.Errorf("header row: %v", recs[0])
 		}
@@ -116,9 +93,9 @@ func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
 	})
 
 	t.Run("pdf of the journal", func(t *testing.T) {
-		r := f.ok("/api/reportes/libro-diario?" + marzo + "&formato=pdf")
-		if !bytes.HasPrefix(r.Raw, []byte("%PDF-")) || r.Header.Get("Content-Disposition") != `attachment; filename="libro_diario_2026-03-01_2026-03-31.pdf"` {
-			t.Fatalf("journal pdf: %v", r.Header)
+		r := f.descarga(t, "/api/reportes/libro-diario?"+marzo+"&formato=pdf", reportes.MediaPDF, "libro_diario_2026-03-01_2026-03-31.pdf")
+		if !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
+			t.Fatalf("journal pdf: %q", r.Raw[:min(20, len(r.Raw))])
 		}
 	})
 }

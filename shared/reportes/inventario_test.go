@@ -2,7 +2,6 @@ package reportes_test
 
 import (
 	"bytes"
-	"encoding/csv"
 	"net/http"
 	"strconv"
 	"strings"
@@ -258,19 +257,9 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 	want(t, r, "default period", map[string]string{"data.totales.saldo_final_valor": "1200.00"})
 
 	t.Run("excel opens with the running balances as numbers", func(t *testing.T) {
-		r := f.ok("/api/reportes/kardex?producto_id=" + itoa64(x) + "&almacen_id=" + a + "&fecha_inicio=2026-03-05&fecha_fin=2026-03-31&formato=excel")
-		if r.Header.Get("Content-Type") != reportes.MediaExcel || r.Header.Get("Content-Disposition") != `attachment; filename="kardex_2026-03-05_2026-03-31.xlsx"` {
-			t.Fatalf("headers: %v", r.Header)
-		}
-		xl, err := excelize.OpenReader(bytes.NewReader(r.Raw))
-		if err != nil {
-			t.Fatalf("excelize: %v", err)
-		}
-		defer xl.Close()
-		rows, err := xl.GetRows("Reporte")
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := f.descarga(t, "/api/reportes/kardex?producto_id="+itoa64(x)+"&almacen_id="+a+"&fecha_inicio=2026-03-05&fecha_fin=2026-03-31&formato=excel",
+			reportes.MediaExcel, "kardex_2026-03-05_2026-03-31.xlsx")
+		xl, rows := testenv.XLSX(t, r.Raw, "Reporte")
 		var ventas [][]string
 		for k, row := range rows {
 			if len(row) > 1 && row[1] == "Venta" {
@@ -354,15 +343,8 @@ func TestPurchasesReportGroupsReceivedOrdersBySupplierOrProduct(t *testing.T) {
 		"data.totales.cantidad": "7.00", "data.totales.subtotal": "4900.00", "data.totales.total": "5537.00"})
 
 	t.Run("csv", func(t *testing.T) {
-		r := f.ok("/api/reportes/compras?" + periodo + "&formato=csv")
-		if r.Header.Get("Content-Type") != reportes.MediaCSV ||
-			r.Header.Get("Content-Disposition") != `attachment; filename="compras_`+dias(-1)+`_`+hoy()+`.csv"` {
-			t.Fatalf("headers: %v", r.Header)
-		}
-		recs, err := csv.NewReader(bytes.NewReader(r.Raw)).ReadAll()
-		if err != nil {
-			t.Fatalf("csv: %v", err)
-		}
+		r := f.descarga(t, "/api/reportes/compras?"+periodo+"&formato=csv", reportes.MediaCSV, "compras_"+dias(-1)+"_"+hoy()+".csv")
+		recs := testenv.CSVRows(t, r.Raw)
 		if strings.Join(recs[0], ",") != "seccion,grupo,ordenes,cantidad,subtotal,descuentos,impuestos,total" {
 			t.Errorf("header: %v", recs[0])
 		}

@@ -57,6 +57,17 @@ func (f *fx) ok(path string) testenv.Resp {
 	return f.Must(http.StatusOK, http.MethodGet, path, nil)
 }
 
+// descarga GETs a report file as company 1's administrator, failing t
+// unless it is a 200 of media type media sent as the attachment archivo.
+func (f *fx) descarga(t *testing.T, path, media, archivo string) testenv.Resp {
+	t.Helper()
+	r := f.E.Must(t, http.StatusOK, f.Admin, http.MethodGet, path, nil)
+	if r.Header.Get("Content-Type") != media || r.Header.Get("Content-Disposition") != `attachment; filename="`+archivo+`"` {
+		t.Fatalf("headers: %v, want %s as %s", r.Header, media, archivo)
+	}
+	return r
+}
+
 // exact is a number of the answer as written ("88000.00").
 func exact(t *testing.T, r testenv.Resp, path string) string {
 	t.Helper()
@@ -73,7 +84,7 @@ func want(t *testing.T, r testenv.Resp, what string, m map[string]string) {
 	}
 }
 
-// escenario is company 1's books for the tests (amounts in colones):
+// escenario is a fixture with company 1's books for the tests (amounts in colones):
 //
 //	2026-02-01 capital paid into the bank          Dr Banco 1,000,000 / Cr Capital
 //	2026-02-10 goods bought from the bank           Dr Inventario 4,000 / Cr Banco
@@ -85,8 +96,9 @@ func want(t *testing.T, r testenv.Resp, what string, m map[string]string) {
 //	2026-03-25 more capital into the bank           Dr Banco 50,000 / Cr Capital
 //
 // and company 2 one entry of 777,777 that company 1 must never see.
-func (f *fx) escenario() {
-	f.T.Helper()
+func escenario(t *testing.T) *fx {
+	t.Helper()
+	f := setup(t)
 	f.asiento(1, "2026-02-01", "Aporte de capital", "1.1.02.001", 1000000, "3.1.01.001", -1000000)
 	f.asiento(1, "2026-02-10", "Compra de mercadería", "1.1.04.001", 4000, "1.1.02.001", -4000)
 	f.asiento(1, "2026-02-15", "Alquiler de febrero", "6.2.01.001", 80000, "1.1.02.001", -80000)
@@ -103,6 +115,7 @@ func (f *fx) escenario() {
 		"condicion_venta": "contado", "almacen_id": f.Almacen, "detalles": linea(2)})
 	f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", map[string]any{"fecha_venta": "2026-03-16", "tipo_comprobante": "factura",
 		"condicion_venta": "credito", "cliente_id": cliente, "almacen_id": f.Almacen, "detalles": linea(1)})
+	return f
 }
 
 func q(path string, kv ...string) string {

@@ -22,8 +22,7 @@ func fin(tipo string, extra ...string) string {
 // flow classifies each cash movement by its counter-account and ends at
 // the cash accounts' balance, and the trial balance's columns are equal.
 func TestStatementsOfPostedSalesAndManualEntriesTieOut(t *testing.T) {
-	f := setup(t)
-	f.escenario()
+	f := escenario(t)
 
 	t.Run("income statement", func(t *testing.T) {
 		r := f.ok(fin("estado_resultados"))
