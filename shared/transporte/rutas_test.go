@@ -3,7 +3,6 @@ package transporte_test
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"testing"
 
 	"github.com/erpcr/erp/shared/testenv"
@@ -174,34 +173,11 @@ func TestRutaValidation(t *testing.T) {
 func TestRutaPermissionsAndTenantIsolation(t *testing.T) {
 	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
-	id := e.Create(t, admin1, "/api/rutas", ruta("R-1"))
-	lector := e.UserWith(t, admin1, "lector", "rutas.leer")
-	nadie := e.UserWith(t, admin1, "nadie", "buses.leer")
-	for _, c := range []struct {
-		name, tok, method, path string
-		body                    any
-		want                    int
-	}{
-		{"list without rutas.leer", nadie, http.MethodGet, "/api/rutas", nil, http.StatusForbidden},
-		{"show without rutas.leer", nadie, http.MethodGet, rutaPath(id), nil, http.StatusForbidden},
-		{"show with rutas.leer", lector, http.MethodGet, rutaPath(id), nil, http.StatusOK},
-		{"create without rutas.crear", lector, http.MethodPost, "/api/rutas", ruta("R-9"), http.StatusForbidden},
-		{"update without rutas.actualizar", lector, http.MethodPatch, rutaPath(id), map[string]any{"tarifa": 1}, http.StatusForbidden},
-		{"delete without rutas.eliminar", lector, http.MethodDelete, rutaPath(id), nil, http.StatusForbidden},
-		{"another company's show", admin2, http.MethodGet, rutaPath(id), nil, http.StatusNotFound},
-		{"another company's update", admin2, http.MethodPatch, rutaPath(id), map[string]any{"tarifa": 1, "paradas": []any{}}, http.StatusNotFound},
-		{"another company's put", admin2, http.MethodPut, rutaPath(id), ruta("R-1"), http.StatusNotFound},
-		{"another company's delete", admin2, http.MethodDelete, rutaPath(id), nil, http.StatusNotFound},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if r := e.Call(c.tok, c.method, c.path, c.body); r.Status != c.want {
-				t.Errorf("%d, want %d: %s", r.Status, c.want, r.Raw)
-			}
-		})
-	}
-	if ids := testenv.IDs(e.Get("/api/rutas?per_page=100", admin2)); slices.Contains(ids, id) {
-		t.Errorf("company 2 lists company 1's route")
-	}
+	r1 := testenv.Recurso{Path: "/api/rutas", Modulo: "rutas", ID: e.Create(t, admin1, "/api/rutas", ruta("R-1")),
+		Crear: ruta("R-9"), Cambio: map[string]any{"tarifa": 1, "paradas": []any{}}, Completo: ruta("R-1"), Otro: "buses.leer"}
+	e.ExpectPermissions(t, admin1, r1)
+	e.ExpectIsolation(t, admin2, r1)
+	id := r1.ID
 	r := e.Get(rutaPath(id), admin1)
 	if r.Status != http.StatusOK || testenv.Exact(t, r.Raw, "data.tarifa") != "655.00" || testenv.Len(r.JSON, "data.paradas") != 2 {
 		t.Errorf("company 1's route changed: %s", r.Raw)
