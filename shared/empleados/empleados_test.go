@@ -256,48 +256,15 @@ func TestEmpleadoFilters(t *testing.T) {
 
 func TestEmpleadoPermissions(t *testing.T) {
 	e, admin := testenv.NewAdmin(t)
-	id := e.Create(t, admin, "/api/empleados", empleado("109870621"))
-	lector := e.UserWith(t, admin, "lector", "empleados.leer")
-	nadie := e.UserWith(t, admin, "nadie", "ventas.leer")
-	cases := []struct {
-		name, tok, method, path string
-		body                    any
-		want                    int
-	}{
-		{"list without empleados.leer", nadie, http.MethodGet, "/api/empleados", nil, http.StatusForbidden},
-		{"show without empleados.leer", nadie, http.MethodGet, path(id), nil, http.StatusForbidden},
-		{"list with empleados.leer", lector, http.MethodGet, "/api/empleados", nil, http.StatusOK},
-		{"create without empleados.crear", lector, http.MethodPost, "/api/empleados", empleado("109870622"), http.StatusForbidden},
-		{"update without empleados.actualizar", lector, http.MethodPatch, path(id), map[string]any{"puesto": "X"}, http.StatusForbidden},
-		{"delete without empleados.eliminar", lector, http.MethodDelete, path(id), nil, http.StatusForbidden},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if r := e.Call(c.tok, c.method, c.path, c.body); r.Status != c.want {
-				t.Errorf("%d, want %d: %s", r.Status, c.want, r.Raw)
-			}
-		})
-	}
+	e.ExpectPermissions(t, admin, testenv.Recurso{Path: "/api/empleados", Modulo: "empleados", ID: e.Create(t, admin, "/api/empleados", empleado("109870621")),
+		Crear: empleado("109870622"), Cambio: map[string]any{"puesto": "X"}, Otro: "ventas.leer"})
 }
 
 func TestEmpleadoOfAnotherCompanyIsNotFound(t *testing.T) {
 	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
 	id := e.Create(t, admin1, "/api/empleados", empleado("109870631"))
-	for _, c := range []struct {
-		method string
-		body   any
-	}{{http.MethodGet, nil}, {http.MethodPatch, map[string]any{"puesto": "Otro"}},
-		{http.MethodPut, empleado("109870631")}, {http.MethodDelete, nil}} {
-		t.Run(c.method, func(t *testing.T) {
-			if r := e.Call(admin2, c.method, path(id), c.body); r.Status != http.StatusNotFound {
-				t.Errorf("%d %s", r.Status, r.Raw)
-			}
-		})
-	}
-	if ids := testenv.IDs(e.Get("/api/empleados?per_page=100", admin2)); slices.Contains(ids, id) {
-		t.Errorf("company 2 lists company 1's employee: %v", ids)
-	}
+	e.ExpectIsolation(t, admin2, testenv.Recurso{Path: "/api/empleados", ID: id, Cambio: map[string]any{"puesto": "Otro"}, Completo: empleado("109870631")})
 	// Unchanged, not deleted; and company 2 may use the same identification.
 	r := e.Get(path(id), admin1)
 	if r.Status != http.StatusOK || testenv.Str(r.JSON, "data.puesto") != "Chofer" {
