@@ -3,21 +3,34 @@ package db
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 )
 
-// Uno runs a query that selects at most one row (a record by its id) and
-// scans it: found is false, with no error, when it selects none, so a
-// domain function can answer its own 404.
-func Uno[T any](ctx context.Context, q Querier, scan pgx.RowToFunc[T], sql string, args ...any) (x T, found bool, err error) {
+// Uno reads one record (a query selecting at most one row, by its id),
+// scanned with scan, and, when cargar is not nil, loads its relations with
+// the loader a list uses for its page. found is false, with no error, when
+// the query selects none, so a domain function answers its own 404; what
+// names the record in errors.
+func Uno[T any](ctx context.Context, q Querier, what string, scan pgx.RowToFunc[T], cargar func([]T) error, sql string, args ...any) (x T, found bool, err error) {
+	var zero T
 	rows, err := q.Query(ctx, sql, args...)
-	if err != nil {
-		return x, false, err
+	if err == nil {
+		x, err = pgx.CollectOneRow(rows, scan)
 	}
-	x, err = pgx.CollectOneRow(rows, scan)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return x, false, nil
+		return zero, false, nil
 	}
-	return x, err == nil, err
+	if err != nil {
+		return zero, false, fmt.Errorf("%s: %w", what, err)
+	}
+	if cargar == nil {
+		return x, true, nil
+	}
+	xs := []T{x}
+	if err := cargar(xs); err != nil {
+		return zero, false, err
+	}
+	return xs[0], true, nil
 }

@@ -66,6 +66,14 @@ func decodeBody[In any](r *http.Request, decode DecodeFunc[In]) (In, *valid.Inpu
 	return v, in, err
 }
 
+// body is decodeBody as a parse function of runWith.
+func body[In any](decode DecodeFunc[In]) func(*http.Request) (In, error) {
+	return func(r *http.Request) (In, error) {
+		in, _, err := decodeBody(r, decode)
+		return in, err
+	}
+}
+
 // run runs fn in one transaction scoped to the request's principal. A
 // transaction PostgreSQL aborted as a deadlock victim or a serialization
 // failure is run again (up to 3 times): nothing of it committed, and domain
@@ -93,6 +101,17 @@ func runFor[T any](d *db.DB, r *http.Request, fn func(ctx context.Context, tx *d
 		return err
 	})
 	return out, err
+}
+
+// runWith reads the request with parse (before the transaction opens: a bad
+// input costs no round trip), then runs fn with what it read.
+func runWith[In, Out any](d *db.DB, r *http.Request, parse func(*http.Request) (In, error), fn func(ctx context.Context, tx *db.Tx, p auth.Principal, in In) (Out, error)) (Out, error) {
+	in, err := parse(r)
+	if err != nil {
+		var zero Out
+		return zero, err
+	}
+	return runFor(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (Out, error) { return fn(ctx, tx, p, in) })
 }
 
 // Show answers GET /{id}: 200 {success, data}.
@@ -125,13 +144,7 @@ func NoQuery(*http.Request) (struct{}, error) { return struct{}{}, nil }
 // opens (a bad filter costs no round trip), then 200 {success, data}.
 func Get[Q, T any](d *db.DB, parse func(*http.Request) (Q, error), read ReadFunc[Q, T]) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		q, err := parse(r)
-		if err != nil {
-			return err
-		}
-		out, err := runFor(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (T, error) {
-			return read(ctx, tx, p, q)
-		})
+		out, err := runWith(d, r, parse, read)
 		if err != nil {
 			return err
 		}
@@ -155,13 +168,7 @@ type Escritor interface {
 // 200 {success, message, data}.
 func Put[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], do CreateFunc[In, Out]) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		in, _, err := decodeBody(r, decode)
-		if err != nil {
-			return err
-		}
-		out, err := runFor(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) (Out, error) {
-			return do(ctx, tx, p, in)
-		})
+		out, err := runWith(d, r, body(decode), do)
 		if err != nil {
 			return err
 		}

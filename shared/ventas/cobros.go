@@ -138,18 +138,8 @@ const msgCuentaNoEncontrada = "Cuenta por cobrar no encontrada."
 
 // FindCuenta loads one receivable of the tenant with its payments.
 func FindCuenta(ctx context.Context, q *db.Tx, id int64) (CuentaPorCobrar, bool, error) {
-	c, found, err := db.Uno(ctx, q, scanCuenta, `select `+cuentaCols+` from cuentas_por_cobrar c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`, q.EmpresaID(), id)
-	if err != nil {
-		return CuentaPorCobrar{}, false, fmt.Errorf("ventas: cuenta: %w", err)
-	}
-	if !found {
-		return CuentaPorCobrar{}, false, nil
-	}
-	cs := []CuentaPorCobrar{c}
-	if err := loadCuentas(ctx, q, cs, true); err != nil {
-		return CuentaPorCobrar{}, false, err
-	}
-	return cs[0], true, nil
+	return db.Uno(ctx, q, "ventas: cuenta", scanCuenta, func(cs []CuentaPorCobrar) error { return loadCuentas(ctx, q, cs, true) },
+		`select `+cuentaCols+` from cuentas_por_cobrar c where c.empresa_id = $1 and c.id = $2 and not c.eliminado`, q.EmpresaID(), id)
 }
 
 var cuentaSorts = map[string]string{

@@ -8,7 +8,6 @@ package ventas
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -303,16 +302,6 @@ func scanDetalle(r pgx.CollectableRow) (Detalle, error) {
 // Find loads one sale of the tenant (not deleted) with its nested objects
 // and lines, in two round trips. found is false when there is none.
 func Find(ctx context.Context, q *db.Tx, id int64) (Venta, bool, error) {
-	v, found, err := db.Uno(ctx, q, scanVenta, `select `+ventaCols+` from ventas v where v.empresa_id = $1 and v.id = $2 and not v.eliminado`, q.EmpresaID(), id)
-	if err != nil {
-		return Venta{}, false, fmt.Errorf("ventas: find: %w", err)
-	}
-	if !found {
-		return Venta{}, false, nil
-	}
-	vs := []Venta{v}
-	if err := loadVentas(ctx, q, vs, true); err != nil {
-		return Venta{}, false, err
-	}
-	return vs[0], true, nil
+	return db.Uno(ctx, q, "ventas: find", scanVenta, func(vs []Venta) error { return loadVentas(ctx, q, vs, true) },
+		`select `+ventaCols+` from ventas v where v.empresa_id = $1 and v.id = $2 and not v.eliminado`, q.EmpresaID(), id)
 }
