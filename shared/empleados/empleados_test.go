@@ -83,7 +83,7 @@ func TestEmpleadoCRUDWithNormalizedFieldsAndDefaults(t *testing.T) {
 
 func TestEmpleadoEdadYAntiguedadCountToTodayInCostaRica(t *testing.T) {
 	e, admin := testenv.NewAdmin(t)
-	h := hoy()
+	h := testenv.HoyCR()
 	// Hired on the 1st of the month 2 years and 3 months ago: seniority is
 	// exactly 2 years, 3 months and (today's day - 1) days.
 	ingreso := time.Date(h.Year()-2, h.Month()-3, 1, 0, 0, 0, 0, time.UTC)
@@ -140,7 +140,7 @@ func TestEmpleadoValidation(t *testing.T) {
 	e, admin := testenv.NewAdmin(t)
 	admin2 := e.Admin(2)
 	e.Create(t, admin, "/api/empleados", empleado("109870654"))
-	h := hoy()
+	h := testenv.HoyCR()
 	ingreso := h.AddDate(-1, 0, 0)
 	// A user of company 2 only, and the admin of company 1 linked once.
 	ajeno := e.Create(t, admin2, "/api/usuarios", map[string]any{"nombre": "Dos", "email": "dos@demo2.cr", "password": "Segura123!"})
