@@ -63,7 +63,7 @@ func TestBusValidation(t *testing.T) {
 	suspendido := empleado(t, e, admin, "109870656", "estado", "suspendido")
 	salio := empleado(t, e, admin, "109870657", "fecha_salida", enDias(-1))
 	registroInactivo := empleado(t, e, admin, "109870658", "activo", false)
-	proximo := strconv.Itoa(hoy().Year() + 1)
+	proximo := strconv.Itoa(testenv.HoyCR().Year() + 1)
 	e.ExpectInvalid(t, admin, http.MethodPost, "/api/buses", []testenv.Invalid{
 		{"placa required", testenv.With(bus(""), "placa", nil), "placa"},
 		{"placa with 4 letters", bus("ABCD 1234"), "placa"},
@@ -72,7 +72,7 @@ func TestBusValidation(t *testing.T) {
 		{"placa with symbols", bus("AB#1234"), "placa"},
 		{"placa taken (normalized)", bus("sjb12345"), "placa"},
 		{"anio before 1980", testenv.With(bus("AB 1"), "anio", 1979), "anio"},
-		{"anio after next year", testenv.With(bus("AB 1"), "anio", hoy().Year()+2), "anio"},
+		{"anio after next year", testenv.With(bus("AB 1"), "anio", testenv.HoyCR().Year()+2), "anio"},
 		{"capacidad zero", testenv.With(bus("AB 1"), "capacidad_pasajeros", 0), "capacidad_pasajeros"},
 		{"capacidad required", testenv.With(bus("AB 1"), "capacidad_pasajeros", testenv.Absent), "capacidad_pasajeros"},
 		{"estado unknown", testenv.With(bus("AB 1"), "estado", "averiado"), "estado"},
@@ -87,8 +87,8 @@ func TestBusValidation(t *testing.T) {
 		{"chofer record inactive", testenv.With(bus("AB 1"), "chofer_id", registroInactivo), "chofer_id"},
 	})
 	// Next year's model is accepted; the message names the bounds.
-	e.Create(t, admin, "/api/buses", testenv.With(bus("AB 2"), "anio", hoy().Year()+1))
-	r := e.Call(admin, http.MethodPost, "/api/buses", testenv.With(bus("AB 3"), "anio", hoy().Year()+2))
+	e.Create(t, admin, "/api/buses", testenv.With(bus("AB 2"), "anio", testenv.HoyCR().Year()+1))
+	r := e.Call(admin, http.MethodPost, "/api/buses", testenv.With(bus("AB 3"), "anio", testenv.HoyCR().Year()+2))
 	if msgs := r.FieldErrors("anio"); len(msgs) == 0 || !strings.Contains(msgs[0], proximo) {
 		t.Errorf("anio message: %s", r.Raw)
 	}

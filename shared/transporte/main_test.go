@@ -11,11 +11,8 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
-// hoy is today in Costa Rica (testenv.HoyCR).
-func hoy() time.Time { return testenv.HoyCR() }
-
 // enDias is the date n days from today in Costa Rica.
-func enDias(n int) string { return hoy().AddDate(0, 0, n).Format(time.DateOnly) }
+func enDias(n int) string { return testenv.HoyCR().AddDate(0, 0, n).Format(time.DateOnly) }
 
 func rutaPath(id int) string { return fmt.Sprintf("/api/rutas/%d", id) }
 func busPath(id int) string  { return fmt.Sprintf("/api/buses/%d", id) }
