@@ -10,10 +10,6 @@ import (
 	"github.com/erpcr/erp/shared/testenv"
 )
 
-func hoyCR() string {
-	return time.Now().In(time.FixedZone("CR", -6*60*60)).Format("2006-01-02")
-}
-
 // vender creates a sale of today in company 1: a service (no stock) for
 // 2 × 15000 + 13 % IVA.
 func vender(t *testing.T, e *testenv.Env, tok string) {
@@ -23,7 +19,7 @@ func vender(t *testing.T, e *testenv.Env, tok string) {
 		select 1, c.id, u.id, (select id from tipos_impuesto where codigo = '01' and codigo_tarifa_iva = '08'),
 			'Instalación', 'SERV-' || gen_random_uuid(), 'servicio', 15000, false
 		from categorias_producto c, unidades_medida u where c.empresa_id = 1 and u.codigo = 'Unid' limit 1 returning id`)
-	e.Create(t, tok, "/api/ventas", map[string]any{"fecha_venta": hoyCR(), "tipo_comprobante": "factura",
+	e.Create(t, tok, "/api/ventas", map[string]any{"fecha_venta": testenv.HoyCR().Format(time.DateOnly), "tipo_comprobante": "factura",
 		"detalles": []any{map[string]any{"producto_id": prod, "cantidad": 2, "precio_unitario": 15000}}})
 }
 
