@@ -24,14 +24,7 @@ func (f *fx) firmado() int64 {
 	return id
 }
 
-func (f *fx) barrer() int {
-	f.T.Helper()
-	n, err := f.svc.Barrer(context.Background())
-	if err != nil {
-		f.T.Fatalf("sweep: %v", err)
-	}
-	return n
-}
+func (f *fx) barrer() int { return testenv.Barrido(f.T, f.svc.Barrer) }
 
 // Lost messages (the submission's and a poll's) are recovered by the
 // scheduler's sweep, no earlier than Gracia after they were due.

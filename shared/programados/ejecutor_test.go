@@ -10,8 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/erpcr/erp/shared/testenv"
 )
 
@@ -47,10 +45,7 @@ func TestAWeeklyReportRunsOnceAtItsHourAndMailsItsLink(t *testing.T) {
 	f.asiento("2026-03-05", "1.1.02.001", "3.1.01.001", 50000)
 	id := f.crear(f.admin, balanza())
 
-	f.reloj.Fijar(cr("2026-03-04 07:59"))
-	if n := f.barrer(); n != 0 {
-		t.Fatalf("a minute early: %d runs", n)
-	}
+	f.barrerA("2026-03-04 07:59", 0, "a minute early")
 
 	// Two schedulers sweep at the same instant, then one sweeps again and
 	// another a minute later: one run.
@@ -72,9 +67,7 @@ func TestAWeeklyReportRunsOnceAtItsHourAndMailsItsLink(t *testing.T) {
 	if counts[0]+counts[1] != 1 {
 		t.Fatalf("two sweeps at the hour ran %v", counts)
 	}
-	if n := f.barrer(); n != 0 {
-		t.Fatalf("a third sweep at the same instant ran %d", n)
-	}
+	f.barrerA("2026-03-04 08:00", 0, "a third sweep at the same instant")
 	// Schedulers that listed the schedule as due before it was claimed
 	// (eight at once) claim nothing: the claim re-checks the row under its
 	// lock. And a run is started once.
@@ -94,10 +87,7 @@ func TestAWeeklyReportRunsOnceAtItsHourAndMailsItsLink(t *testing.T) {
 	if corrio, err := f.svc.Ejecutar(context.Background(), 1, first); corrio || err != nil {
 		t.Fatalf("a finished run started again: %v %v", corrio, err)
 	}
-	f.reloj.Fijar(cr("2026-03-04 08:01"))
-	if n := f.barrer(); n != 0 {
-		t.Fatalf("a minute later: %d runs", n)
-	}
+	f.barrerA("2026-03-04 08:01", 0, "a minute later")
 
 	show := f.ok(http.StatusOK, f.e.Get(ruta(id), f.admin))
 	if got := testenv.Str(show.JSON, "data.proxima_ejecucion"); got != "2026-03-11T14:00:00Z" {
@@ -152,10 +142,7 @@ func TestAWeeklyReportRunsOnceAtItsHourAndMailsItsLink(t *testing.T) {
 	}
 
 	// Next Wednesday it runs again.
-	f.reloj.Fijar(cr("2026-03-11 08:00"))
-	if n := f.barrer(); n != 1 {
-		t.Fatalf("next week: %d runs", n)
-	}
+	f.barrerA("2026-03-11 08:00", 1, "next week")
 	if runs := f.ejecuciones(id); len(runs) != 2 || testenv.Str(runs[0], "programada_para") != "2026-03-11T14:00:00Z" {
 		t.Fatalf("runs after a week: %v", runs)
 	}
@@ -177,10 +164,7 @@ func TestAMonthlyReportOnThe31stRunsOnTheLastDayOfShorterMonths(t *testing.T) {
 		{"2026-02-28 08:00", "2026-03-31T14:00:00Z"},
 		{"2026-03-31 08:00", "2026-04-30T14:00:00Z"},
 	} {
-		f.reloj.Fijar(cr(c.ahora))
-		if n := f.barrer(); n != 1 {
-			t.Fatalf("%s: %d runs", c.ahora, n)
-		}
+		f.barrerA(c.ahora, 1, "month end")
 		if got := proxima(); got != c.siguiente {
 			t.Fatalf("after %s: proxima_ejecucion %s, want %s", c.ahora, got, c.siguiente)
 		}
@@ -224,10 +208,7 @@ func TestAFailingRunIsRecordedAndTheOthersStillRun(t *testing.T) {
 	// And one that works (Excel).
 	bueno := f.crear(f.admin, diaria("formato", "excel", "destinatarios", []string{"gerencia@demo.cr"}))
 
-	f.reloj.Fijar(cr("2026-03-03 08:00"))
-	if n := f.barrer(); n != 3 {
-		t.Fatalf("runs: %d", n)
-	}
+	f.barrerA("2026-03-03 08:00", 3, "runs")
 	for _, c := range []struct {
 		id     int64
 		estado string
@@ -254,14 +235,8 @@ func TestAFailingRunIsRecordedAndTheOthersStillRun(t *testing.T) {
 		t.Fatalf("mails: %v", m)
 	}
 	r := f.descargar(f.admin, f.ejecuciones(bueno)[0])
-	x, err := excelize.OpenReader(bytes.NewReader(r.Raw))
-	if err != nil {
-		t.Fatalf("excelize: %v", err)
-	}
-	defer x.Close()
-	rows, err := x.GetRows(x.GetSheetList()[0])
-	if err != nil || len(rows) == 0 || rows[0][0] != "Demo S.A." {
-		t.Fatalf("excel rows: %v %v", rows, err)
+	if _, rows := testenv.XLSX(t, r.Raw, ""); len(rows) == 0 || rows[0][0] != "Demo S.A." {
+		t.Fatalf("excel rows: %v", rows)
 	}
 }
 
@@ -297,10 +272,7 @@ func TestRelativeDatesCoverThePreviousMonthOfEachRun(t *testing.T) {
 	if testenv.Str(r.JSON, "data.parametros.fecha_inicio") != "inicio_mes_anterior" {
 		t.Fatalf("stored parameters: %s", r.Raw)
 	}
-	f.reloj.Fijar(cr("2026-04-01 08:00"))
-	if n := f.barrer(); n != 1 {
-		t.Fatalf("runs: %d", n)
-	}
+	f.barrerA("2026-04-01 08:00", 1, "runs")
 	run := f.ejecuciones(id)[0]
 	if got := testenv.Str(run, "archivo_nombre"); got != "balanza_comprobacion_2026-03-01_2026-03-31.csv" {
 		t.Fatalf("file %s (%v)", got, run)
@@ -325,17 +297,9 @@ func TestARunLeftPendingIsTakenAgainBySweepsAfterFiveMinutes(t *testing.T) {
 			values (1, $1, $2, $2)`, id, cr("2026-03-02 12:00"))
 	}
 	f.ok(http.StatusOK, f.call(f.admin, "DELETE", ruta(borrado), nil))
-	f.reloj.Fijar(cr("2026-03-02 12:04"))
-	if n := f.barrer(); n != 0 {
-		t.Fatalf("taken before 5 minutes: %d", n)
-	}
-	f.reloj.Fijar(cr("2026-03-02 12:06"))
-	if n := f.barrer(); n != 2 {
-		t.Fatalf("orphans taken: %d", n)
-	}
-	if n := f.barrer(); n != 0 {
-		t.Fatalf("taken twice: %d", n)
-	}
+	f.barrerA("2026-03-02 12:04", 0, "taken before 5 minutes")
+	f.barrerA("2026-03-02 12:06", 2, "orphans taken")
+	f.barrerA("2026-03-02 12:06", 0, "taken twice")
 	if runs := f.ejecuciones(vivo); len(runs) != 1 || testenv.Str(runs[0], "estado") != "completada" {
 		t.Fatalf("orphan run: %v", runs)
 	}
@@ -346,19 +310,11 @@ func TestARunLeftPendingIsTakenAgainBySweepsAfterFiveMinutes(t *testing.T) {
 	// interrupted 5 minutes after it started, not run again.
 	f.e.Exec(`insert into reporte_ejecuciones (empresa_id, reporte_programado_id, programada_para, estado, creado_en, iniciado_en)
 		values (1, $1, $2, 'ejecutando', $2, $2)`, vivo, cr("2026-03-02 12:05"))
-	f.reloj.Fijar(cr("2026-03-02 12:09"))
-	if n := f.barrer(); n != 0 {
-		t.Fatalf("interrupted before 5 minutes: %d", n)
-	}
-	f.reloj.Fijar(cr("2026-03-02 12:11"))
-	if n := f.barrer(); n != 1 {
-		t.Fatalf("interrupted runs: %d", n)
-	}
+	f.barrerA("2026-03-02 12:09", 0, "interrupted before 5 minutes")
+	f.barrerA("2026-03-02 12:11", 1, "interrupted runs")
 	if runs := f.ejecuciones(vivo); len(runs) != 2 || testenv.Str(runs[0], "estado") != "fallida" ||
 		!strings.Contains(testenv.Str(runs[0], "error"), "se interrumpió") || testenv.Str(runs[0], "terminado_en") != "2026-03-02T18:11:00Z" {
 		t.Fatalf("interrupted run: %v", runs)
 	}
-	if n := f.barrer(); n != 0 {
-		t.Fatalf("interrupted twice: %d", n)
-	}
+	f.barrerA("2026-03-02 12:11", 0, "interrupted twice")
 }

@@ -1,7 +1,6 @@
 package programados_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -86,13 +85,16 @@ func ruta(id int64, rest ...string) string {
 }
 
 // barrer runs one sweep at the clock's time.
-func (f *fx) barrer() int {
+func (f *fx) barrer() int { return testenv.Barrido(f.t, f.svc.Barrer) }
+
+// barrerA sets the clock to a Costa Rica time and expects one sweep there
+// to take n runs.
+func (f *fx) barrerA(hora string, n int, que string) {
 	f.t.Helper()
-	n, err := f.svc.Barrer(context.Background())
-	if err != nil {
-		f.t.Fatalf("barrer: %v", err)
+	f.reloj.Fijar(cr(hora))
+	if got := f.barrer(); got != n {
+		f.t.Fatalf("%s (sweep at %s): %d runs taken, want %d", que, hora, got, n)
 	}
-	return n
 }
 
 // ejecuciones lists a schedule's runs (newest first) as the admin sees them.

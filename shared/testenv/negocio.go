@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"net/http"
 	"testing"
@@ -75,4 +76,16 @@ func CSVRows(t testing.TB, raw []byte) [][]string {
 		t.Fatalf("csv: %v", err)
 	}
 	return recs
+}
+
+// Barrido runs one sweep of a scheduler's sweeper (Barrer of the Hacienda
+// queue, of the scheduled reports) and returns how many items it took,
+// failing t when the sweep fails.
+func Barrido(t testing.TB, barrer func(context.Context) (int, error)) int {
+	t.Helper()
+	n, err := barrer(context.Background())
+	if err != nil {
+		t.Fatalf("sweep: %v", err)
+	}
+	return n
 }
