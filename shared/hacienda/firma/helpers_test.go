@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,6 +46,23 @@ func identidadPrueba(t *testing.T) identidad {
 		t.Fatal(idErr)
 	}
 	return identidad{modern: x.Modern, legacy: x.Legacy, cert: x.Cert, c: idC}
+}
+
+// cargar opens p12 with the test PIN, failing t unless it holds cert and
+// a wrong PIN is refused as ErrPIN: what every encoding of a .p12 must do.
+func cargar(t *testing.T, nombre string, p12 []byte, cert *x509.Certificate) *firma.Certificado {
+	t.Helper()
+	c, err := firma.CargarP12(p12, pinPrueba)
+	if err != nil {
+		t.Fatalf("%s: %v", nombre, err)
+	}
+	if !c.Cert.Equal(cert) {
+		t.Errorf("%s: el certificado cargado no es el generado", nombre)
+	}
+	if _, err := firma.CargarP12(p12, "0000"); !errors.Is(err, firma.ErrPIN) {
+		t.Errorf("%s: PIN incorrecto: err = %v, se esperaba ErrPIN", nombre, err)
+	}
+	return c
 }
 
 // ahora is a signing time inside the test certificates' validity.

@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"errors"
+	"fmt"
 	"math/big"
 	"os/exec"
 	"strings"
@@ -24,21 +25,12 @@ func TestCargarP12ModernoYLegado(t *testing.T) {
 	id := identidadPrueba(t)
 	for nombre, p12 := range map[string][]byte{"moderno": id.modern, "legado": id.legacy} {
 		t.Run(nombre, func(t *testing.T) {
-			c, err := firma.CargarP12(p12, pinPrueba)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !c.Cert.Equal(id.cert) {
-				t.Error("el certificado cargado no es el generado")
-			}
+			c := cargar(t, nombre, p12, id.cert)
 			if !c.Key.PublicKey.Equal(id.cert.PublicKey) {
 				t.Error("la llave no corresponde al certificado")
 			}
 			if len(c.Chain) != 0 {
 				t.Errorf("cadena inesperada: %d certificados", len(c.Chain))
-			}
-			if _, err := firma.CargarP12(p12, "0000"); !errors.Is(err, firma.ErrPIN) {
-				t.Errorf("PIN incorrecto: err = %v, se esperaba ErrPIN", err)
 			}
 			if _, err := firma.CargarP12(p12, ""); !errors.Is(err, firma.ErrPIN) {
 				t.Errorf("PIN vacío: err = %v, se esperaba ErrPIN", err)
@@ -60,16 +52,7 @@ func TestCargarP12OtrosCifrados(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := firma.CargarP12(p12, pinPrueba)
-		if err != nil {
-			t.Fatalf("%s: %v", nombre, err)
-		}
-		if !c.Cert.Equal(cert) {
-			t.Errorf("%s: certificado distinto", nombre)
-		}
-		if _, err := firma.CargarP12(p12, "mal"); !errors.Is(err, firma.ErrPIN) {
-			t.Errorf("%s: PIN incorrecto: err = %v", nombre, err)
-		}
+		cargar(t, nombre, p12, cert)
 	}
 }
 
@@ -166,17 +149,7 @@ func TestCargarP12OpenSSL(t *testing.T) {
 			}
 			t.Fatalf("openssl: %v: %s", err, b)
 		}
-		p12 := leerArchivo(t, out)
-		c, err := firma.CargarP12(p12, pinPrueba)
-		if err != nil {
-			t.Fatalf("openssl %v: %v", extra, err)
-		}
-		if !c.Cert.Equal(cert) {
-			t.Errorf("openssl %v: certificado distinto", extra)
-		}
-		if _, err := firma.CargarP12(p12, "9999"); !errors.Is(err, firma.ErrPIN) {
-			t.Errorf("openssl %v: PIN incorrecto: %v", extra, err)
-		}
+		cargar(t, fmt.Sprint("openssl ", extra), leerArchivo(t, out), cert)
 	}
 }
 
