@@ -28,21 +28,18 @@ type VentaRef struct {
 
 // Comprobante is an electronic document as lists show it.
 type Comprobante struct {
-	ID                int64      `json:"id"`
-	EmpresaID         int64      `json:"empresa_id"`
-	VentaID           int64      `json:"venta_id"`
-	SucursalID        *int64     `json:"sucursal_id"`
-	TipoDocumento     string     `json:"tipo_documento"`
-	Clave             string     `json:"clave"`
-	NumeroConsecutivo string     `json:"numero_consecutivo"`
-	Situacion         string     `json:"situacion"`
-	FechaEmision      time.Time  `json:"fecha_emision"`
-	Estado            string     `json:"estado"`
-	TotalComprobante  *Monto     `json:"total_comprobante"`
-	IndEstado         *string    `json:"ind_estado"`
-	MensajeHacienda   *string    `json:"mensaje_hacienda"`
-	DetalleMensaje    *string    `json:"detalle_mensaje"`
-	UltimoError       *string    `json:"ultimo_error"`
+	ID                int64     `json:"id"`
+	EmpresaID         int64     `json:"empresa_id"`
+	VentaID           int64     `json:"venta_id"`
+	SucursalID        *int64    `json:"sucursal_id"`
+	TipoDocumento     string    `json:"tipo_documento"`
+	Clave             string    `json:"clave"`
+	NumeroConsecutivo string    `json:"numero_consecutivo"`
+	Situacion         string    `json:"situacion"`
+	FechaEmision      time.Time `json:"fecha_emision"`
+	Estado            string    `json:"estado"`
+	TotalComprobante  *Monto    `json:"total_comprobante"`
+	RespuestaHacienda
 	XMLGenerado       bool       `json:"xml_generado"`
 	Firmado           bool       `json:"firmado"`
 	EnvioEnCurso      bool       `json:"envio_en_curso"`
@@ -59,6 +56,17 @@ type Comprobante struct {
 	trabajo *string
 }
 
+// RespuestaHacienda is what Hacienda last answered about a comprobante
+// (its ind-estado, message and detail) and the last error sending it or
+// asking for its state: the list, the detail and GET /{id}/estado show it
+// alike.
+type RespuestaHacienda struct {
+	IndEstado       *string `json:"ind_estado"`
+	MensajeHacienda *string `json:"mensaje_hacienda"`
+	DetalleMensaje  *string `json:"detalle_mensaje"`
+	UltimoError     *string `json:"ultimo_error"`
+}
+
 // Detalle is a comprobante with its XML documents (original, signed, and
 // Hacienda's MensajeHacienda) for GET /{id}.
 type Detalle struct {
@@ -71,13 +79,10 @@ type Detalle struct {
 // EstadoActual is GET /{id}/estado: the current state, read without
 // waiting for Hacienda.
 type EstadoActual struct {
-	ID                int64      `json:"id"`
-	Clave             string     `json:"clave"`
-	Estado            string     `json:"estado"`
-	IndEstado         *string    `json:"ind_estado"`
-	MensajeHacienda   *string    `json:"mensaje_hacienda"`
-	DetalleMensaje    *string    `json:"detalle_mensaje"`
-	UltimoError       *string    `json:"ultimo_error"`
+	ID     int64  `json:"id"`
+	Clave  string `json:"clave"`
+	Estado string `json:"estado"`
+	RespuestaHacienda
 	EnvioEnCurso      bool       `json:"envio_en_curso"`
 	Consultas         int        `json:"consultas"`
 	EnviadoEn         *time.Time `json:"enviado_en"`
@@ -160,8 +165,7 @@ func buscarDetalle(ctx context.Context, q *db.Tx, id int64) (Detalle, error) {
 
 func (c Comprobante) estadoActual() EstadoActual {
 	e := EstadoActual{
-		ID: c.ID, Clave: c.Clave, Estado: c.Estado, IndEstado: c.IndEstado, MensajeHacienda: c.MensajeHacienda,
-		DetalleMensaje: c.DetalleMensaje, UltimoError: c.UltimoError, EnvioEnCurso: c.EnvioEnCurso, Consultas: c.Consultas,
+		ID: c.ID, Clave: c.Clave, Estado: c.Estado, RespuestaHacienda: c.RespuestaHacienda, EnvioEnCurso: c.EnvioEnCurso, Consultas: c.Consultas,
 		EnviadoEn: c.EnviadoEn, RespondidoEn: c.RespondidoEn,
 		Final: c.Estado == Aceptado || c.Estado == Rechazado || (c.Estado == Error && c.trabajo == nil),
 	}

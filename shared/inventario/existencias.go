@@ -31,11 +31,16 @@ type Existencia struct {
 	Lotes []LoteVista `json:"lotes,omitzero"`
 }
 
+// LoteRef names a batch row (inventarios): its id, lot code and expiry.
+type LoteRef struct {
+	InventarioID     int64   `json:"inventario_id"`
+	Lote             *string `json:"lote"`
+	FechaVencimiento *string `json:"fecha_vencimiento"`
+}
+
 // LoteVista is one batch row of a product in a warehouse.
 type LoteVista struct {
-	InventarioID       int64       `json:"inventario_id"`
-	Lote               *string     `json:"lote"`
-	FechaVencimiento   *string     `json:"fecha_vencimiento"`
+	LoteRef
 	CantidadDisponible json.Number `json:"cantidad_disponible"`
 	CostoUnitario      json.Number `json:"costo_unitario"`
 	Valor              json.Number `json:"valor"`

@@ -67,13 +67,11 @@ type DetalleVista struct {
 
 // ConsumoVista is what an exit line took from one batch, at the batch's cost.
 type ConsumoVista struct {
-	InventarioID     int64       `json:"inventario_id"`
-	Lote             *string     `json:"lote"`
-	FechaVencimiento *string     `json:"fecha_vencimiento"`
-	Cantidad         json.Number `json:"cantidad"`
-	CostoUnitario    json.Number `json:"costo_unitario"`
-	CostoTotal       json.Number `json:"costo_total"`
-	detalle          int64
+	LoteRef
+	Cantidad      json.Number `json:"cantidad"`
+	CostoUnitario json.Number `json:"costo_unitario"`
+	CostoTotal    json.Number `json:"costo_total"`
+	detalle       int64
 }
 
 func number(s string) json.Number { return json.Number(s) }
