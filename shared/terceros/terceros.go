@@ -96,18 +96,9 @@ var Cliente = &recurso.Resource{
 			where c.empresa_id = app_empresa_id() and c.cliente_id = any($1) and c.estado = 'pendiente' and not c.eliminado group by 1`},
 	},
 	Details: []recurso.Detail{
-		// The latest 10 sales, newest first.
-		{Name: "ventas", SQL: `select coalesce(jsonb_agg(x order by x.fecha_venta desc, x.id desc), '[]') from (
-			select v.id, v.numero_comprobante, v.tipo_comprobante, v.fecha_venta, v.estado, v.condicion_venta,
-			  v.monto_subtotal, v.monto_descuentos, v.monto_impuestos, v.monto_total, v.creado_en
-			from ventas v where v.empresa_id = app_empresa_id() and v.cliente_id = $1 and not v.eliminado
-			order by v.fecha_venta desc, v.id desc limit 10) x`},
-		// Pending receivables, the first due first.
-		{Name: "cuentas_por_cobrar", SQL: `select coalesce(jsonb_agg(x order by x.fecha_vencimiento, x.id), '[]') from (
-			select c.id, c.venta_id, v.numero_comprobante, c.monto, c.saldo, c.fecha_emision, c.fecha_vencimiento, c.estado,
-			  c.fecha_vencimiento < current_date as vencida
-			from cuentas_por_cobrar c join ventas v on v.empresa_id = c.empresa_id and v.id = c.venta_id
-			where c.empresa_id = app_empresa_id() and c.cliente_id = $1 and c.estado = 'pendiente' and not c.eliminado) x`},
+		recientes("ventas", "ventas", "cliente_id", "fecha_venta", `id, numero_comprobante, tipo_comprobante, fecha_venta, estado, condicion_venta,
+			  monto_subtotal, monto_descuentos, monto_impuestos, monto_total, creado_en`),
+		pendientes("cuentas_por_cobrar", "cliente_id", "venta_id", "ventas", "numero_comprobante"),
 	},
 	// ClienteCreadoEvent, with the customer as the API shows it, in the
 	// creating transaction.
@@ -125,6 +116,26 @@ var Cliente = &recurso.Resource{
 		}
 		zeroWhenNull(vals, "limite_credito", "dias_credito")
 	},
+}
+
+// recientes is the detail of a party's latest 10 documents of tabla (its
+// column parte names the party), newest first by fecha, with columnas.
+func recientes(nombre, tabla, parte, fecha, columnas string) recurso.Detail {
+	return recurso.Detail{Name: nombre, SQL: `select coalesce(jsonb_agg(x order by x.` + fecha + ` desc, x.id desc), '[]') from (
+			select ` + columnas + `
+			from ` + tabla + ` d where d.empresa_id = app_empresa_id() and d.` + parte + ` = $1 and not d.eliminado
+			order by d.` + fecha + ` desc, d.id desc limit 10) x`}
+}
+
+// pendientes is the detail of a party's pending accounts (a customer's
+// receivables, a supplier's payables, in table nombre), the first due
+// first, each with the number of the document of origen it comes from.
+func pendientes(nombre, parte, origen, tablaOrigen, numero string) recurso.Detail {
+	return recurso.Detail{Name: nombre, SQL: `select coalesce(jsonb_agg(x order by x.fecha_vencimiento, x.id), '[]') from (
+			select c.id, c.` + origen + `, d.` + numero + `, c.monto, c.saldo, c.fecha_emision, c.fecha_vencimiento, c.estado,
+			  c.fecha_vencimiento < current_date as vencida
+			from ` + nombre + ` c join ` + tablaOrigen + ` d on d.empresa_id = c.empresa_id and d.id = c.` + origen + `
+			where c.empresa_id = app_empresa_id() and c.` + parte + ` = $1 and c.estado = 'pendiente' and not c.eliminado) x`}
 }
 
 // Proveedor is a supplier of a company. Normalized on save: nombre and
@@ -151,18 +162,9 @@ var Proveedor = &recurso.Resource{
 	}),
 	Sorts: []string{"nombre", "nit_ruc", "razon_social"},
 	Details: []recurso.Detail{
-		// The latest 10 purchase orders, newest first.
-		{Name: "ordenes_compra", SQL: `select coalesce(jsonb_agg(x order by x.fecha_orden desc, x.id desc), '[]') from (
-			select o.id, o.numero_orden, o.fecha_orden, o.fecha_entrega_estimada, o.estado,
-			  o.monto_subtotal, o.monto_descuentos, o.monto_impuestos, o.monto_total, o.creado_en
-			from ordenes_compra o where o.empresa_id = app_empresa_id() and o.proveedor_id = $1 and not o.eliminado
-			order by o.fecha_orden desc, o.id desc limit 10) x`},
-		// Pending payables, the first due first.
-		{Name: "cuentas_por_pagar", SQL: `select coalesce(jsonb_agg(x order by x.fecha_vencimiento, x.id), '[]') from (
-			select c.id, c.orden_compra_id, o.numero_orden, c.monto, c.saldo, c.fecha_emision, c.fecha_vencimiento, c.estado,
-			  c.fecha_vencimiento < current_date as vencida
-			from cuentas_por_pagar c join ordenes_compra o on o.empresa_id = c.empresa_id and o.id = c.orden_compra_id
-			where c.empresa_id = app_empresa_id() and c.proveedor_id = $1 and c.estado = 'pendiente' and not c.eliminado) x`},
+		recientes("ordenes_compra", "ordenes_compra", "proveedor_id", "fecha_orden", `id, numero_orden, fecha_orden, fecha_entrega_estimada, estado,
+			  monto_subtotal, monto_descuentos, monto_impuestos, monto_total, creado_en`),
+		pendientes("cuentas_por_pagar", "proveedor_id", "orden_compra_id", "ordenes_compra", "numero_orden"),
 	},
 	Validate: func(_ *recurso.Call, vals map[string]any) {
 		zeroWhenNull(vals, "limite_credito", "dias_credito")

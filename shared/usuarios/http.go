@@ -30,30 +30,35 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 	updateUsuario := handler.Action(s.DB, "Usuario actualizado correctamente.", s.decodeUsuario(false), Actualizar)
 	updateRol := handler.Action(s.DB, "Rol actualizado correctamente.", decodeRol(false), ActualizarRol)
 	return lambdahttp.Handlers{
-		"usuarios.index": handler.List(s.DB, listaUsuarios),
-		"usuarios.store": handler.Create(s.DB, "Usuario creado correctamente.", s.decodeUsuario(true), Crear),
-		"usuarios.show": handler.Show(s.DB, func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (Usuario, error) {
-			return Buscar(ctx, tx, id)
-		}),
-		"usuarios.update": updateUsuario,
-		"usuarios.patch":  updateUsuario,
-		"usuarios.destroy": handler.Action(s.DB, "Usuario eliminado correctamente.", handler.NoBody,
-			func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*Usuario, error) {
-				return nil, Eliminar(ctx, tx, p, id)
-			}),
-		"roles.index": handler.List(s.DB, listaRoles),
-		"roles.store": handler.Create(s.DB, "Rol creado correctamente.", decodeRol(true), CrearRol),
-		"roles.show": handler.Show(s.DB, func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (Rol, error) {
-			return BuscarRol(ctx, tx, id)
-		}),
-		"roles.update": updateRol,
-		"roles.patch":  updateRol,
-		"roles.destroy": handler.Action(s.DB, "Rol eliminado correctamente.", handler.NoBody,
-			func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64, _ struct{}) (*Rol, error) {
-				return nil, EliminarRol(ctx, tx, id)
-			}),
-		"permisos.index": handler.List(s.DB, listaPermisos),
+		"usuarios.index":   handler.List(s.DB, listaUsuarios),
+		"usuarios.store":   handler.Create(s.DB, "Usuario creado correctamente.", s.decodeUsuario(true), Crear),
+		"usuarios.show":    handler.Show(s.DB, porID(Buscar)),
+		"usuarios.update":  updateUsuario,
+		"usuarios.patch":   updateUsuario,
+		"usuarios.destroy": s.eliminar("Usuario eliminado correctamente.", Eliminar),
+		"roles.index":      handler.List(s.DB, listaRoles),
+		"roles.store":      handler.Create(s.DB, "Rol creado correctamente.", decodeRol(true), CrearRol),
+		"roles.show":       handler.Show(s.DB, porID(BuscarRol)),
+		"roles.update":     updateRol,
+		"roles.patch":      updateRol,
+		"roles.destroy":    s.eliminar("Rol eliminado correctamente.", EliminarRol),
+		"permisos.index":   handler.List(s.DB, listaPermisos),
 	}
+}
+
+// porID adapts a lookup by id alone (what a user or a role is does not
+// depend on who asks) to handler.Show.
+func porID[T any](buscar func(context.Context, *db.Tx, int64) (T, error)) handler.FindFunc[T] {
+	return func(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (T, error) {
+		return buscar(ctx, tx, id)
+	}
+}
+
+// eliminar answers DELETE /{id}: 200 with msg alone.
+func (s *Service) eliminar(msg string, eliminar func(context.Context, *db.Tx, auth.Principal, int64) error) httpx.HandlerFunc {
+	return handler.Action(s.DB, msg, handler.NoBody, func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*struct{}, error) {
+		return nil, eliminar(ctx, tx, p, id)
+	})
 }
 
 // decodeUsuario validates a user body; a new password is hashed here,

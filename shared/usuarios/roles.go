@@ -50,39 +50,29 @@ func loadRolRelations(ctx context.Context, tx *db.Tx, rs []Rol) error {
 		ids[i] = x.ID
 		idx[x.ID] = i
 	}
-	b := &pgx.Batch{}
-	b.Queue(`select rp.rol_id, p.slug from rol_permisos rp join permisos p on p.id = rp.permiso_id
+	type permiso struct {
+		RolID int64
+		Slug  string
+	}
+	type usuarios struct {
+		RolID int64
+		N     int
+	}
+	var carga db.Carga
+	permisos := db.Leer(&carga, "roles: permisos", pgx.RowToStructByPos[permiso], `select rp.rol_id, p.slug
+		from rol_permisos rp join permisos p on p.id = rp.permiso_id
 		where rp.empresa_id = $1 and rp.rol_id = any($2) order by p.slug`, empresaID, ids)
-	b.Queue(`select ur.rol_id, count(*) from usuario_roles ur
+	cuentas := db.Leer(&carga, "roles: counts", pgx.RowToStructByPos[usuarios], `select ur.rol_id, count(*) from usuario_roles ur
 		join usuarios u on u.id = ur.usuario_id and not u.eliminado
 		where ur.empresa_id = $1 and ur.rol_id = any($2) group by ur.rol_id`, empresaID, ids)
-	br := q.SendBatch(ctx, b)
-	defer br.Close()
-	rows, _ := br.Query()
-	for rows.Next() {
-		var id int64
-		var slug string
-		if err := rows.Scan(&id, &slug); err != nil {
-			rows.Close()
-			return err
-		}
-		rs[idx[id]].Permisos = append(rs[idx[id]].Permisos, slug)
+	if err := carga.Enviar(ctx, q); err != nil {
+		return err
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("roles: permisos: %w", err)
+	for _, p := range *permisos {
+		rs[idx[p.RolID]].Permisos = append(rs[idx[p.RolID]].Permisos, p.Slug)
 	}
-	rows, _ = br.Query()
-	for rows.Next() {
-		var id int64
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			rows.Close()
-			return err
-		}
-		rs[idx[id]].UsuariosCount = n
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("roles: counts: %w", err)
+	for _, c := range *cuentas {
+		rs[idx[c.RolID]].UsuariosCount = c.N
 	}
 	return nil
 }
@@ -194,7 +184,7 @@ func ActualizarRol(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x
 }
 
 // EliminarRol soft-deletes a role that is not predefined, unassigning it.
-func EliminarRol(ctx context.Context, tx *db.Tx, id int64) error {
+func EliminarRol(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) error {
 	var predefinido bool
 	err := tx.QueryRow(ctx, `select predefinido from roles where empresa_id = $1 and id = $2 and not eliminado`, tx.EmpresaID(), id).Scan(&predefinido)
 	if errors.Is(err, pgx.ErrNoRows) {
