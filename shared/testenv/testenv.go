@@ -63,6 +63,12 @@ type Env struct {
 // Option adjusts the configuration before the stack starts.
 type Option func(*config.Config)
 
+// Limite limits one rate-limit class, the only one the stack then limits,
+// to max requests a ventana (max 0 turns the class off).
+func Limite(clase string, max int, ventana time.Duration) Option {
+	return func(c *config.Config) { c.Limites = map[string]config.Limite{clase: {Max: max, Ventana: ventana}} }
+}
+
 // New starts a stack for t on a fresh database.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
