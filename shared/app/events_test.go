@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/migracion"
@@ -23,17 +21,20 @@ import (
 // its hash for the demo administrator of company 1.
 const sampleToken = "900001|MuestraDeEventoSoloParaPruebasLocales0001"
 
-func invoke(t *testing.T, handler any, file string) []byte {
+// muestra is the sample event file (under events/), as stored.
+func muestra(t *testing.T, file string) []byte {
 	t.Helper()
-	payload, err := os.ReadFile(filepath.Join("..", "..", "events", file))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "events", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := lambda.NewHandler(handler).Invoke(context.Background(), payload)
-	if err != nil {
-		t.Fatalf("%s: handler error: %v", file, err)
-	}
-	return out
+	return raw
+}
+
+// invoke runs handler on the sample event file through aws-lambda-go.
+func invoke(t *testing.T, handler any, file string) []byte {
+	t.Helper()
+	return invocarJSON(t, handler, muestra(t, file))
 }
 
 func TestEverySampleEventRunsThroughItsFunctionsLambdaHandler(t *testing.T) {
@@ -117,29 +118,23 @@ func TestEverySampleEventRunsThroughItsFunctionsLambdaHandler(t *testing.T) {
 		}
 	})
 
-	t.Run("hacienda-worker/mensajes.json", func(t *testing.T) {
-		// A wake-up for a comprobante that does not exist changes nothing
-		// and succeeds; an undecodable message is the only failure reported.
-		var resp events.SQSEventResponse
-		if err := json.Unmarshal(invoke(t, e.Deps.HaciendaWorker(), "hacienda-worker/mensajes.json"), &resp); err != nil {
-			t.Fatal(err)
-		}
-		if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != "2e1424d4-f796-459a-8184-9c92662be6da" {
-			t.Fatalf("batch item failures: %+v", resp.BatchItemFailures)
-		}
-	})
-
-	t.Run("webhook-worker/mensajes.json", func(t *testing.T) {
-		// A wake-up for a delivery that does not exist sends nothing and
-		// succeeds; an undecodable message is the only failure reported.
-		var resp events.SQSEventResponse
-		if err := json.Unmarshal(invoke(t, e.Deps.WebhookWorker(), "webhook-worker/mensajes.json"), &resp); err != nil {
-			t.Fatal(err)
-		}
-		if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != "2e1424d4-f796-459a-8184-9c92662be6da" {
-			t.Fatalf("batch item failures: %+v", resp.BatchItemFailures)
-		}
-	})
+	// A wake-up for a comprobante (a webhook delivery) that does not exist
+	// changes (sends) nothing and succeeds; an undecodable message is the
+	// only failure reported.
+	for _, w := range []struct {
+		file    string
+		handler any
+	}{{"hacienda-worker/mensajes.json", e.Deps.HaciendaWorker()}, {"webhook-worker/mensajes.json", e.Deps.WebhookWorker()}} {
+		t.Run(w.file, func(t *testing.T) {
+			var resp events.SQSEventResponse
+			if err := json.Unmarshal(invoke(t, w.handler, w.file), &resp); err != nil {
+				t.Fatal(err)
+			}
+			if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != "2e1424d4-f796-459a-8184-9c92662be6da" {
+				t.Fatalf("batch item failures: %+v", resp.BatchItemFailures)
+			}
+		})
+	}
 
 	t.Run("scheduler/barrido.json", func(t *testing.T) {
 		var res plataforma.ResultadoBarrido

@@ -10,15 +10,11 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/testenv"
 )
 
 func TestListsExportEveryFilteredRowAsCSVAndExcel(t *testing.T) {
-	e := testenv.NewParallel(t, func(c *config.Config) {
-		c.Limites = map[string]config.Limite{"exports": {Max: 3, Ventana: time.Hour}}
-	})
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, testenv.Limite("exports", 3, time.Hour))
 	for i, id := range []string{"101110111", "101110112", "101110113"} {
 		e.Create(t, admin, "/api/clientes", map[string]any{"tipo_identificacion": "fisica", "identificacion": id,
 			"nombre": "Cliente", "apellidos": "Número " + string(rune('A'+i)), "limite_credito": "1500.50"})

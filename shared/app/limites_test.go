@@ -7,16 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/testenv"
 )
 
 func TestGeneralRateLimitCountsPerUserAndCompanyWithHeaders(t *testing.T) {
-	e := testenv.NewParallel(t, func(c *config.Config) {
-		// An hour's window: a test never straddles its end.
-		c.Limites = map[string]config.Limite{"general": {Max: 3, Ventana: time.Hour}}
-	})
-	admin := e.Admin(1)
+	// An hour's window: a test never straddles its end.
+	e, admin := testenv.NewAdmin(t, testenv.Limite("general", 3, time.Hour))
 	otro := e.UserWith(t, admin, "lector", "productos.leer")
 	// UserWith made two calls with the admin's token.
 	fin := time.Now().Truncate(time.Hour).Add(time.Hour).Unix()
@@ -50,9 +46,7 @@ func TestGeneralRateLimitCountsPerUserAndCompanyWithHeaders(t *testing.T) {
 }
 
 func TestRoutesWithoutTokenAreLimitedPerClientAddress(t *testing.T) {
-	e := testenv.NewParallel(t, func(c *config.Config) {
-		c.Limites = map[string]config.Limite{"general": {Max: 2, Ventana: time.Hour}}
-	})
+	e := testenv.NewParallel(t, testenv.Limite("general", 2, time.Hour))
 	// The catch-all answers unknown paths without a token: counted per address.
 	for i, want := range []int{http.StatusNotFound, http.StatusNotFound, http.StatusTooManyRequests} {
 		r := e.Call("", http.MethodGet, "/api/no-existe", nil)
@@ -63,10 +57,7 @@ func TestRoutesWithoutTokenAreLimitedPerClientAddress(t *testing.T) {
 }
 
 func TestALimitOfZeroTurnsTheClassOff(t *testing.T) {
-	e := testenv.NewParallel(t, func(c *config.Config) {
-		c.Limites = map[string]config.Limite{"general": {Max: 0, Ventana: time.Minute}}
-	})
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, testenv.Limite("general", 0, time.Minute))
 	for range 5 {
 		if r := e.Call(admin, http.MethodGet, "/api/productos", nil); r.Status != http.StatusOK || r.Header.Get("X-RateLimit-Limit") != "" {
 			t.Fatalf("%d limit=%q", r.Status, r.Header.Get("X-RateLimit-Limit"))

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
@@ -154,12 +152,8 @@ type respuesta struct {
 
 func cargarEvento(t *testing.T, file string) events.APIGatewayV2HTTPRequest {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "events", file))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ev events.APIGatewayV2HTTPRequest
-	if err := json.Unmarshal(raw, &ev); err != nil {
+	if err := json.Unmarshal(muestra(t, file), &ev); err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
 	return ev
@@ -254,7 +248,14 @@ func invocar(t *testing.T, handler, payload any) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := lambda.NewHandler(handler).Invoke(context.Background(), raw)
+	return invocarJSON(t, handler, raw)
+}
+
+// invocarJSON runs handler on the JSON payload through aws-lambda-go and
+// copies the answer (the handler reuses its buffer).
+func invocarJSON(t *testing.T, handler any, payload []byte) []byte {
+	t.Helper()
+	out, err := lambda.NewHandler(handler).Invoke(context.Background(), payload)
 	if err != nil {
 		t.Fatalf("handler error: %v", err)
 	}
