@@ -12,14 +12,11 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/testenv"
 )
 
 // sinLimite turns the imports class off: most tests import more than twice.
-func sinLimite(c *config.Config) {
-	c.Limites = map[string]config.Limite{"imports": {Max: 0, Ventana: time.Hour}}
-}
+var sinLimite = testenv.Limite("imports", 0, time.Hour)
 
 // multipartBody builds the form of an import: archivo (named nombre) and,
 // unless empty, modo.
@@ -98,8 +95,7 @@ func clientesConErrores(existente string) []byte {
 }
 
 func TestValidarReportsEveryRowErrorWithTheAPIsMessagesAndWritesNothing(t *testing.T) {
-	e := testenv.NewParallel(t, sinLimite)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, sinLimite)
 	existente := "606660666"
 	e.Create(t, admin, "/api/clientes", map[string]any{"tipo_identificacion": "fisica", "identificacion": existente, "nombre": "Existente"})
 	antes := contar(t, e, 1, "clientes")
@@ -134,8 +130,7 @@ func TestValidarReportsEveryRowErrorWithTheAPIsMessagesAndWritesNothing(t *testi
 }
 
 func TestAplicarIsAllOrNothing(t *testing.T) {
-	e := testenv.NewParallel(t, sinLimite)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, sinLimite)
 	antes := contar(t, e, 1, "clientes")
 	eventos := testenv.Scalar[int64](t, e, `select count(*) from eventos where empresa_id = 1`)
 
@@ -194,8 +189,7 @@ func TestAplicarIsAllOrNothing(t *testing.T) {
 }
 
 func TestAnXLSXFileImportsItsFirstSheet(t *testing.T) {
-	e := testenv.NewParallel(t, sinLimite)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, sinLimite)
 	f := excelize.NewFile()
 	defer f.Close()
 	rows := [][]any{
@@ -230,8 +224,7 @@ func TestAnXLSXFileImportsItsFirstSheet(t *testing.T) {
 }
 
 func TestBadFilesAndParametersAreRefused(t *testing.T) {
-	e := testenv.NewParallel(t, sinLimite)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, sinLimite)
 	cases := []struct {
 		name, tipo, archivo, modo string
 		status                    int
@@ -275,8 +268,7 @@ func TestBadFilesAndParametersAreRefused(t *testing.T) {
 }
 
 func TestTheTemplateListsTheImportableColumnsAndImportsBack(t *testing.T) {
-	e := testenv.NewParallel(t, sinLimite)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, sinLimite)
 	for _, tipo := range []string{"clientes", "proveedores"} {
 		t.Run(tipo+" csv", func(t *testing.T) {
 			r := e.Get("/api/importaciones/plantillas/"+tipo, admin)
@@ -327,8 +319,7 @@ func contiene(xs []string, x string) bool {
 }
 
 func TestImportNeedsTheCreatePermissionOfItsTipo(t *testing.T) {
-	e := testenv.NewParallel(t, sinLimite)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, sinLimite)
 	vendedor := e.UserWith(t, admin, "importador", "clientes.crear")
 	lector := e.UserWith(t, admin, "lector", "clientes.leer")
 	archivo := []byte("tipo_identificacion,identificacion,nombre\nfisica,303330333,Permitido\n")
@@ -347,10 +338,7 @@ func TestImportNeedsTheCreatePermissionOfItsTipo(t *testing.T) {
 }
 
 func TestImportsCountInTheImportsRateClass(t *testing.T) {
-	e := testenv.NewParallel(t, func(c *config.Config) {
-		c.Limites = map[string]config.Limite{"imports": {Max: 1, Ventana: 24 * time.Hour}}
-	})
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, testenv.Limite("imports", 1, 24*time.Hour))
 	archivo := []byte("tipo_identificacion,identificacion,nombre\nfisica,404440444,Limitado\n")
 	if r := importar(t, e, admin, "clientes", "c.csv", archivo, "validar"); r.Status != http.StatusOK {
 		t.Fatalf("first: %d %s", r.Status, r.Raw)
@@ -395,8 +383,7 @@ func TestImportOf10000Clientes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long")
 	}
-	e := testenv.NewParallel(t, sinLimite)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, sinLimite)
 	filas := [][]string{{"tipo_identificacion", "identificacion", "nombre", "apellidos", "email", "telefono", "limite_credito", "dias_credito", "activo"}}
 	for i := range 10_000 {
 		filas = append(filas, []string{"fisica", fmt.Sprintf("5%08d", i), "Cliente", fmt.Sprintf("Masivo %d", i),
@@ -417,8 +404,7 @@ func TestImportOf10000Clientes(t *testing.T) {
 }
 
 func TestTheVersionedPathsServeTheSameImport(t *testing.T) {
-	e := testenv.NewParallel(t, sinLimite)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, sinLimite)
 	for _, v := range []string{"v1", "v2"} {
 		t.Run(v, func(t *testing.T) {
 			body, ct := multipartBody(t, "c.csv", []byte("tipo_identificacion,identificacion,nombre\nfisica,12,X\n"), "validar")
@@ -436,8 +422,7 @@ func TestTheVersionedPathsServeTheSameImport(t *testing.T) {
 }
 
 func TestADatabaseErrorEndsTheReportAtItsRow(t *testing.T) {
-	e := testenv.NewParallel(t, sinLimite)
-	admin := e.Admin(1)
+	e, admin := testenv.NewAdmin(t, sinLimite)
 	// A trigger stands for what only the database catches: a unique index
 	// the pre-check cannot see (a concurrent import) or any other refusal.
 	e.Exec(`create function importaciones_prueba() returns trigger language plpgsql as $$
