@@ -15,7 +15,7 @@ func TestAnotherCompanyCannotSeeOrChangeSalesOrReceivables(t *testing.T) {
 	cliente := f.Cliente(1, "101110111", 30)
 	r := f.venderOK(testenv.With(venta(linea(a, 1, 100)), "cliente_id", cliente, "almacen_id", f.Almacen))
 	venta1 := id(r)
-	cxc1 := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
+	cxc1 := cuentaDe(r)
 	admin2 := f.E.Admin(2)
 	// Lists: company 2 sees none of company 1's rows, even asking with empresa_id=1.
 	for _, q := range []string{"/api/ventas", "/api/ventas?empresa_id=1", "/api/cuentas-por-cobrar", "/api/cuentas-por-cobrar?cliente_id=" + itoa(cliente)} {
@@ -66,7 +66,7 @@ func TestPermissionsOfTheVentasModule(t *testing.T) {
 	cliente := f.Cliente(1, "101110111", 30)
 	r := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", cliente))
 	v := id(r)
-	cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
+	cxc := cuentaDe(r)
 	ops := []struct {
 		name, method, path string
 		body               any

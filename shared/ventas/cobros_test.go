@@ -71,7 +71,7 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 	cliente := f.Cliente(1, "101110111", 30)
 	r := f.venderOK(testenv.With(venta(linea(p, 1, 1000, "porcentaje_impuesto", 13)), "cliente_id", cliente))
 	ventaID := id(r)
-	cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
+	cxc := cuentaDe(r)
 	pagar := func(body map[string]any) testenv.Resp {
 		return f.E.Call(f.Admin, http.MethodPost, path("cuentas-por-cobrar", cxc, "/pagos"), body)
 	}
@@ -128,7 +128,7 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 	// A cancelled sale's receivable takes no payment either.
 	r = f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", cliente))
 	f.E.Call(f.Admin, http.MethodDelete, path("ventas", id(r)), nil)
-	cxc2 := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
+	cxc2 := cuentaDe(r)
 	testenv.Expect422(t, f.E.Call(f.Admin, http.MethodPost, path("cuentas-por-cobrar", cxc2, "/pagos"), map[string]any{"monto": 1}), "monto")
 	// Unknown receivables.
 	for _, x := range []string{"999999", "0", "abc"} {
@@ -146,7 +146,7 @@ func TestReceivableListFilters(t *testing.T) {
 	old := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", ana, "fecha_venta", "2020-01-01")) // overdue
 	anaNueva := f.venderOK(testenv.With(venta(linea(p, 1, 200)), "cliente_id", ana, "fecha_venta", time.Now().Format(time.DateOnly)))
 	betoVieja := f.venderOK(testenv.With(venta(linea(p, 1, 300)), "cliente_id", beto, "fecha_venta", "2020-01-01")) // overdue, then paid
-	cxc := func(r testenv.Resp) int64 { return int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id")) }
+	cxc := func(r testenv.Resp) int64 { return cuentaDe(r) }
 	if pg := f.E.Call(f.Admin, http.MethodPost, path("cuentas-por-cobrar", cxc(betoVieja), "/pagos"), map[string]any{"monto": 300}); pg.Status != http.StatusCreated {
 		t.Fatalf("pay: %d %s", pg.Status, pg.Raw)
 	}

@@ -117,7 +117,7 @@ func TestConcurrentPaymentsAndCancellationsStayConsistent(t *testing.T) {
 	cliente := f.Cliente(1, "101110111", 30)
 	for round := 0; round < 5; round++ {
 		r := f.venderOK(testenv.With(venta(linea(p, 1, 100)), "cliente_id", cliente))
-		cxc := int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id"))
+		cxc := cuentaDe(r)
 		// Two payments of the whole balance and a cancellation at once.
 		reqs := []testenv.Req{
 			{Method: http.MethodPost, Path: path("cuentas-por-cobrar", cxc, "/pagos"), Token: f.Admin, Body: map[string]any{"monto": 100}},

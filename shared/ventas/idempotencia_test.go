@@ -69,7 +69,7 @@ func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 	// Payments honour the key too.
 	cliente := f.Cliente(1, "101110111", 30)
 	s := f.venderOK(testenv.With(venta(linea(a, 1, 100)), "cliente_id", cliente))
-	pagos := path("cuentas-por-cobrar", int64(testenv.Num(s.JSON, "data.cuenta_por_cobrar.id")), "/pagos")
+	pagos := path("cuentas-por-cobrar", cuentaDe(s), "/pagos")
 	pay := func(key string, monto any) testenv.Resp {
 		return f.E.Do(testenv.Req{Method: http.MethodPost, Path: pagos, Token: f.Admin, Body: map[string]any{"monto": monto},
 			Headers: map[string]string{"Idempotency-Key": key}})

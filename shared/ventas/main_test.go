@@ -30,6 +30,9 @@ func (f *fx) venderOK(body map[string]any) testenv.Resp {
 	return f.Must(http.StatusCreated, http.MethodPost, "/api/ventas", body)
 }
 
+// cuentaDe is the id of the receivable a credit sale's answer opened.
+func cuentaDe(r testenv.Resp) int64 { return int64(testenv.Num(r.JSON, "data.cuenta_por_cobrar.id")) }
+
 // venta is a valid body: a factura of today with the given lines.
 func venta(lineas ...map[string]any) map[string]any {
 	ls := make([]any, len(lineas))
