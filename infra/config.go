@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // Config is everything that differs between environments. One table
@@ -75,11 +76,4 @@ func configFor(env string) (Config, error) {
 	return c, nil
 }
 
-func envNames() []string {
-	out := make([]string, 0, len(environments))
-	for k := range environments {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func envNames() []string { return slices.Sorted(maps.Keys(environments)) }

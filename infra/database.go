@@ -179,23 +179,14 @@ func (p *Platform) secretFixes(cfg Config, app, appKey awssecretsmanager.Secret)
 	appKey.GrantRead(fn, nil)
 	appKey.GrantWrite(fn)
 
-	awscdk.NewCustomResource(stack, jsii.String("AppDbSecretHost"), &awscdk.CustomResourceProps{
-		ServiceToken: fn.FunctionArn(),
-		ResourceType: jsii.String("Custom::SecretHost"),
-		Properties: &map[string]interface{}{
-			"Accion":   "host",
-			"SecretId": app.SecretArn(),
-			"Host":     p.Proxy.Endpoint(),
-		},
-	})
-	awscdk.NewCustomResource(stack, jsii.String("AppKeyValue"), &awscdk.CustomResourceProps{
-		ServiceToken: fn.FunctionArn(),
-		ResourceType: jsii.String("Custom::AppKey"),
-		Properties: &map[string]interface{}{
-			"Accion":   "clave",
-			"SecretId": appKey.SecretArn(),
-		},
-	})
+	// fix runs the function on a secret at creation: what Accion says.
+	fix := func(id, tipo string, props map[string]interface{}) {
+		awscdk.NewCustomResource(stack, jsii.String(id), &awscdk.CustomResourceProps{
+			ServiceToken: fn.FunctionArn(), ResourceType: jsii.String(tipo), Properties: &props,
+		})
+	}
+	fix("AppDbSecretHost", "Custom::SecretHost", map[string]interface{}{"Accion": "host", "SecretId": app.SecretArn(), "Host": p.Proxy.Endpoint()})
+	fix("AppKeyValue", "Custom::AppKey", map[string]interface{}{"Accion": "clave", "SecretId": appKey.SecretArn()})
 }
 
 func logRetention(days int) awslogs.RetentionDays {

@@ -1,6 +1,9 @@
 package routes
 
-import "sort"
+import (
+	"maps"
+	"slices"
+)
 
 // Tuning is the operators' default for one function: the API Gateway
 // throttle of each of its routes (HTTP groups) and whether it is latency
@@ -53,11 +56,4 @@ func TuningOf(function string) Tuning { return tunings[function] }
 
 // TunedFunctions lists the functions the table names, sorted, for the
 // tests that check each is a real function.
-func TunedFunctions() []string {
-	out := make([]string, 0, len(tunings))
-	for name := range tunings {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
-}
+func TunedFunctions() []string { return slices.Sorted(maps.Keys(tunings)) }
