@@ -79,14 +79,7 @@ func TestEverySampleEventRunsThroughItsFunctionsLambdaHandler(t *testing.T) {
 			}
 			seen++
 			t.Run(file, func(t *testing.T) {
-				h, err := e.Deps.LambdaHandler(group)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var resp events.APIGatewayV2HTTPResponse
-				if err := json.Unmarshal(invoke(t, h, file), &resp); err != nil {
-					t.Fatal(err)
-				}
+				resp := invocarGrupo(t, e, group, json.RawMessage(muestra(t, file)))
 				if resp.StatusCode != status {
 					t.Fatalf("status %d, want %d: %s", resp.StatusCode, status, resp.Body)
 				}

@@ -206,14 +206,7 @@ func invocarFuncion(t *testing.T, e *testenv.Env, grupo string, ev events.APIGat
 		}
 		ev.RequestContext.Authorizer = &events.APIGatewayV2HTTPRequestContextAuthorizerDescription{Lambda: dec.Context}
 	}
-	h, err := e.Deps.LambdaHandler(grupo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var resp events.APIGatewayV2HTTPResponse
-	if err := json.Unmarshal(invocar(t, h, ev), &resp); err != nil {
-		t.Fatal(err)
-	}
+	resp := invocarGrupo(t, e, grupo, ev)
 	header := http.Header{}
 	for k, v := range resp.Headers {
 		header.Set(k, v)
@@ -249,6 +242,21 @@ func invocar(t *testing.T, handler, payload any) []byte {
 		t.Fatal(err)
 	}
 	return invocarJSON(t, handler, raw)
+}
+
+// invocarGrupo runs the Lambda handler of an HTTP group on payload and
+// decodes its answer.
+func invocarGrupo(t *testing.T, e *testenv.Env, grupo string, payload any) events.APIGatewayV2HTTPResponse {
+	t.Helper()
+	h, err := e.Deps.LambdaHandler(grupo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resp events.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(invocar(t, h, payload), &resp); err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }
 
 // invocarJSON runs handler on the JSON payload through aws-lambda-go and
