@@ -3,14 +3,13 @@ package comprobante
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/erpcr/erp/shared/hacienda/esquemas"
+	"github.com/erpcr/erp/shared/hacienda/esquemas/esquemastest"
 	"github.com/shopspring/decimal"
 )
 
@@ -44,45 +43,14 @@ func firmar(t *testing.T, raiz string, doc []byte) []byte {
 	return append(out, doc[i:]...)
 }
 
-// xmllint validates doc against the schema of raiz and returns whether it
-// validates and what xmllint said. It skips the test when xmllint is missing.
-func xmllint(t *testing.T, raiz string, doc []byte) (bool, string) {
-	t.Helper()
-	bin, err := exec.LookPath("xmllint")
-	if err != nil {
-		t.Skip("xmllint not found: install libxml2-utils (apt-get install libxml2-utils) to run the XSD validation tests; CI installs it")
-	}
-	dir := t.TempDir()
-	esquema, err := esquemas.Extraer(dir, raiz)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := filepath.Join(dir, "doc.xml")
-	if err := os.WriteFile(f, doc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(bin, "--nonet", "--noout", "--schema", esquema, f).CombinedOutput()
-	if err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			t.Fatalf("running xmllint: %v", err)
-		}
-	}
-	return err == nil && strings.Contains(string(out), "validates"), string(out)
-}
-
 // debeValidar fails the test unless doc validates.
-func debeValidar(t *testing.T, raiz string, doc []byte) {
-	t.Helper()
-	if ok, out := xmllint(t, raiz, doc); !ok {
-		t.Fatalf("xmllint rejected the document:\n%s\n--- document ---\n%s", out, doc)
-	}
-}
+func debeValidar(t *testing.T, raiz string, doc []byte) { esquemastest.Exigir(t, raiz, doc) }
 
 // debeRechazar fails the test unless xmllint rejects doc, with a message
 // that mentions motivo.
 func debeRechazar(t *testing.T, raiz string, doc []byte, motivo string) {
 	t.Helper()
-	ok, out := xmllint(t, raiz, doc)
+	ok, out := esquemastest.Validar(t, raiz, doc)
 	if ok {
 		t.Fatalf("xmllint accepted a broken document:\n%s", doc)
 	}
@@ -218,7 +186,7 @@ func generados(t *testing.T) map[string]Documento {
 
 // TestXSD_documentosGenerados validates every generated document with xmllint.
 func TestXSD_documentosGenerados(t *testing.T) {
-	if _, err := exec.LookPath("xmllint"); err != nil {
+	if !esquemastest.Disponible() {
 		t.Skip("xmllint not found: install libxml2-utils to run the XSD validation tests; CI installs it")
 	}
 	docs := generados(t)

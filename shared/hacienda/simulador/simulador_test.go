@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/erpcr/erp/shared/hacienda/esquemas"
+	"github.com/erpcr/erp/shared/hacienda/esquemas/esquemastest"
 	"github.com/erpcr/erp/shared/hacienda/recepcion"
 	"github.com/erpcr/erp/shared/testenv/reloj"
 )
@@ -158,19 +158,11 @@ func mensajeDe(t *testing.T, c cuerpoEstado) (recepcion.Mensaje, []byte) {
 // validarMH checks a MensajeHacienda against its XSD (when xmllint exists).
 func validarMH(t *testing.T, x []byte) {
 	t.Helper()
-	if _, err := exec.LookPath("xmllint"); err != nil {
+	if !esquemastest.Disponible() {
 		t.Log("xmllint no instalado: no se valida el MensajeHacienda")
 		return
 	}
-	xsd, err := esquemas.Extraer(t.TempDir(), "MensajeHacienda")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("xmllint", "--nonet", "--noout", "--schema", xsd, "-")
-	cmd.Stdin = bytes.NewReader(x)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("MensajeHacienda inválido: %v\n%s\n%s", err, out, x)
-	}
+	esquemastest.Exigir(t, "MensajeHacienda", x)
 }
 
 func TestProduccionRechazada(t *testing.T) {
