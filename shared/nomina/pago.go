@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/erpcr/erp/shared/auth"
@@ -43,27 +44,7 @@ func MarcarPagada(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, d 
 			asiento_id = (select contabilidad_registrar(p.empresa_id, coalesce($3::date, contabilidad_hoy()),
 				'Planilla ' || p.numero || ' (' || p.tipo || ' del ' || to_char(p.fecha_inicio, 'DD/MM/YYYY') || ' al ' ||
 					to_char(p.fecha_fin, 'DD/MM/YYYY') || ')', 'planilla', p.id,
-				jsonb_build_array(
-					jsonb_build_object('cuenta_id', cfg.cuenta_salarios_id, 'debe', p.salario_bruto + p.subsidio_incapacidad,
-						'descripcion', 'Salarios devengados'),
-					jsonb_build_object('cuenta_id', cfg.cuenta_cargas_sociales_id, 'debe', p.cargas_patronales,
-						'descripcion', 'Cargas sociales patronales'),
-					jsonb_build_object('cuenta_id', cfg.cuenta_aguinaldo_gasto_id, 'debe', p.provision_aguinaldo,
-						'descripcion', 'Aguinaldo del período'),
-					jsonb_build_object('cuenta_id', cfg.cuenta_vacaciones_gasto_id, 'debe', p.provision_vacaciones,
-						'descripcion', 'Vacaciones del período'),
-					jsonb_build_object('cuenta_id', cfg.cuenta_ccss_por_pagar_id, 'haber', p.ccss_obrero + p.cargas_patronales,
-						'descripcion', 'Cuotas obrero-patronales por pagar'),
-					jsonb_build_object('cuenta_id', cfg.cuenta_retenciones_id, 'haber', p.impuesto_renta,
-						'descripcion', 'Impuesto al salario retenido'),
-					jsonb_build_object('cuenta_id', cfg.cuenta_aguinaldo_provision_id, 'haber', p.provision_aguinaldo,
-						'descripcion', 'Provisión de aguinaldo'),
-					jsonb_build_object('cuenta_id', cfg.cuenta_vacaciones_provision_id, 'haber', p.provision_vacaciones,
-						'descripcion', 'Provisión de vacaciones'),
-					jsonb_build_object('cuenta_id', cfg.cuenta_salarios_por_pagar_id, 'haber', p.otras_deducciones,
-						'descripcion', 'Otras deducciones retenidas'),
-					jsonb_build_object('cuenta_id', cfg.cuenta_bancos_id, 'haber', p.salario_neto,
-						'descripcion', 'Pago neto de salarios')),
+				`+lineasPago+`,
 				'CRC', 1, 'fecha_pago')
 				from contabilidad_configuracion cfg where cfg.empresa_id = p.empresa_id)
 		where p.empresa_id = $1 and p.id = $2`, tx.EmpresaID(), id, d.FechaPago); err != nil {
@@ -78,3 +59,30 @@ func MarcarPagada(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, d 
 	}
 	return out, nil
 }
+
+// lineaPago is a line of the payment's entry: the account (a column of
+// contabilidad_configuracion), its side, the amount (an expression over
+// the planilla p) and the description.
+type lineaPago struct{ cuenta, lado, monto, descripcion string }
+
+// lineasPago is the entry's lines as the jsonb array contabilidad_registrar
+// takes, debits first.
+var lineasPago = func() string {
+	lineas := []lineaPago{
+		{"cuenta_salarios_id", "debe", "p.salario_bruto + p.subsidio_incapacidad", "Salarios devengados"},
+		{"cuenta_cargas_sociales_id", "debe", "p.cargas_patronales", "Cargas sociales patronales"},
+		{"cuenta_aguinaldo_gasto_id", "debe", "p.provision_aguinaldo", "Aguinaldo del período"},
+		{"cuenta_vacaciones_gasto_id", "debe", "p.provision_vacaciones", "Vacaciones del período"},
+		{"cuenta_ccss_por_pagar_id", "haber", "p.ccss_obrero + p.cargas_patronales", "Cuotas obrero-patronales por pagar"},
+		{"cuenta_retenciones_id", "haber", "p.impuesto_renta", "Impuesto al salario retenido"},
+		{"cuenta_aguinaldo_provision_id", "haber", "p.provision_aguinaldo", "Provisión de aguinaldo"},
+		{"cuenta_vacaciones_provision_id", "haber", "p.provision_vacaciones", "Provisión de vacaciones"},
+		{"cuenta_salarios_por_pagar_id", "haber", "p.otras_deducciones", "Otras deducciones retenidas"},
+		{"cuenta_bancos_id", "haber", "p.salario_neto", "Pago neto de salarios"},
+	}
+	objetos := make([]string, len(lineas))
+	for i, l := range lineas {
+		objetos[i] = fmt.Sprintf("jsonb_build_object('cuenta_id', cfg.%s, '%s', %s, 'descripcion', '%s')", l.cuenta, l.lado, l.monto, l.descripcion)
+	}
+	return "jsonb_build_array(" + strings.Join(objetos, ", ") + ")"
+}()

@@ -89,16 +89,10 @@ type DatosPlanilla struct {
 
 // BuscarPlanilla loads a planilla of the tenant with its lines.
 func BuscarPlanilla(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (json.RawMessage, error) {
-	var raw []byte
-	err := tx.QueryRow(ctx, `select `+planillaJSON+` || jsonb_build_object('lineas', `+lineasJSON+`)
-		from planillas p where p.empresa_id = $1 and p.id = $2`, tx.EmpresaID(), id).Scan(&raw)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, apperr.NewNotFound(msgPlanillaNoEncontrada)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("nomina: planilla %d: %w", id, err)
-	}
-	return raw, nil
+	raw, found, err := db.Uno(ctx, tx, fmt.Sprintf("nomina: planilla %d", id), pgx.RowTo[[]byte], nil,
+		`select `+planillaJSON+` || jsonb_build_object('lineas', `+lineasJSON+`)
+		from planillas p where p.empresa_id = $1 and p.id = $2`, tx.EmpresaID(), id)
+	return raw, apperr.NotFoundUnless(found, err, msgPlanillaNoEncontrada)
 }
 
 // CrearPlanilla opens a planilla in borrador with one line per employee on

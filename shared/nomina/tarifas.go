@@ -94,15 +94,9 @@ type DatosTarifa struct {
 
 // BuscarTarifa loads one rate.
 func BuscarTarifa(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (json.RawMessage, error) {
-	var raw []byte
-	err := tx.QueryRow(ctx, `select `+tarifaJSON+` from nomina_tarifas t where t.id = $1`, id).Scan(&raw)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, apperr.NewNotFound(msgTarifaNoEncontrada)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("nomina: tarifa %d: %w", id, err)
-	}
-	return raw, nil
+	raw, found, err := db.Uno(ctx, tx, fmt.Sprintf("nomina: tarifa %d", id), pgx.RowTo[[]byte], nil,
+		`select `+tarifaJSON+` from nomina_tarifas t where t.id = $1`, id)
+	return raw, apperr.NotFoundUnless(found, err, msgTarifaNoEncontrada)
 }
 
 // CrearTarifa records a rate (platform administrators: the route says so).

@@ -232,8 +232,18 @@ func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
 	return b, err
 }
 
-func orden(r *http.Request, sorts map[string]string, def string) (string, error) {
-	return httpx.SortQuery(r, sorts, def)
+// lista is a list of JSON rows of from (its $1 the tenant, args from $2)
+// once f has read its filters cleanly, ordered by ?sort among sorts with
+// the id breaking ties.
+func lista(r *http.Request, f *httpx.Filters, sorts map[string]string, id, cols, from string, args ...any) (handler.Query[json.RawMessage], error) {
+	if err := f.Err(); err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	order, err := httpx.SortQuery(r, sorts, id)
+	if err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
+	return handler.Query[json.RawMessage]{Cols: cols, From: from, Order: order + ", " + id, Args: args, Scan: scanJSON}, nil
 }
 
 var cuentaSorts = map[string]string{"id": "b.id", "banco": "b.banco", "numero": "b.numero", "moneda": "b.moneda",
@@ -244,17 +254,10 @@ func listaCuentas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMess
 	f := httpx.NewFilters(r)
 	moneda := f.OneOf("moneda", Monedas)
 	activos := f.Bool("activos")
-	if err := f.Err(); err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	order, err := orden(r, cuentaSorts, "b.id")
-	if err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	return handler.Query[json.RawMessage]{Cols: cuentaJSON, From: `from cuentas_bancarias b where b.empresa_id = $1 and not b.eliminado
+	return lista(r, f, cuentaSorts, "b.id", cuentaJSON, `from cuentas_bancarias b where b.empresa_id = $1 and not b.eliminado
 		and ($2::text is null or b.banco ilike $2 or b.numero ilike $2 or b.iban ilike $2)
 		and ($3::text is null or b.moneda = $3) and ($4::boolean is null or b.activo = $4)`,
-		Order: order + ", b.id", Args: []any{httpx.SearchQuery(r), moneda, activos}, Scan: scanJSON}, nil
+		httpx.SearchQuery(r), moneda, activos)
 }
 
 // listaConciliaciones lists a bank account's reconciliations, newest cut-off
@@ -282,18 +285,11 @@ func listaCajas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMessag
 	sucursal := f.ID("sucursal_id")
 	abierta := f.Bool("abierta")
 	activos := f.Bool("activos")
-	if err := f.Err(); err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	order, err := orden(r, cajaSorts, "c.id")
-	if err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	return handler.Query[json.RawMessage]{Cols: cajaJSON, From: `from cajas c where c.empresa_id = $1 and not c.eliminado
+	return lista(r, f, cajaSorts, "c.id", cajaJSON, `from cajas c where c.empresa_id = $1 and not c.eliminado
 		and ($2::bigint is null or c.sucursal_id = $2)
 		and ($3::boolean is null or $3 = exists (select 1 from caja_sesiones s where s.empresa_id = c.empresa_id and s.caja_id = c.id and s.estado = 'abierta'))
 		and ($4::text is null or c.nombre ilike $4 or c.codigo ilike $4) and ($5::boolean is null or c.activo = $5)`,
-		Order: order + ", c.id", Args: []any{sucursal, abierta, httpx.SearchQuery(r), activos}, Scan: scanJSON}, nil
+		sucursal, abierta, httpx.SearchQuery(r), activos)
 }
 
 var presupuestoSorts = map[string]string{"id": "p.id", "anio": "p.anio", "creado_en": "p.creado_en", "actualizado_en": "p.actualizado_en"}
@@ -304,15 +300,8 @@ func listaPresupuestos(r *http.Request, _ auth.Principal) (handler.Query[json.Ra
 	anio := f.ID("anio")
 	cuenta := f.ID("cuenta_contable_id")
 	activos := f.Bool("activos")
-	if err := f.Err(); err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	order, err := orden(r, presupuestoSorts, "p.id")
-	if err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	return handler.Query[json.RawMessage]{Cols: presupuestoJSON, From: `from presupuestos p where p.empresa_id = $1 and not p.eliminado
+	return lista(r, f, presupuestoSorts, "p.id", presupuestoJSON, `from presupuestos p where p.empresa_id = $1 and not p.eliminado
 		and ($2::bigint is null or p.anio = $2) and ($3::bigint is null or p.cuenta_contable_id = $3)
 		and ($4::boolean is null or p.activo = $4)`,
-		Order: order + ", p.id", Args: []any{anio, cuenta, activos}, Scan: scanJSON}, nil
+		anio, cuenta, activos)
 }

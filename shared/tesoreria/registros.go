@@ -3,7 +3,6 @@ package tesoreria
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -16,15 +15,8 @@ import (
 // $1 and the id as $2 and returns one jsonb column. No row is a NotFound
 // with msg; que names the record in other errors.
 func uno(ctx context.Context, tx *db.Tx, sql string, id int64, que, msg string) (json.RawMessage, error) {
-	var raw []byte
-	err := tx.QueryRow(ctx, sql, tx.EmpresaID(), id).Scan(&raw)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, apperr.NewNotFound(msg)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("tesoreria: %s %d: %w", que, id, err)
-	}
-	return raw, nil
+	raw, found, err := db.Uno(ctx, tx, fmt.Sprintf("tesoreria: %s %d", que, id), pgx.RowTo[[]byte], nil, sql, tx.EmpresaID(), id)
+	return raw, apperr.NotFoundUnless(found, err, msg)
 }
 
 // existe is nil when the tenant has the live record id in tabla (one of
