@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -79,5 +80,30 @@ func (e *Env) ExpectIsolation(t *testing.T, other string, r Recurso) {
 	}
 	if ids := IDs(e.Get(r.Path+"?per_page=100", other)); slices.Contains(ids, r.ID) {
 		t.Errorf("another company lists %s: %v", r.Item(), ids)
+	}
+}
+
+// Rechazo is one write that must be refused with a 422: its method, path
+// and body, the field blamed and, when it matters, part of that field's
+// message ("" for any). An alias of an unnamed struct, so tables list cases
+// positionally.
+type Rechazo = struct {
+	Name, Method, Path string
+	Body               any
+	Field, Msg         string
+}
+
+// ExpectRefused sends each write as tok, one subtest a case, and expects
+// Expect422 on its field with Msg among that field's messages.
+func (e *Env) ExpectRefused(t *testing.T, tok string, cases []Rechazo) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			r := e.Call(tok, c.Method, c.Path, c.Body)
+			Expect422(t, r, c.Field)
+			if msgs := r.FieldErrors(c.Field); c.Msg != "" && !strings.Contains(strings.Join(msgs, " "), c.Msg) {
+				t.Errorf("errors[%s] = %v, want %q", c.Field, msgs, c.Msg)
+			}
+		})
 	}
 }
