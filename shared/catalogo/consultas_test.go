@@ -1,6 +1,7 @@
 package catalogo_test
 
 import (
+	"net/url"
 	"testing"
 
 	"github.com/erpcr/erp/shared/testenv"
@@ -58,5 +59,83 @@ func TestListsAndShowsDoAConstantNumberOfRoundTrips(t *testing.T) {
 	}
 	if a, b := e.RoundTrips(t, item(categorias, full), admin), e.RoundTrips(t, item(categorias, generalCategory(t, e, admin)), admin); a != b {
 		t.Errorf("category show: %d vs %d round trips", a, b)
+	}
+}
+
+// Categories and brands list alike: search over name and description,
+// accent- and case-insensitive with LIKE wildcards taken literally, the
+// activos filter, sort and pages, and bad parameters refused (422). Each
+// gets the same four records; the seeded "General" category is a fifth.
+func TestCatalogListsSearchFilterSortAndPage(t *testing.T) {
+	e, admin := testenv.NewAdmin(t)
+	fixtures := []obj{
+		{"nombre": "Café y Té", "descripcion": "Bebidas calientes"},
+		{"nombre": "Panadería", "descripcion": "Pan artesanal con café"},
+		{"nombre": "Limpieza", "activo": false},
+		{"nombre": "Útiles escolares"},
+	}
+	for _, c := range []struct {
+		path    string
+		totals  []total
+		refused []string
+	}{
+		{categorias, []total{
+			{"search=cafe", 2}, // name and description, accent-insensitive
+			{"search=CAFÉ", 2},
+			{"search=" + url.QueryEscape("café y té"), 1},
+			{"search=utiles", 1},
+			{"search=ÚTILES", 1},
+			{"search=artesanal", 1},
+			{"search=nada-parecido", 0},
+			{"search=%25", 0}, // a literal %, not a wildcard
+			{"search=_", 0},
+			{"activos=1", 4},
+			{"activos=false", 1},
+			{"activos=true&search=limpieza", 0},
+		}, []string{"per_page=101", "per_page=0", "per_page=x", "page=0", "page=-1", "sort=busqueda", "sort=empresa_id", "order=up", "activos=quizas"}},
+		{marcas, []total{
+			{"", 4},
+			{"search=cafe", 2},
+			{"search=" + url.QueryEscape("CAFÉ Y TÉ"), 1},
+			{"search=utiles", 1},
+			{"search=artesanal", 1},
+			{"activos=0", 1},
+			{"activos=1", 3},
+		}, []string{"sort=descripcion", "order=sideways", "per_page=1000", "activos=x"}},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			for _, b := range fixtures {
+				e.Create(t, admin, c.path, b)
+			}
+			checkTotals(t, e, admin, c.path, c.totals)
+			checkRefused(t, e, admin, c.path, c.refused...)
+		})
+	}
+	r := e.Get(categorias, admin)
+	if r.Status != 200 || testenv.Num(r.JSON, "total") != 5 || testenv.Num(r.JSON, "per_page") != 15 ||
+		testenv.Num(r.JSON, "current_page") != 1 || testenv.Num(r.JSON, "last_page") != 1 || testenv.Len(r.JSON, "data") != 5 {
+		t.Errorf("default list: %s", r.Raw)
+	}
+	r = e.Get(categorias+"?sort=nombre&order=desc", admin)
+	if testenv.Str(r.JSON, "data.0.nombre") != "Útiles escolares" {
+		t.Errorf("sort nombre desc: %s", r.Raw)
+	}
+	r = e.Get(categorias+"?sort=nombre", admin)
+	if testenv.Str(r.JSON, "data.0.nombre") != "Café y Té" {
+		t.Errorf("sort nombre asc: %s", r.Raw)
+	}
+	r = e.Get(categorias+"?sort=id&order=desc&per_page=2&page=2", admin)
+	if testenv.Len(r.JSON, "data") != 2 || testenv.Num(r.JSON, "last_page") != 3 || testenv.Num(r.JSON, "from") != 3 ||
+		testenv.Num(r.JSON, "to") != 4 || testenv.Num(r.JSON, "current_page") != 2 || testenv.Str(r.JSON, "data.0.nombre") != "Panadería" {
+		t.Errorf("categories, page 2 of 3: %s", r.Raw)
+	}
+	if r := e.Get(categorias+"?per_page=2&page=9", admin); testenv.Len(r.JSON, "data") != 0 || testenv.Num(r.JSON, "total") != 5 || testenv.Get(r.JSON, "from") != nil {
+		t.Errorf("categories, page past the end: %s", r.Raw)
+	}
+	if r := e.Get(marcas+"?sort=nombre&activos=1&per_page=1", admin); testenv.Str(r.JSON, "data.0.nombre") != "Café y Té" || testenv.Num(r.JSON, "last_page") != 3 {
+		t.Errorf("brands, sort nombre: %s", r.Raw)
+	}
+	if r := e.Get(marcas+"?sort=id&order=desc&per_page=3&page=2", admin); testenv.Len(r.JSON, "data") != 1 || testenv.Str(r.JSON, "data.0.nombre") != "Café y Té" {
+		t.Errorf("brands, page 2: %s", r.Raw)
 	}
 }

@@ -157,27 +157,16 @@ func TestProductValidation(t *testing.T) {
 	deletedBrand := e.Create(t, f.admin, marcas, obj{"nombre": "Marca borrada"})
 	e.Call(e.PlatformAdmin(1), "DELETE", item(marcas, deletedBrand), nil)
 	deletedSupplier := insertID(t, e, `insert into proveedores (empresa_id, nombre, eliminado, activo) values (1, 'Ido', true, false) returning id`)
-	with := func(kv ...any) obj {
-		b := producto(f.cat, f.unid, "Válido")
-		for i := 0; i < len(kv); i += 2 {
-			if kv[i+1] == "<absent>" {
-				delete(b, kv[i].(string))
-			} else {
-				b[kv[i].(string)] = kv[i+1]
-			}
-		}
-		return b
-	}
-	const absent = "<absent>"
+	with := func(kv ...any) obj { return testenv.With(producto(f.cat, f.unid, "Válido"), kv...) }
 	cases := []testenv.Invalid{
-		{"categoria_id is required", with("categoria_id", absent), "categoria_id"},
+		{"categoria_id is required", with("categoria_id", testenv.Absent), "categoria_id"},
 		{"categoria_id cannot be null", with("categoria_id", nil), "categoria_id"},
 		{"categoria_id must be an integer", with("categoria_id", "uno"), "categoria_id"},
 		{"categoria_id must be positive", with("categoria_id", 0), "categoria_id"},
 		{"categoria_id must exist", with("categoria_id", 999999), "categoria_id"},
 		{"categoria_id of another company", with("categoria_id", f.cat2), "categoria_id"},
 		{"categoria_id deleted", with("categoria_id", deletedCat), "categoria_id"},
-		{"unidad_medida_id is required", with("unidad_medida_id", absent), "unidad_medida_id"},
+		{"unidad_medida_id is required", with("unidad_medida_id", testenv.Absent), "unidad_medida_id"},
 		{"unidad_medida_id must exist", with("unidad_medida_id", 999999), "unidad_medida_id"},
 		{"unidad_medida_id must be an integer", with("unidad_medida_id", 1.5), "unidad_medida_id"},
 		{"marca_id must exist", with("marca_id", 999999), "marca_id"},
@@ -187,17 +176,17 @@ func TestProductValidation(t *testing.T) {
 		{"proveedor_predeterminado_id must exist", with("proveedor_predeterminado_id", 999999), "proveedor_predeterminado_id"},
 		{"proveedor_predeterminado_id of another company", with("proveedor_predeterminado_id", f.proveedor2), "proveedor_predeterminado_id"},
 		{"proveedor_predeterminado_id deleted", with("proveedor_predeterminado_id", deletedSupplier), "proveedor_predeterminado_id"},
-		{"nombre is required", with("nombre", absent), "nombre"},
+		{"nombre is required", with("nombre", testenv.Absent), "nombre"},
 		{"nombre cannot be blank", with("nombre", " "), "nombre"},
 		{"nombre max 255", with("nombre", strings.Repeat("n", 256)), "nombre"},
 		{"codigo max 50", with("codigo", strings.Repeat("c", 51)), "codigo"},
 		{"codigo unique in the company", with("codigo", "DUP-1"), "codigo"},
 		{"codigo_barras max 100", with("codigo_barras", strings.Repeat("7", 101)), "codigo_barras"},
 		{"descripcion max 1000", with("descripcion", strings.Repeat("d", 1001)), "descripcion"},
-		{"tipo is required", with("tipo", absent), "tipo"},
+		{"tipo is required", with("tipo", testenv.Absent), "tipo"},
 		{"tipo must be producto or servicio", with("tipo", "bien"), "tipo"},
 		{"tipo is case-sensitive", with("tipo", "Producto"), "tipo"},
-		{"precio_venta is required", with("precio_venta", absent), "precio_venta"},
+		{"precio_venta is required", with("precio_venta", testenv.Absent), "precio_venta"},
 		{"precio_venta cannot be null", with("precio_venta", nil), "precio_venta"},
 		{"precio_venta cannot be blank", with("precio_venta", ""), "precio_venta"},
 		{"precio_venta must be >= 0", with("precio_venta", -0.01), "precio_venta"},
