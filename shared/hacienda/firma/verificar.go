@@ -165,13 +165,9 @@ func verificarFirma(doc *documento, sig *elemento, ids map[string][]*elemento) (
 	}
 
 	// SignatureValue.
-	svE := sig.hijo(NSDsig, "SignatureValue")
-	if svE == nil {
-		return nil, errors.New("falta ds:SignatureValue")
-	}
-	sv, err := b64.Decodificar(svE.textoPlano())
+	sv, err := base64Hijo(sig, "SignatureValue")
 	if err != nil {
-		return nil, fmt.Errorf("SignatureValue: base64: %v", err)
+		return nil, err
 	}
 	h := hashSM.New()
 	h.Write(c14nSubarbol(si, nil, modoSI))
@@ -266,13 +262,9 @@ func verificarReferencia(doc *documento, sig, ref *elemento, ids map[string][]*e
 	if !ok {
 		return nil, fmt.Errorf("DigestMethod %q no soportado", alg)
 	}
-	dvE := ref.hijo(NSDsig, "DigestValue")
-	if dvE == nil {
-		return nil, errors.New("falta ds:DigestValue")
-	}
-	esperado, err := b64.Decodificar(dvE.textoPlano())
+	esperado, err := base64Hijo(ref, "DigestValue")
 	if err != nil {
-		return nil, fmt.Errorf("DigestValue: base64: %v", err)
+		return nil, err
 	}
 	h := hd.New()
 	h.Write(datos)
@@ -441,3 +433,16 @@ var (
 		"http://www.w3.org/2001/04/xmldsig-more#rsa-sha512": crypto.SHA512,
 	}
 )
+
+// base64Hijo is the decoded content of the required ds: child nombre of e.
+func base64Hijo(e *elemento, nombre string) ([]byte, error) {
+	x := e.hijo(NSDsig, nombre)
+	if x == nil {
+		return nil, errors.New("falta ds:" + nombre)
+	}
+	b, err := b64.Decodificar(x.textoPlano())
+	if err != nil {
+		return nil, fmt.Errorf("%s: base64: %v", nombre, err)
+	}
+	return b, nil
+}
