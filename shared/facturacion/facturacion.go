@@ -30,6 +30,7 @@
 package facturacion
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"log/slog"
@@ -126,12 +127,7 @@ func (s *Service) now() time.Time {
 	return time.Now()
 }
 
-func (s *Service) log() *slog.Logger {
-	if s.Log != nil {
-		return s.Log
-	}
-	return slog.Default()
-}
+func (s *Service) log() *slog.Logger { return cmp.Or(s.Log, slog.Default()) }
 
 func (s *Service) cifra(ctx context.Context) (*Cifrador, error) {
 	s.mu.Lock()
