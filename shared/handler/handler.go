@@ -327,12 +327,32 @@ type Query[T any] struct {
 	Late bool
 }
 
-// page runs q's count and page (db.Page or, for Late, db.PageLate).
-func (q Query[T]) page(ctx context.Context, tx *db.Tx, args []any, limit, offset int) ([]T, int, error) {
-	if q.Late {
-		return db.PageLate(ctx, tx, q.Cols, q.From, q.Order, args, limit, offset, q.Scan)
+// page runs q's Check, then its count and page (db.Page or, for Late,
+// db.PageLate) with the company as $1 unless Global, then its Load.
+func (q Query[T]) page(ctx context.Context, tx *db.Tx, limit, offset int) ([]T, int, error) {
+	if q.Check != nil {
+		if err := q.Check(ctx, tx); err != nil {
+			return nil, 0, err
+		}
 	}
-	return db.Page(ctx, tx, q.Cols, q.From, q.Order, args, limit, offset, q.Scan)
+	args := q.Args
+	if !q.Global {
+		args = append([]any{tx.EmpresaID()}, q.Args...)
+	}
+	paginar := db.Page[T]
+	if q.Late {
+		paginar = db.PageLate[T]
+	}
+	rows, total, err := paginar(ctx, tx, q.Cols, q.From, q.Order, args, limit, offset, q.Scan)
+	if err != nil {
+		return nil, 0, fmt.Errorf("handler: page: %w", err)
+	}
+	if q.Load != nil {
+		if err := q.Load(ctx, tx, rows); err != nil {
+			return nil, 0, err
+		}
+	}
+	return rows, total, nil
 }
 
 // QueryFunc reads a list's filters from the request (invalid ones are an
@@ -361,23 +381,9 @@ func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
 		var out httpx.Page[T]
 		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) error {
 			tx.CommitWithFinalBatch() // nothing follows the page and its relations
-			if q.Check != nil {
-				if err := q.Check(ctx, tx); err != nil {
-					return err
-				}
-			}
-			args := q.Args
-			if !q.Global {
-				args = append([]any{tx.EmpresaID()}, q.Args...)
-			}
-			rows, total, err := q.page(ctx, tx, args, page.PerPage, page.Offset())
+			rows, total, err := q.page(ctx, tx, page.PerPage, page.Offset())
 			if err != nil {
-				return fmt.Errorf("handler: list: %w", err)
-			}
-			if q.Load != nil {
-				if err := q.Load(ctx, tx, rows); err != nil {
-					return err
-				}
+				return err
 			}
 			out = httpx.NewPage(page, rows, total)
 			return nil
@@ -438,26 +444,13 @@ func formatoLista(r *http.Request) (string, error) {
 func exportarLista[T any](d *db.DB, w http.ResponseWriter, r *http.Request, q Query[T], formato string) error {
 	var rows []T
 	err := run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) error {
-		if q.Check != nil {
-			if err := q.Check(ctx, tx); err != nil {
-				return err
-			}
-		}
-		args := q.Args
-		if !q.Global {
-			args = append([]any{tx.EmpresaID()}, q.Args...)
-		}
 		var total int
 		var err error
-		rows, total, err = q.page(ctx, tx, args, exportar.MaxFilas, 0)
-		if err != nil {
-			return fmt.Errorf("handler: export: %w", err)
+		if rows, total, err = q.page(ctx, tx, exportar.MaxFilas, 0); err != nil {
+			return err
 		}
 		if total > exportar.MaxFilas {
 			return apperr.InvalidField("formato", fmt.Sprintf("La exportación tendría %d filas; el máximo es %d. Filtre la lista.", total, exportar.MaxFilas))
-		}
-		if q.Load != nil {
-			return q.Load(ctx, tx, rows)
 		}
 		return nil
 	})
