@@ -66,10 +66,7 @@ func TestURL(t *testing.T) {
 
 // TestCluster runs each behaviour against a real server in its own temp dir.
 func TestCluster(t *testing.T) {
-	tests := []struct {
-		name string
-		run  func(t *testing.T, dir string)
-	}{
+	runInTempDirs(t, []dirCase{
 		{"starts in an empty temp dir and answers select 1", func(t *testing.T, dir string) {
 			c := start(t, Options{Dir: dir, Fast: true})
 			if got := pgsql.Query[int](t, c.URL("postgres"), "select 1"); got != 1 {
@@ -176,20 +173,11 @@ func TestCluster(t *testing.T) {
 				t.Errorf("error lacks the server log: %v", err)
 			}
 		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			tt.run(t, t.TempDir())
-		})
-	}
+	})
 }
 
 func TestWatchdog(t *testing.T) {
-	tests := []struct {
-		name string
-		run  func(t *testing.T, dir string)
-	}{
+	runInTempDirs(t, []dirCase{
 		{"stops the server and removes its dir when the process dies", func(t *testing.T, dir string) {
 			data := filepath.Join(dir, "data")
 			cmd := osexec.Command(os.Args[0], "-test.run=^TestWatchdogHelper$", "-test.count=1")
@@ -238,11 +226,22 @@ func TestWatchdog(t *testing.T) {
 				t.Fatalf("select 1 = %d", got)
 			}
 		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	})
+}
+
+// dirCase is a check that works in a directory of its own.
+type dirCase struct {
+	name string
+	run  func(t *testing.T, dir string)
+}
+
+// runInTempDirs runs each case as a parallel subtest on a fresh temporary
+// directory.
+func runInTempDirs(t *testing.T, cases []dirCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			tt.run(t, t.TempDir())
+			c.run(t, t.TempDir())
 		})
 	}
 }
