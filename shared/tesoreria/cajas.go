@@ -69,14 +69,10 @@ func checkCaja(ctx context.Context, tx *db.Tx, d DatosCaja) error {
 	defer br.Close()
 	var activa bool
 	err := br.QueryRow().Scan(&activa)
-	switch {
-	case d.SucursalID == nil:
-	case errors.Is(err, pgx.ErrNoRows):
-		in.Fail("sucursal_id", "La sucursal seleccionada no existe en esta empresa.")
-	case err != nil:
-		return fmt.Errorf("tesoreria: sucursal de la caja: %w", err)
-	case !activa:
-		in.Fail("sucursal_id", "La sucursal seleccionada está inactiva.")
+	if d.SucursalID != nil {
+		if err := seleccionada(in, "sucursal_id", "sucursal", err, activa); err != nil {
+			return err
+		}
 	}
 	var h hoja
 	err = br.QueryRow().Scan(&h.codigo, &h.activo, &h.acepta)

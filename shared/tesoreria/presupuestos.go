@@ -3,10 +3,8 @@ package tesoreria
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
@@ -54,15 +52,7 @@ func checkCuentaPresupuesto(ctx context.Context, tx *db.Tx, in *valid.Input, cue
 	var activo bool
 	err := tx.QueryRow(ctx, `select activo from cuentas_contables where empresa_id = $1 and id = $2 and not eliminado`,
 		tx.EmpresaID(), *cuenta).Scan(&activo)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		in.Fail("cuenta_contable_id", "La cuenta contable seleccionada no existe en esta empresa.")
-	case err != nil:
-		return fmt.Errorf("tesoreria: cuenta del presupuesto: %w", err)
-	case !activo:
-		in.Fail("cuenta_contable_id", "La cuenta contable seleccionada está inactiva.")
-	}
-	return nil
+	return seleccionada(in, "cuenta_contable_id", "cuenta contable", err, activo)
 }
 
 func numerics(ds []decimal.Decimal) []pgtype.Numeric {

@@ -3,12 +3,14 @@ package tesoreria
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // uno reads the JSON of one record of the tenant: sql takes the company as
@@ -30,6 +32,21 @@ func existe(ctx context.Context, tx *db.Tx, tabla string, id int64, que, msg str
 	}
 	if !ok {
 		return apperr.NewNotFound(msg)
+	}
+	return nil
+}
+
+// seleccionada reports under campo a record the body names (la que) that
+// its read (err, activo) found missing from the tenant or inactive; another
+// error of the read is returned.
+func seleccionada(in *valid.Input, campo, que string, err error, activo bool) error {
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		in.Fail(campo, "La "+que+" seleccionada no existe en esta empresa.")
+	case err != nil:
+		return fmt.Errorf("tesoreria: %s: %w", que, err)
+	case !activo:
+		in.Fail(campo, "La "+que+" seleccionada está inactiva.")
 	}
 	return nil
 }
