@@ -30,7 +30,7 @@ func init() {
 		Parametros: []esquema.Campo{pFechaInicio, pFechaFin, pSucursal, pMoneda},
 		Totales: []Columna{
 			{Clave: "saldo_inicial_deudor", Titulo: "Saldos iniciales deudores"}, {Clave: "saldo_inicial_acreedor", Titulo: "Saldos iniciales acreedores"},
-			{Clave: "debe", Titulo: "Total debe"}, {Clave: "haber", Titulo: "Total haber"},
+			totalDebe, totalHaber,
 			{Clave: "saldo_final_deudor", Titulo: "Saldos finales deudores"}, {Clave: "saldo_final_acreedor", Titulo: "Saldos finales acreedores"},
 		},
 		Generar: balanza})
@@ -38,24 +38,32 @@ func init() {
 		Descripcion: "Las líneas de una cuenta (y sus subcuentas) en el período, con su saldo acumulado a partir del saldo inicial.",
 		Ruta:        "GET /api/reportes/" + LibroMayor, Limite: string(routes.RateReports),
 		Parametros: []esquema.Campo{pCuenta, pFechaInicio, pFechaFin, pSucursal, pMoneda},
-		Totales: []Columna{{Clave: "saldo_inicial", Titulo: "Saldo inicial"}, {Clave: "debe", Titulo: "Total debe"},
-			{Clave: "haber", Titulo: "Total haber"}, {Clave: "saldo_final", Titulo: "Saldo final"}},
-		Generar: mayor})
+		Totales:    []Columna{{Clave: "saldo_inicial", Titulo: "Saldo inicial"}, totalDebe, totalHaber, {Clave: "saldo_final", Titulo: "Saldo final"}},
+		Generar:    mayor})
 	Registrar(Tipo{Clave: LibroDiario, Nombre: "Libro diario",
 		Descripcion: "Los asientos contabilizados del período en orden, con sus líneas; paginado (page, per_page) en JSON, completo en las descargas.",
 		Ruta:        "GET /api/reportes/" + LibroDiario, Limite: limiteExportes, Paginado: true,
 		Parametros: []esquema.Campo{pFechaInicio, pFechaFin, pSucursal, pMoneda},
-		Totales:    []Columna{{Clave: "debe", Titulo: "Total debe"}, {Clave: "haber", Titulo: "Total haber"}},
+		Totales:    []Columna{totalDebe, totalHaber},
 		Generar:    diario})
 }
 
+// The columns every book shows, and the totals of the debits and credits.
+var (
+	colCodigo      = Columna{Clave: "codigo", Titulo: "Código", Tipo: ColTexto}
+	colDescripcion = Columna{Clave: "descripcion", Titulo: "Descripción", Tipo: ColTexto}
+	colDebe        = Columna{Clave: "debe", Titulo: "Debe", Tipo: ColImporte}
+	colHaber       = Columna{Clave: "haber", Titulo: "Haber", Tipo: ColImporte}
+	totalDebe      = Columna{Clave: "debe", Titulo: "Total debe"}
+	totalHaber     = Columna{Clave: "haber", Titulo: "Total haber"}
+)
+
 var columnasBalanza = []Columna{
-	{Clave: "codigo", Titulo: "Código", Tipo: ColTexto},
+	colCodigo,
 	{Clave: "nombre", Titulo: "Cuenta", Tipo: ColTexto},
 	{Clave: "saldo_inicial_deudor", Titulo: "Saldo inicial deudor", Tipo: ColImporte},
 	{Clave: "saldo_inicial_acreedor", Titulo: "Saldo inicial acreedor", Tipo: ColImporte},
-	{Clave: "debe", Titulo: "Debe", Tipo: ColImporte},
-	{Clave: "haber", Titulo: "Haber", Tipo: ColImporte},
+	colDebe, colHaber,
 	{Clave: "saldo_final_deudor", Titulo: "Saldo final deudor", Tipo: ColImporte},
 	{Clave: "saldo_final_acreedor", Titulo: "Saldo final acreedor", Tipo: ColImporte},
 }
@@ -104,9 +112,7 @@ var columnasMayor = []Columna{
 	{Clave: "fecha", Titulo: "Fecha", Tipo: ColFecha},
 	{Clave: "numero", Titulo: "Asiento", Tipo: ColTexto},
 	{Clave: "codigo", Titulo: "Cuenta", Tipo: ColTexto},
-	{Clave: "descripcion", Titulo: "Descripción", Tipo: ColTexto},
-	{Clave: "debe", Titulo: "Debe", Tipo: ColImporte},
-	{Clave: "haber", Titulo: "Haber", Tipo: ColImporte},
+	colDescripcion, colDebe, colHaber,
 	{Clave: "saldo", Titulo: "Saldo", Tipo: ColImporte},
 }
 
@@ -220,13 +226,7 @@ func deref(s *string) string {
 	return *s
 }
 
-var columnasDiario = []Columna{
-	{Clave: "codigo", Titulo: "Código", Tipo: ColTexto},
-	{Clave: "cuenta", Titulo: "Cuenta", Tipo: ColTexto},
-	{Clave: "descripcion", Titulo: "Descripción", Tipo: ColTexto},
-	{Clave: "debe", Titulo: "Debe", Tipo: ColImporte},
-	{Clave: "haber", Titulo: "Haber", Tipo: ColImporte},
-}
+var columnasDiario = []Columna{colCodigo, {Clave: "cuenta", Titulo: "Cuenta", Tipo: ColTexto}, colDescripcion, colDebe, colHaber}
 
 // diarioFiltro is the journal's entries: posted, of [$2, $3], and with a
 // line of branch $4 when given.
