@@ -139,6 +139,21 @@ func (s *stack) checkList(t *testing.T, path string, cases []listCase) {
 	}
 }
 
+// checkFirstRow lists path as company 1 in a parallel subtest and checks
+// the first row's value at each key (nested keys with dots).
+func (s *stack) checkFirstRow(t *testing.T, name, path string, want map[string]any) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		t.Parallel()
+		r := s.Get(path, s.admin1)
+		for k, v := range want {
+			if got := testenv.Get(r.JSON, "data.0."+k); got != v {
+				t.Errorf("%s = %#v, want %#v: %s", k, got, v, r.Raw)
+			}
+		}
+	})
+}
+
 // update is one change of a record and the data paths it must leave.
 type update struct {
 	name, method string
