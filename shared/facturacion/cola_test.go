@@ -24,8 +24,6 @@ func (f *fx) firmado() int64 {
 	return id
 }
 
-func (f *fx) barrer() int { return testenv.Barrido(f.T, f.svc.Barrer) }
-
 // Lost messages (the submission's and a poll's) are recovered by the
 // scheduler's sweep, no earlier than Gracia after they were due.
 func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
@@ -37,13 +35,9 @@ func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
 	if f.drain() != 0 || testenv.Str(f.estado(id), "estado") != facturacion.Firmado {
 		t.Fatal("something ran without a message")
 	}
-	if n := f.barrer(); n != 0 {
-		t.Fatalf("the sweep woke %d before the grace period", n)
-	}
+	testenv.Barre(t, f.svc.Barrer, 0, "before the grace period")
 	f.clk.Avanzar(facturacion.Gracia + time.Second)
-	if n := f.barrer(); n != 1 {
-		t.Fatalf("the sweep woke %d, want 1", n)
-	}
+	testenv.Barre(t, f.svc.Barrer, 1, "the lost submission")
 	f.drain()
 	if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Enviado {
 		t.Fatalf("after the sweep: %s", e)
@@ -54,16 +48,12 @@ func TestALostQueueMessageIsRecoveredByTheSweep(t *testing.T) {
 	if f.drain() != 0 {
 		t.Fatal("a poll ran without a message")
 	}
-	if n := f.barrer(); n != 1 {
-		t.Fatalf("the sweep woke %d polls, want 1", n)
-	}
+	testenv.Barre(t, f.svc.Barrer, 1, "the lost poll")
 	f.drain()
 	if e := testenv.Str(f.estado(id), "estado"); e != facturacion.Aceptado {
 		t.Fatalf("after the second sweep: %s", e)
 	}
-	if n := f.barrer(); n != 0 {
-		t.Errorf("the sweep still finds %d", n)
-	}
+	testenv.Barre(t, f.svc.Barrer, 0, "after both were recovered")
 	if n := f.Int(`select count(*) from eventos where tipo = 'FacturaEmitidaEvent'`); n != 1 {
 		t.Errorf("%d events", n)
 	}

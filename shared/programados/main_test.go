@@ -84,17 +84,12 @@ func ruta(id int64, rest ...string) string {
 	return fmt.Sprintf("%s/%d%s", base, id, strings.Join(rest, ""))
 }
 
-// barrer runs one sweep at the clock's time.
-func (f *fx) barrer() int { return testenv.Barrido(f.t, f.svc.Barrer) }
-
 // barrerA sets the clock to a Costa Rica time and expects one sweep there
 // to take n runs.
 func (f *fx) barrerA(hora string, n int, que string) {
 	f.t.Helper()
 	f.reloj.Fijar(cr(hora))
-	if got := f.barrer(); got != n {
-		f.t.Fatalf("%s (sweep at %s): %d runs taken, want %d", que, hora, got, n)
-	}
+	testenv.Barre(f.t, f.svc.Barrer, n, que+" (sweep at "+hora+")")
 }
 
 // ejecuciones lists a schedule's runs (newest first) as the admin sees them.

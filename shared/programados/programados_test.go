@@ -174,10 +174,7 @@ func TestScheduledReportsNeedTheReportsPermission(t *testing.T) {
 func TestScheduledReportsOfAnotherCompanyAreNotFound(t *testing.T) {
 	f := setup(t, lunes)
 	id := f.crear(f.admin, semanal())
-	f.reloj.Fijar(cr("2026-03-04 08:00"))
-	if n := f.barrer(); n != 1 {
-		t.Fatalf("runs: %d", n)
-	}
+	f.barrerA("2026-03-04 08:00", 1, "runs")
 	eid := int64(testenv.Num(f.ejecuciones(id)[0], "id"))
 	otra := f.e.Admin(2)
 	for _, c := range []struct{ method, path string }{

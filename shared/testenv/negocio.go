@@ -78,14 +78,16 @@ func CSVRows(t testing.TB, raw []byte) [][]string {
 	return recs
 }
 
-// Barrido runs one sweep of a scheduler's sweeper (Barrer of the Hacienda
-// queue, of the scheduled reports) and returns how many items it took,
-// failing t when the sweep fails.
-func Barrido(t testing.TB, barrer func(context.Context) (int, error)) int {
+// Barre runs one sweep of a scheduler's sweeper (Barrer of the Hacienda
+// queue, of the scheduled reports) and fails t unless it succeeds taking
+// want items (que says which step of the test it was).
+func Barre(t testing.TB, barrer func(context.Context) (int, error), want int, que string) {
 	t.Helper()
 	n, err := barrer(context.Background())
 	if err != nil {
-		t.Fatalf("sweep: %v", err)
+		t.Fatalf("%s: sweep: %v", que, err)
 	}
-	return n
+	if n != want {
+		t.Fatalf("%s: the sweep took %d, want %d", que, n, want)
+	}
 }
