@@ -23,6 +23,9 @@ import (
 
 // Handlers returns the tesoreria group's handlers keyed by route name.
 func Handlers(d *db.DB) lambdahttp.Handlers {
+	decodeCuentaNueva, decodeCuentaCambio := decoders(readCuenta)
+	decodeCajaNueva, decodeCajaCambio := decoders(readCaja)
+	decodePresupuestoNuevo, decodePresupuestoCambio := decoders(readPresupuesto)
 	cuentaUpdate := handler.Action(d, "Cuenta bancaria actualizada correctamente.", decodeCuentaCambio, ActualizarCuenta)
 	cajaUpdate := handler.Action(d, "Caja actualizada correctamente.", decodeCajaCambio, ActualizarCaja)
 	presupuestoUpdate := handler.Action(d, "Presupuesto actualizado correctamente.", decodePresupuestoCambio, ActualizarPresupuesto)
@@ -100,9 +103,6 @@ func readCuenta(in *valid.Input, creando bool) DatosCuenta {
 	return d
 }
 
-func decodeCuentaNueva(in *valid.Input) (DatosCuenta, error)  { return readCuenta(in, true), in.Err() }
-func decodeCuentaCambio(in *valid.Input) (DatosCuenta, error) { return readCuenta(in, false), in.Err() }
-
 // saldoRegla is a statement's balance: any sign (an overdraft), 2 decimals.
 var saldoRegla = valid.Dec{Required: true, Scale: 2, Negative: true}
 
@@ -138,9 +138,6 @@ func readCaja(in *valid.Input, creando bool) DatosCaja {
 	obligatorios(in, creando, "sucursal_id", "nombre")
 	return d
 }
-
-func decodeCajaNueva(in *valid.Input) (DatosCaja, error)  { return readCaja(in, true), in.Err() }
-func decodeCajaCambio(in *valid.Input) (DatosCaja, error) { return readCaja(in, false), in.Err() }
 
 // montoRegla is cash: >= 0, 2 decimals, within numeric(18,2).
 var montoRegla = valid.Dec{Required: true, Scale: 2, Min: valid.D("0")}
@@ -196,11 +193,13 @@ func failures(in *valid.Input, key string) []string {
 	return nil
 }
 
-func decodePresupuestoNuevo(in *valid.Input) (DatosPresupuesto, error) {
-	return readPresupuesto(in, true), in.Err()
-}
-func decodePresupuestoCambio(in *valid.Input) (DatosPresupuesto, error) {
-	return readPresupuesto(in, false), in.Err()
+// decoders are the create decoder (the required fields present) and the
+// change decoder of a body that read reads.
+func decoders[T any](read func(in *valid.Input, creando bool) T) (nuevo, cambio handler.DecodeFunc[T]) {
+	decoder := func(creando bool) handler.DecodeFunc[T] {
+		return func(in *valid.Input) (T, error) { return read(in, creando), in.Err() }
+	}
+	return decoder(true), decoder(false)
 }
 
 // parseConsultaPresupuesto reads ?anio= (required) and ?mes= (1-12).
