@@ -29,14 +29,20 @@ type entradaToken struct {
 	clave      string    // the password the session was opened with
 }
 
-type respuestaToken struct {
+// RespuestaToken is the IdP's answer to a token request (Keycloak's, as
+// Hacienda runs it): the tokens and their lifetimes in seconds, or an
+// OAuth error. The simulator answers with the same type.
+type RespuestaToken struct {
 	AccessToken      string `json:"access_token"`
 	ExpiresIn        int64  `json:"expires_in"`
 	RefreshToken     string `json:"refresh_token"`
 	RefreshExpiresIn int64  `json:"refresh_expires_in"`
 	TokenType        string `json:"token_type"`
-	Error            string `json:"error"`
-	ErrorDescription string `json:"error_description"`
+	NotBeforePolicy  int    `json:"not-before-policy"`
+	SessionState     string `json:"session_state"`
+	Scope            string `json:"scope"`
+	Error            string `json:"error,omitempty"`
+	ErrorDescription string `json:"error_description,omitempty"`
 }
 
 func (c *Cliente) entrada(empresaID int64, usuario string) *entradaToken {
@@ -112,7 +118,7 @@ func (c *Cliente) token(ctx context.Context, empresaID int64, cred Credenciales)
 	return e.acceso, nil
 }
 
-func (c *Cliente) guardar(e *entradaToken, rt respuestaToken, clave string, now time.Time) {
+func (c *Cliente) guardar(e *entradaToken, rt RespuestaToken, clave string, now time.Time) {
 	vida := time.Duration(rt.ExpiresIn) * time.Second
 	if vida <= 0 {
 		vida = 300 * time.Second // Keycloak's default; SPEC: 300 s
@@ -142,7 +148,7 @@ func (c *Cliente) guardar(e *entradaToken, rt respuestaToken, clave string, now 
 
 // pedirToken posts one grant to the IdP, with the same retry policy as the
 // API for network errors and 5xx. 400/401 are ErrCredenciales.
-func (c *Cliente) pedirToken(ctx context.Context, form url.Values) (respuestaToken, error) {
+func (c *Cliente) pedirToken(ctx context.Context, form url.Values) (RespuestaToken, error) {
 	intento := 0
 	for {
 		rt, estado, err := c.postToken(ctx, form)
@@ -176,8 +182,8 @@ func (c *Cliente) pedirToken(ctx context.Context, form url.Values) (respuestaTok
 	}
 }
 
-func (c *Cliente) postToken(ctx context.Context, form url.Values) (respuestaToken, int, error) {
-	var rt respuestaToken
+func (c *Cliente) postToken(ctx context.Context, form url.Values) (RespuestaToken, int, error) {
+	var rt RespuestaToken
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.TokenURL, strings.NewReader(form.Encode()))
 	if err != nil {
 		return rt, 0, err

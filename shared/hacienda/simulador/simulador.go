@@ -38,6 +38,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/erpcr/erp/shared/hacienda/recepcion"
 )
 
 // Defaults of Opciones.
@@ -192,16 +194,8 @@ func metodoNoPermitido(w http.ResponseWriter, permitido string) {
 
 // --- IdP -------------------------------------------------------------------
 
-type respuestaToken struct {
-	AccessToken      string `json:"access_token"`
-	ExpiresIn        int64  `json:"expires_in"`
-	RefreshToken     string `json:"refresh_token"`
-	RefreshExpiresIn int64  `json:"refresh_expires_in"`
-	TokenType        string `json:"token_type"`
-	NotBeforePolicy  int    `json:"not-before-policy"`
-	SessionState     string `json:"session_state"`
-	Scope            string `json:"scope"`
-}
+// respuestaToken is the token answer the client reads.
+type respuestaToken = recepcion.RespuestaToken
 
 func errorIdP(w http.ResponseWriter, estado int, codigo, desc string) {
 	escribirJSON(w, estado, map[string]string{"error": codigo, "error_description": desc})
