@@ -149,11 +149,7 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 	almacenAjeno := f.Int(`select id from almacenes where empresa_id = 2`)
 	base := venta(linea(p, 1, 100))
 	long := strings.Repeat("x", 2001)
-	cases := []struct {
-		name  string
-		body  any
-		field string
-	}{
+	cases := []testenv.Invalid{
 		{"fecha missing", testenv.With(base, "fecha_venta", testenv.Absent), "fecha_venta"},
 		{"fecha format", testenv.With(base, "fecha_venta", "15/03/2026"), "fecha_venta"},
 		{"fecha impossible", testenv.With(base, "fecha_venta", "2026-02-30"), "fecha_venta"},
@@ -198,9 +194,9 @@ func TestCreateValidationNamesEachField(t *testing.T) {
 		{"credit without customer", testenv.With(base, "condicion_venta", "credito"), "cliente_id"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := f.E.Call(f.Admin, http.MethodPost, "/api/ventas", c.body)
-			testenv.Expect422(t, r, c.field)
+		t.Run(c.Name, func(t *testing.T) {
+			r := f.E.Call(f.Admin, http.MethodPost, "/api/ventas", c.Body)
+			testenv.Expect422(t, r, c.Field)
 			if testenv.Str(r.JSON, "message") == "" || r.JSON["success"] != false {
 				t.Errorf("envelope: %s", r.Raw)
 			}
