@@ -87,26 +87,21 @@ func VerificarFirmante(xml []byte) (*Firmante, error) {
 }
 
 func verificarFirma(doc *documento, sig *elemento, ids map[string][]*elemento) (*Firmante, error) {
-	si := sig.hijo(NSDsig, "SignedInfo")
-	if si == nil {
-		return nil, errors.New("falta ds:SignedInfo")
+	si, err := requerido(sig, "SignedInfo")
+	if err != nil {
+		return nil, err
 	}
-	cm := si.hijo(NSDsig, "CanonicalizationMethod")
-	if cm == nil {
-		return nil, errors.New("falta ds:CanonicalizationMethod")
+	cm, err := requerido(si, "CanonicalizationMethod")
+	if err != nil {
+		return nil, err
 	}
 	modoSI, err := modoTransformada(cm)
 	if err != nil {
 		return nil, fmt.Errorf("CanonicalizationMethod: %v", err)
 	}
-	sm := si.hijo(NSDsig, "SignatureMethod")
-	if sm == nil {
-		return nil, errors.New("falta ds:SignatureMethod")
-	}
-	algSM, _ := sm.attr("Algorithm")
-	hashSM, ok := algoritmosFirma[algSM]
-	if !ok {
-		return nil, fmt.Errorf("SignatureMethod %q no soportado", algSM)
+	hashSM, err := algoritmo(si, "SignatureMethod", algoritmosFirma)
+	if err != nil {
+		return nil, err
 	}
 
 	// References.
@@ -136,9 +131,9 @@ func verificarFirma(doc *documento, sig *elemento, ids map[string][]*elemento) (
 	}
 
 	// Certificates in KeyInfo.
-	ki := sig.hijo(NSDsig, "KeyInfo")
-	if ki == nil {
-		return nil, errors.New("falta ds:KeyInfo")
+	ki, err := requerido(sig, "KeyInfo")
+	if err != nil {
+		return nil, err
 	}
 	var certs []*x509.Certificate
 	for _, xd := range ki.hijosElem() {
@@ -253,14 +248,9 @@ func verificarReferencia(doc *documento, sig, ref *elemento, ids map[string][]*e
 		datos = c14nSubarbol(objetivo, excluir, modo)
 	}
 
-	dm := ref.hijo(NSDsig, "DigestMethod")
-	if dm == nil {
-		return nil, errors.New("falta ds:DigestMethod")
-	}
-	alg, _ := dm.attr("Algorithm")
-	hd, ok := algoritmosDigest[alg]
-	if !ok {
-		return nil, fmt.Errorf("DigestMethod %q no soportado", alg)
+	hd, err := algoritmo(ref, "DigestMethod", algoritmosDigest)
+	if err != nil {
+		return nil, err
 	}
 	esperado, err := base64Hijo(ref, "DigestValue")
 	if err != nil {
@@ -434,11 +424,35 @@ var (
 	}
 )
 
-// base64Hijo is the decoded content of the required ds: child nombre of e.
-func base64Hijo(e *elemento, nombre string) ([]byte, error) {
+// requerido is the ds: child nombre of e, which the signature must have.
+func requerido(e *elemento, nombre string) (*elemento, error) {
 	x := e.hijo(NSDsig, nombre)
 	if x == nil {
 		return nil, errors.New("falta ds:" + nombre)
+	}
+	return x, nil
+}
+
+// algoritmo is the hash of the required ds: child nombre of e (a
+// SignatureMethod or DigestMethod) by its Algorithm among the supported.
+func algoritmo(e *elemento, nombre string, soportados map[string]crypto.Hash) (crypto.Hash, error) {
+	x, err := requerido(e, nombre)
+	if err != nil {
+		return 0, err
+	}
+	alg, _ := x.attr("Algorithm")
+	h, ok := soportados[alg]
+	if !ok {
+		return 0, fmt.Errorf("%s %q no soportado", nombre, alg)
+	}
+	return h, nil
+}
+
+// base64Hijo is the decoded content of the required ds: child nombre of e.
+func base64Hijo(e *elemento, nombre string) ([]byte, error) {
+	x, err := requerido(e, nombre)
+	if err != nil {
+		return nil, err
 	}
 	b, err := b64.Decodificar(x.textoPlano())
 	if err != nil {
