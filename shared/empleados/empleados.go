@@ -7,13 +7,13 @@ package empleados
 import (
 	"time"
 
-	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/crformat"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/recurso"
 	"github.com/erpcr/erp/shared/terceros"
 	"github.com/erpcr/erp/shared/tesoreria"
+	"github.com/erpcr/erp/shared/transporte"
 )
 
 // Enumerations of the employee's fields.
@@ -97,9 +97,10 @@ var Empleado = &recurso.Resource{
 	Sorts: []string{"nombre", "apellidos", "identificacion", "puesto", "fecha_ingreso", "salario_base"},
 	Messages: recurso.Messages{NotFound: "Empleado no encontrado.", Created: "Empleado creado correctamente.",
 		Updated: "Empleado actualizado correctamente.", Deleted: "Empleado eliminado correctamente."},
-	Validate:     validar,
-	BeforeSave:   verificarUsuario,
-	BeforeDelete: sinBusAsignado,
+	Validate:   validar,
+	BeforeSave: verificarUsuario,
+	// The driver of a bus: the bus would name a deleted employee.
+	BeforeDelete: transporte.SinBuses("chofer_id", "No se puede eliminar un empleado que es chofer de un bus. Asigne otro chofer al bus primero."),
 }
 
 // Grupo returns the handlers of the empleados group.
@@ -153,20 +154,6 @@ func verificarUsuario(c *recurso.Call, vals map[string]any) error {
 	}
 	if !miembro {
 		c.In.Fail("usuario_id", "El usuario seleccionado no existe o no pertenece a esta empresa.")
-	}
-	return nil
-}
-
-// sinBusAsignado refuses to delete the driver of a bus (transport): the bus
-// would name a deleted employee.
-func sinBusAsignado(c *recurso.Call) error {
-	var chofer bool
-	if err := c.Tx.QueryRow(c.Context(), `select exists (select 1 from buses b
-		where b.empresa_id = $1 and b.chofer_id = $2 and not b.eliminado)`, c.Tx.EmpresaID(), c.ID).Scan(&chofer); err != nil {
-		return err
-	}
-	if chofer {
-		return apperr.InvalidField("id", "No se puede eliminar un empleado que es chofer de un bus. Asigne otro chofer al bus primero.")
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/recurso"
 	"github.com/erpcr/erp/shared/valid"
 )
@@ -158,4 +159,21 @@ func verificarAsignacion(c *recurso.Call, vals map[string]any) error {
 		c.In.Fail("chofer_id", "El chofer debe ser un empleado activo (estado activo y sin fecha de salida pasada).")
 	}
 	return nil
+}
+
+// SinBuses refuses to delete a row a live bus of the company names in its
+// column columna (ruta_id: the route it serves; chofer_id: its driver), the
+// bus would name a deleted row; msg goes under id.
+func SinBuses(columna, msg string) func(c *recurso.Call) error {
+	return func(c *recurso.Call) error {
+		var asignado bool
+		if err := c.Tx.QueryRow(c.Context(), `select exists (select 1 from buses b
+			where b.empresa_id = $1 and b.`+columna+` = $2 and not b.eliminado)`, c.Tx.EmpresaID(), c.ID).Scan(&asignado); err != nil {
+			return err
+		}
+		if asignado {
+			return apperr.InvalidField("id", msg)
+		}
+		return nil
+	}
 }

@@ -62,17 +62,13 @@ func leerParadas(in *valid.Input) ([]parada, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := make([]parada, 0, len(items))
 	primera := map[int64]int{} // orden -> first index
-	for i, raw := range items {
-		el, ok := in.Elemento("paradas", i, raw, "Cada elemento de paradas debe ser un objeto.")
-		if !ok {
-			continue
-		}
+	return valid.Elementos(in, "paradas", items, "Cada elemento de paradas debe ser un objeto.", func(el *valid.Input, i int) parada {
 		var p parada
 		p.Nombre, _ = el.String("nombre", valid.Str{Required: true, Max: 255})
-		p.Orden, ok = el.Int("orden", valid.Int{Required: true, Min: valid.Min(1), Max: valid.Min(maxParadas)})
-		if ok {
+		var okOrden bool
+		p.Orden, okOrden = el.Int("orden", valid.Int{Required: true, Min: valid.Min(1), Max: valid.Min(maxParadas)})
+		if okOrden {
 			if j, dup := primera[p.Orden]; dup {
 				el.Fail("orden", fmt.Sprintf("El orden %d ya lo tiene la parada %d: los órdenes no se repiten.", p.Orden, j))
 			} else {
@@ -88,10 +84,8 @@ func leerParadas(in *valid.Input) ([]parada, bool) {
 		if d, ok := el.Decimal("longitud", valid.Dec{Required: true, Scale: 6, Negative: true, Min: valid.D("-180"), Max: valid.D("180")}); ok {
 			p.Longitud = d.String()
 		}
-		in.Merge(fmt.Sprintf("paradas.%d.", i), el)
-		out = append(out, p)
-	}
-	return out, true
+		return p
+	}), true
 }
 
 // leerHorarios reads the body's horarios like leerParadas: errors under
@@ -101,13 +95,8 @@ func leerHorarios(in *valid.Input) ([]horario, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := make([]horario, 0, len(items))
 	vistos := map[horario]int{}
-	for i, raw := range items {
-		el, ok := in.Elemento("horarios", i, raw, "Cada elemento de horarios debe ser un objeto.")
-		if !ok {
-			continue
-		}
+	return valid.Elementos(in, "horarios", items, "Cada elemento de horarios debe ser un objeto.", func(el *valid.Input, i int) horario {
 		var h horario
 		var okDia, okHora bool
 		h.Dia, okDia = el.OneOf("dia_semana", true, DiasSemana)
@@ -122,8 +111,6 @@ func leerHorarios(in *valid.Input) ([]horario, bool) {
 				vistos[h] = i
 			}
 		}
-		in.Merge(fmt.Sprintf("horarios.%d.", i), el)
-		out = append(out, h)
-	}
-	return out, true
+		return h
+	}), true
 }

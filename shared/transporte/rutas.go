@@ -7,7 +7,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
-	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/crformat"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/esquema"
@@ -103,7 +102,7 @@ var Ruta = &recurso.Resource{
 		}
 	},
 	AfterSave:    guardarListas,
-	BeforeDelete: rutaSinBuses,
+	BeforeDelete: SinBuses("ruta_id", "No se puede eliminar una ruta con buses asignados. Quite la ruta de sus buses primero."),
 }
 
 // clave names a nested list in vals where no column can clash with it.
@@ -153,19 +152,6 @@ func guardarListas(c *recurso.Call, vals map[string]any) error {
 	b.Queue(`update rutas set actualizado_en = now() where empresa_id = $1 and id = $2`, empresa, c.ID)
 	if err := c.Tx.SendBatch(c.Context(), b).Close(); err != nil {
 		return fmt.Errorf("transporte: paradas y horarios de la ruta %d: %w", c.ID, err)
-	}
-	return nil
-}
-
-// rutaSinBuses refuses to delete a route buses are assigned to.
-func rutaSinBuses(c *recurso.Call) error {
-	var asignada bool
-	if err := c.Tx.QueryRow(c.Context(), `select exists (select 1 from buses b
-		where b.empresa_id = $1 and b.ruta_id = $2 and not b.eliminado)`, c.Tx.EmpresaID(), c.ID).Scan(&asignada); err != nil {
-		return err
-	}
-	if asignada {
-		return apperr.InvalidField("id", "No se puede eliminar una ruta con buses asignados. Quite la ruta de sus buses primero.")
 	}
 	return nil
 }

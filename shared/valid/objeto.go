@@ -16,3 +16,19 @@ func (in *Input) Elemento(key string, i int, raw json.RawMessage, msg string) (e
 	}
 	return NewInput(obj), true
 }
+
+// Elementos reads each element of the list key (items, from List) as an
+// object with leer, whose errors are merged back under "key.i."; an
+// element that is not an object gets msg under "key.i" and is left out.
+func Elementos[T any](in *Input, key string, items []json.RawMessage, msg string, leer func(el *Input, i int) T) []T {
+	out := make([]T, 0, len(items))
+	for i, raw := range items {
+		el, ok := in.Elemento(key, i, raw, msg)
+		if !ok {
+			continue
+		}
+		out = append(out, leer(el, i))
+		in.Merge(key+"."+strconv.Itoa(i)+".", el)
+	}
+	return out
+}
