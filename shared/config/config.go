@@ -340,38 +340,38 @@ func get(key, def string) string {
 	return def
 }
 
-func duration(key string, def time.Duration) (time.Duration, error) {
+// parsed reads the variable key with parse, def when it is unset or
+// empty; a value parse refuses is an error saying what was expected.
+func parsed[T any](key string, def T, expected string, parse func(string) (T, bool)) (T, error) {
 	v := os.Getenv(key)
 	if v == "" {
 		return def, nil
 	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%s=%q: expected a positive duration such as 24h", key, v)
+	x, ok := parse(v)
+	if !ok {
+		var zero T
+		return zero, fmt.Errorf("%s=%q: expected %s", key, v, expected)
 	}
-	return d, nil
+	return x, nil
+}
+
+func duration(key string, def time.Duration) (time.Duration, error) {
+	return parsed(key, def, "a positive duration such as 24h", func(v string) (time.Duration, bool) {
+		d, err := time.ParseDuration(v)
+		return d, err == nil && d > 0
+	})
 }
 
 func integer(key string, def int) (int, error) {
-	v := os.Getenv(key)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%s=%q: expected a non-negative integer", key, v)
-	}
-	return n, nil
+	return parsed(key, def, "a non-negative integer", func(v string) (int, bool) {
+		n, err := strconv.Atoi(v)
+		return n, err == nil && n >= 0
+	})
 }
 
 func boolean(key string, def bool) (bool, error) {
-	v := os.Getenv(key)
-	if v == "" {
-		return def, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, fmt.Errorf("%s=%q: expected true or false", key, v)
-	}
-	return b, nil
+	return parsed(key, def, "true or false", func(v string) (bool, bool) {
+		b, err := strconv.ParseBool(v)
+		return b, err == nil
+	})
 }

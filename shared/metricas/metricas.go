@@ -15,6 +15,7 @@
 package metricas
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -109,12 +110,7 @@ func (r *Registro) now() time.Time {
 	return time.Now()
 }
 
-func (r *Registro) log() *slog.Logger {
-	if r.Log != nil {
-		return r.Log
-	}
-	return slog.Default()
-}
+func (r *Registro) log() *slog.Logger { return cmp.Or(r.Log, slog.Default()) }
 
 // cubeta returns the bucket index of a latency.
 func cubeta(segundos float64) int {

@@ -1,6 +1,7 @@
 package programados
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -55,12 +56,7 @@ func (s *Servicio) ahora() time.Time {
 	return time.Now()
 }
 
-func (s *Servicio) log() *slog.Logger {
-	if s.Log != nil {
-		return s.Log
-	}
-	return slog.Default()
-}
+func (s *Servicio) log() *slog.Logger { return cmp.Or(s.Log, slog.Default()) }
 
 // Nuevo builds the service from the environment: S3 and SES when
 // ERP_REPORTES_BUCKET and ERP_CORREO_REMITENTE are set (AWS), the local
