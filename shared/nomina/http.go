@@ -76,13 +76,8 @@ func decodeLineas(in *valid.Input) ([]LineaEntrada, error) {
 	if ok && len(items) == 0 {
 		in.Fail("lineas", "Indique al menos una línea.")
 	}
-	out := make([]LineaEntrada, 0, len(items))
 	vistos := map[int64]bool{}
-	for i, raw := range items {
-		one, ok := in.Elemento("lineas", i, raw, "Cada línea es un objeto con empleado_id y los valores a cambiar.")
-		if !ok {
-			continue
-		}
+	out := valid.Elementos(in, "lineas", items, "Cada línea es un objeto con empleado_id y los valores a cambiar.", func(one *valid.Input, _ int) LineaEntrada {
 		var l LineaEntrada
 		l.EmpleadoID, _ = one.Int("empleado_id", valid.Int{Required: true, Min: valid.Min(1)})
 		if l.EmpleadoID > 0 {
@@ -105,9 +100,8 @@ func decodeLineas(in *valid.Input) ([]LineaEntrada, error) {
 		if n, ok := one.Int("dias_incapacidad", valid.Int{Min: valid.Min(0), Max: valid.Min(31)}); ok {
 			l.DiasIncapacidad = &n
 		}
-		in.Merge("lineas."+strconv.Itoa(i)+".", one)
-		out = append(out, l)
-	}
+		return l
+	})
 	return out, in.Err()
 }
 
