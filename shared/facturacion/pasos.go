@@ -46,14 +46,25 @@ func bloquear(ctx context.Context, tx *db.Tx, id int64) (bloqueado, error) {
 	return bloqueado{Comprobante: d.Comprobante, xml: d.XMLOriginal, firmado: d.XMLFirmado}, nil
 }
 
+// cerrado refuses any step on a comprobante Hacienda answered for good:
+// accepted, or rejected (a new one is issued for the sale).
+func (c bloqueado) cerrado() error {
+	switch c.Estado {
+	case Aceptado:
+		return apperr.InvalidField("estado", msgAceptado)
+	case Rechazado:
+		return apperr.InvalidField("estado", msgRechazado)
+	}
+	return nil
+}
+
 // editable says whether the XML or the signature of c may (still) change:
 // not once Hacienda received it, nor while its submission is in progress.
 func (c bloqueado) editable() error {
+	if err := c.cerrado(); err != nil {
+		return err
+	}
 	switch {
-	case c.Estado == Aceptado:
-		return apperr.InvalidField("estado", msgAceptado)
-	case c.Estado == Rechazado:
-		return apperr.InvalidField("estado", msgRechazado)
 	case c.Estado == Enviado || c.EnviadoEn != nil:
 		return apperr.InvalidField("estado", msgEnviado)
 	case c.EnvioEnCurso:
@@ -182,11 +193,10 @@ func (c bloqueado) reanudable() bool {
 // received by Hacienda and not finished (or, see reanudable, its polling
 // may resume).
 func (c bloqueado) enviable() error {
+	if err := c.cerrado(); err != nil {
+		return err
+	}
 	switch {
-	case c.Estado == Aceptado:
-		return apperr.InvalidField("estado", msgAceptado)
-	case c.Estado == Rechazado:
-		return apperr.InvalidField("estado", msgRechazado)
 	case c.Estado == Error && c.RespondidoEn != nil:
 		return apperr.InvalidField("estado", msgErrorHacienda)
 	case c.reanudable():
