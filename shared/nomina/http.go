@@ -157,17 +157,33 @@ func parseCCSS(r *http.Request) (ConsultaCCSS, error) {
 	return q, f.Err()
 }
 
+// parseAnio reads the required ?anio= of the aguinaldo (1901 to 2999, as
+// its schema says).
 func parseAnio(r *http.Request) (int64, error) {
 	f := httpx.NewFilters(r)
-	var anio int64
-	if v := f.Value("anio"); v == "" {
-		f.Fail("anio", "El campo anio es obligatorio.")
-	} else if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < 1901 || n > 2999 {
-		f.Fail("anio", "El campo anio debe ser un año entre 1901 y 2999.")
-	} else {
-		anio = n
+	anio := filtroAnio(f, true, 1901)
+	if err := f.Err(); err != nil {
+		return 0, err
 	}
-	return anio, f.Err()
+	return *anio, nil
+}
+
+// filtroAnio reads ?anio= as a year from min to 2999: nil when absent (a
+// 422 when requerido) or bad.
+func filtroAnio(f *httpx.Filters, requerido bool, min int64) *int64 {
+	v := f.Value("anio")
+	if v == "" {
+		if requerido {
+			f.Fail("anio", "El campo anio es obligatorio.")
+		}
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < min || n > 2999 {
+		f.Fail("anio", "El campo anio debe ser un año entre "+strconv.FormatInt(min, 10)+" y 2999.")
+		return nil
+	}
+	return &n
 }
 
 // ---- lists ------------------------------------------------------------------
@@ -187,14 +203,7 @@ func listaPlanillas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMe
 	f := httpx.NewFilters(r)
 	estado := f.OneOf("estado", Estados)
 	tipo := f.OneOf("tipo", Tipos)
-	var anio *int64
-	if v := f.Value("anio"); v != "" {
-		if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < 1900 || n > 2999 {
-			f.Fail("anio", "El campo anio debe ser un año entre 1900 y 2999.")
-		} else {
-			anio = &n
-		}
-	}
+	anio := filtroAnio(f, false, 1900)
 	if err := f.Err(); err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
