@@ -119,10 +119,7 @@ func CrearRol(ctx context.Context, tx *db.Tx, p auth.Principal, x DatosRol) (Rol
 	err := tx.QueryRow(ctx, `insert into roles (empresa_id, nombre, slug, descripcion, activo)
 		values ($1, $2, $3, $4, $5) returning id`, tx.EmpresaID(), *x.Nombre, *x.Slug, x.Descripcion, activo).Scan(&id)
 	if err != nil {
-		if _, ok := db.IsUniqueViolation(err); ok {
-			return Rol{}, apperr.InvalidField("slug", msgSlugTomado)
-		}
-		return Rol{}, fmt.Errorf("roles: insert: %w", err)
+		return Rol{}, tomado(err, "slug", msgSlugTomado, "roles: insert")
 	}
 	if _, err := tx.Exec(ctx, `insert into rol_permisos (empresa_id, rol_id, permiso_id)
 		select $1, $2, id from permisos where slug = any($3)`, tx.EmpresaID(), id, x.Permisos); err != nil {
@@ -175,10 +172,7 @@ func ActualizarRol(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x
 		b.Queue(`insert into rol_permisos (empresa_id, rol_id, permiso_id) select $1, $2, id from permisos where slug = any($3)`, tx.EmpresaID(), id, x.Permisos)
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		if _, ok := db.IsUniqueViolation(err); ok {
-			return Rol{}, apperr.InvalidField("slug", msgSlugTomado)
-		}
-		return Rol{}, fmt.Errorf("roles: update: %w", err)
+		return Rol{}, tomado(err, "slug", msgSlugTomado, "roles: update")
 	}
 	return BuscarRol(ctx, tx, id)
 }

@@ -160,10 +160,7 @@ func Crear(ctx context.Context, tx *db.Tx, p auth.Principal, x DatosUsuario) (Us
 		values ($1, $2, $3, $4, $5, $6, $7) returning id`,
 		tx.EmpresaID(), x.CargoID, *x.Nombre, x.Apellidos, *x.Email, *x.Hash, activo).Scan(&id)
 	if err != nil {
-		if _, ok := db.IsUniqueViolation(err); ok {
-			return Usuario{}, apperr.InvalidField("email", msgEmailTomado)
-		}
-		return Usuario{}, fmt.Errorf("usuarios: insert: %w", err)
+		return Usuario{}, tomado(err, "email", msgEmailTomado, "usuarios: insert")
 	}
 	b := &pgx.Batch{}
 	b.Queue(`insert into membresias (empresa_id, usuario_id) values ($1, $2)`, tx.EmpresaID(), id)
@@ -252,10 +249,7 @@ func Actualizar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x Da
 	}
 	if b.Len() > 0 {
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			if _, ok := db.IsUniqueViolation(err); ok {
-				return Usuario{}, apperr.InvalidField("email", msgEmailTomado)
-			}
-			return Usuario{}, fmt.Errorf("usuarios: update: %w", err)
+			return Usuario{}, tomado(err, "email", msgEmailTomado, "usuarios: update")
 		}
 	}
 	return Buscar(ctx, tx, id)
@@ -291,4 +285,13 @@ func Eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) error 
 		return fmt.Errorf("usuarios: delete: %w", err)
 	}
 	return nil
+}
+
+// tomado is err as a 422 with msg under campo when it is a unique violation
+// (an e-mail or a slug another row holds), else err wrapped with que.
+func tomado(err error, campo, msg, que string) error {
+	if _, ok := db.IsUniqueViolation(err); ok {
+		return apperr.InvalidField(campo, msg)
+	}
+	return fmt.Errorf("%s: %w", que, err)
 }
