@@ -36,47 +36,65 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 	}
 }
 
-// cuentasIndex lists the tenant's payables: filters proveedor_id,
+// listaCuentas lists the tenant's payables: filters proveedor_id,
 // orden_compra_id, estado, vencidas (pendiente and past due; 0 = the
 // others), search on the order's numero_orden.
 func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[json.RawMessage], error) {
-	order, err := httpx.SortQuery(r, cuentaSorts, "c.id")
+	f := nuevosFiltros(r, "c.empresa_id = $1", "not c.eliminado")
+	si(f, "c.proveedor_id = %s", f.ID("proveedor_id"))
+	si(f, "c.orden_compra_id = %s", f.ID("orden_compra_id"))
+	si(f, "c.estado = %s", f.OneOf("estado", estadosCuenta))
+	vencida := "(c.estado = 'pendiente' and c.fecha_vencimiento < " + hoy + ")"
+	f.bandera("vencidas", vencida, "not "+vencida)
+	si(f, `exists (select 1 from ordenes_compra o where o.empresa_id = c.empresa_id and o.id = c.orden_compra_id
+			and o.numero_orden ilike %s)`, httpx.SearchQuery(r))
+	return f.consulta(cuentaLista, `from cuentas_por_pagar c`, cuentaSorts, "c.id")
+}
+
+// filtros builds a list's where clause from its query parameters: conds
+// joined with "and", their values numbered from $2 ($1 is the company,
+// handler.Query), and a 422 message per bad parameter (httpx.Filters).
+type filtros struct {
+	*httpx.Filters
+	r     *http.Request
+	args  args
+	conds []string
+}
+
+func nuevosFiltros(r *http.Request, conds ...string) *filtros {
+	return &filtros{Filters: httpx.NewFilters(r), r: r, args: args{nil}, conds: conds}
+}
+
+// si adds cond (%s: v's placeholder) when the parameter v was sent and valid.
+func si[T any](f *filtros, cond string, v *T) {
+	if v != nil {
+		f.conds = append(f.conds, fmt.Sprintf(cond, f.args.add(*v)))
+	}
+}
+
+// bandera adds verdadero or falso when the boolean parameter name is
+// true or false.
+func (f *filtros) bandera(name, verdadero, falso string) {
+	if v := f.Bool(name); v != nil && *v {
+		f.conds = append(f.conds, verdadero)
+	} else if v != nil {
+		f.conds = append(f.conds, falso)
+	}
+}
+
+// consulta is the list query: cols of from where the conditions hold, in
+// the ?sort= order among sorts (id by default) and then by id. A bad sort
+// is answered before bad filters, as the lists always did.
+func (f *filtros) consulta(cols, from string, sorts map[string]string, id string) (handler.Query[json.RawMessage], error) {
+	order, err := httpx.SortQuery(f.r, sorts, id)
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
-	a := args{nil} // $1 is the company (handler.Query); a[1:] are the filters
-	conds := []string{"c.empresa_id = $1", "not c.eliminado"}
-	q := httpx.NewFilters(r)
-	if n := q.ID("proveedor_id"); n != nil {
-		conds = append(conds, "c.proveedor_id = "+a.add(*n))
-	}
-	if n := q.ID("orden_compra_id"); n != nil {
-		conds = append(conds, "c.orden_compra_id = "+a.add(*n))
-	}
-	if v := strings.TrimSpace(r.URL.Query().Get("estado")); v != "" {
-		if !contains(estadosCuenta, v) {
-			q.Fail("estado", "El campo estado debe ser uno de: "+strings.Join(estadosCuenta, ", ")+".")
-		} else {
-			conds = append(conds, "c.estado = "+a.add(v))
-		}
-	}
-	vencida := "(c.estado = 'pendiente' and c.fecha_vencimiento < " + hoy + ")"
-	if v, err := httpx.BoolQuery(r, "vencidas"); err != nil {
-		q.Fail("vencidas", "El campo vencidas debe ser verdadero o falso.")
-	} else if v != nil && *v {
-		conds = append(conds, vencida)
-	} else if v != nil {
-		conds = append(conds, "not "+vencida)
-	}
-	if s := httpx.SearchQuery(r); s != nil {
-		conds = append(conds, `exists (select 1 from ordenes_compra o where o.empresa_id = c.empresa_id and o.id = c.orden_compra_id
-			and o.numero_orden ilike `+a.add(*s)+`)`)
-	}
-	if err := q.Err(); err != nil {
+	if err := f.Err(); err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
-	return handler.Query[json.RawMessage]{Cols: cuentaLista, From: `from cuentas_por_pagar c where ` + strings.Join(conds, " and "),
-		Order: order + ", c.id", Args: a[1:], Scan: scanJSON}, nil
+	return handler.Query[json.RawMessage]{Cols: cols, From: from + " where " + strings.Join(f.conds, " and "),
+		Order: order + ", " + id, Args: f.args[1:], Scan: scanJSON}, nil
 }
 
 func decodePago(in *valid.Input) (pagoIn, error) {
@@ -96,54 +114,16 @@ func decodePago(in *valid.Input) (pagoIn, error) {
 // fecha_inicio/fecha_fin (fecha_orden), search on numero_orden; empresa_id
 // is ignored (the tenant decides).
 func listaOrdenes(r *http.Request, p auth.Principal) (handler.Query[json.RawMessage], error) {
-	order, err := httpx.SortQuery(r, ordenSorts, "o.id")
-	if err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	a := args{nil} // $1 is the company (handler.Query); a[1:] are the filters
-	conds := []string{"o.empresa_id = $1", "not o.eliminado"}
-	q := httpx.NewFilters(r)
-	if n := q.ID("proveedor_id"); n != nil {
-		conds = append(conds, "o.proveedor_id = "+a.add(*n))
-	}
-	if v := strings.TrimSpace(r.URL.Query().Get("estado")); v != "" {
-		if !contains(Estados, v) {
-			q.Fail("estado", "El campo estado debe ser uno de: "+strings.Join(Estados, ", ")+".")
-		} else {
-			conds = append(conds, "o.estado = "+a.add(v))
-		}
-	}
-	if d := q.Date("fecha_inicio"); d != nil {
-		conds = append(conds, "o.fecha_orden >= "+a.add(*d))
-	}
-	if d := q.Date("fecha_fin"); d != nil {
-		conds = append(conds, "o.fecha_orden <= "+a.add(*d))
-	}
-	flags := []struct{ name, yes, no string }{
-		{"pendientes", "o.estado not in ('recibida', 'cancelada')", "o.estado in ('recibida', 'cancelada')"},
-		{"activas", "o.estado <> 'cancelada'", "o.estado = 'cancelada'"},
-		{"activos", "o.activo", "not o.activo"},
-	}
-	for _, f := range flags {
-		v, err := httpx.BoolQuery(r, f.name)
-		if err != nil {
-			q.Fail(f.name, "El campo "+f.name+" debe ser verdadero o falso.")
-			continue
-		}
-		if v != nil && *v {
-			conds = append(conds, f.yes)
-		} else if v != nil {
-			conds = append(conds, f.no)
-		}
-	}
-	if s := httpx.SearchQuery(r); s != nil {
-		conds = append(conds, "o.numero_orden ilike "+a.add(*s))
-	}
-	if err := q.Err(); err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	from := `from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id where ` + strings.Join(conds, " and ")
-	return handler.Query[json.RawMessage]{Cols: ordenLista, From: from, Order: order + ", o.id", Args: a[1:], Scan: scanJSON}, nil
+	f := nuevosFiltros(r, "o.empresa_id = $1", "not o.eliminado")
+	si(f, "o.proveedor_id = %s", f.ID("proveedor_id"))
+	si(f, "o.estado = %s", f.OneOf("estado", Estados))
+	si(f, "o.fecha_orden >= %s", f.Date("fecha_inicio"))
+	si(f, "o.fecha_orden <= %s", f.Date("fecha_fin"))
+	f.bandera("pendientes", "o.estado not in ('recibida', 'cancelada')", "o.estado in ('recibida', 'cancelada')")
+	f.bandera("activas", "o.estado <> 'cancelada'", "o.estado = 'cancelada'")
+	f.bandera("activos", "o.activo", "not o.activo")
+	si(f, "o.numero_orden ilike %s", httpx.SearchQuery(r))
+	return f.consulta(ordenLista, `from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id`, ordenSorts, "o.id")
 }
 
 func decodeOrden(creating bool) handler.DecodeFunc[ordenBody] {
