@@ -16,16 +16,29 @@ import (
 
 // agrupado is a report of sums over a period by a grouping the client
 // chooses (ventas, compras): one row per group with its integer columns
-// (enteros) and its amounts (totales), read by filasAgrupadas.
+// (enteros) and the sums of its document lines (totalesLineas), read by
+// filasAgrupadas.
 type agrupado struct {
 	clave, nombre, descripcion string
-	// sql selects (clave, etiqueta, enteros..., totales...) of [$2, $3]
-	// grouped by 1, 2: %[1]s is the group's key, %[2]s its label and
-	// %[3]s the order of the rows.
+	// sql selects (clave, etiqueta, enteros..., totalesLineas...) of
+	// [$2, $3] grouped by 1, 2: %[1]s is the group's key, %[2]s its label
+	// and %[3]s the order of the rows.
 	sql     string
 	grupos  []grupo // the first is the default
 	enteros []Columna
-	totales []Columna
+}
+
+// totalesLineas are the sums of a grouped report, in colones.
+var totalesLineas = []Columna{
+	{Clave: "cantidad", Titulo: "Cantidad"}, {Clave: "subtotal", Titulo: "Subtotal"},
+	{Clave: "descuentos", Titulo: "Descuentos"}, {Clave: "impuestos", Titulo: "Impuestos"}, {Clave: "total", Titulo: "Total"},
+}
+
+// porProducto groups by the line's product (d.producto_id, joined as p):
+// its code and name.
+func porProducto(titulo string) grupo {
+	return grupo{valor: "producto", titulo: titulo, clave: "d.producto_id::text",
+		etiqueta: "coalesce(p.codigo || ' ' || p.nombre, 'Producto ' || d.producto_id)"}
 }
 
 // grupo is one grouping of an agrupado: its value of agrupar, the SQL of
@@ -46,7 +59,7 @@ func (a agrupado) registrar() {
 	Registrar(Tipo{Clave: a.clave, Nombre: a.nombre, Descripcion: a.descripcion,
 		Ruta: "GET /api/reportes/" + a.clave, Limite: string(routes.RateReports),
 		Parametros: []esquema.Campo{pFechaInicio, pFechaFin, agrupar},
-		Totales:    append([]Columna{}, a.totales...),
+		Totales:    append([]Columna{}, totalesLineas...),
 		Generar:    a.generar})
 }
 
@@ -66,11 +79,11 @@ func (a agrupado) generar(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte,
 		enteros[i] = col.Clave
 		columnas = append(columnas, col)
 	}
-	filas, tot, err := filasAgrupadas(rows, a.totales, enteros...)
+	filas, tot, err := filasAgrupadas(rows, totalesLineas, enteros...)
 	if err != nil {
 		return nil, fmt.Errorf("reportes: %s: %w", a.clave, err)
 	}
-	for _, col := range a.totales {
+	for _, col := range totalesLineas {
 		col.Tipo = ColImporte
 		columnas = append(columnas, col)
 	}

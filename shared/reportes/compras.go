@@ -11,14 +11,9 @@ func init() {
 		grupos: []grupo{
 			{valor: "proveedor", titulo: "Proveedor", clave: "o.proveedor_id::text",
 				etiqueta: "coalesce(k.nombre, 'Proveedor ' || o.proveedor_id) || coalesce(' (' || nullif(k.nit_ruc, '') || ')', '')"},
-			{valor: "producto", titulo: "Producto", clave: "d.producto_id::text",
-				etiqueta: "coalesce(p.codigo || ' ' || p.nombre, 'Producto ' || d.producto_id)"},
+			porProducto("Producto"),
 		},
 		enteros: []Columna{{Clave: "ordenes", Titulo: "Órdenes", Tipo: ColEntero}},
-		totales: []Columna{
-			{Clave: "cantidad", Titulo: "Cantidad"}, {Clave: "subtotal", Titulo: "Subtotal"},
-			{Clave: "descuentos", Titulo: "Descuentos"}, {Clave: "impuestos", Titulo: "Impuestos"}, {Clave: "total", Titulo: "Total"},
-		},
 	}.registrar()
 }
 

@@ -10,17 +10,12 @@ func init() {
 		// the sale v, its line d and the joins of ventasSQL
 		grupos: []grupo{
 			{valor: "dia", titulo: "día", clave: "v.fecha_venta::text", etiqueta: "v.fecha_venta::text", orden: "1"},
-			{valor: "producto", titulo: "producto", clave: "d.producto_id::text",
-				etiqueta: "coalesce(p.codigo || ' ' || p.nombre, 'Producto ' || d.producto_id)"},
+			porProducto("producto"),
 			{valor: "cliente", titulo: "cliente", clave: "coalesce(v.cliente_id::text, '')",
 				etiqueta: "coalesce(nullif(trim(coalesce(c.razon_social, concat_ws(' ', c.nombre, c.apellidos))), ''), 'Sin cliente')"},
 			{valor: "sucursal", titulo: "sucursal", clave: "coalesce(v.sucursal_id::text, '')", etiqueta: "coalesce(s.nombre, 'Sin sucursal')"},
 			{valor: "vendedor", titulo: "vendedor", clave: "v.usuario_id::text",
 				etiqueta: "coalesce(nullif(trim(concat_ws(' ', u.nombre, u.apellidos)), ''), u.email)"},
-		},
-		totales: []Columna{
-			{Clave: "cantidad", Titulo: "Cantidad", Tipo: ColImporte}, {Clave: "subtotal", Titulo: "Subtotal"},
-			{Clave: "descuentos", Titulo: "Descuentos"}, {Clave: "impuestos", Titulo: "Impuestos"}, {Clave: "total", Titulo: "Total"},
 		},
 	}.registrar()
 }
