@@ -81,6 +81,61 @@ func (f *Filters) Bool(name string) *bool {
 	return b
 }
 
+// Text reads an optional free-text parameter (nil when absent).
+func (f *Filters) Text(name string) *string {
+	if v := f.Value(name); v != "" {
+		return &v
+	}
+	return nil
+}
+
+// Range reads the dates from and to (each as Date); a to before from is a
+// 422 on to.
+func (f *Filters) Range(from, to string) (start, end *time.Time) {
+	start, end = f.Date(from), f.Date(to)
+	if start != nil && end != nil && end.Before(*start) {
+		f.Fail(to, "El campo "+to+" debe ser una fecha posterior o igual a "+from+".")
+	}
+	return start, end
+}
+
+// Year reads a year from min to 2999: nil when absent (a 422 when
+// required) or bad.
+func (f *Filters) Year(name string, required bool, min int64) *int64 {
+	v := f.Value(name)
+	if v == "" {
+		if required {
+			f.Fail(name, "El campo "+name+" es obligatorio.")
+		}
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < min || n > 2999 {
+		f.Fail(name, "El campo "+name+" debe ser un año entre "+strconv.FormatInt(min, 10)+" y 2999.")
+		return nil
+	}
+	return &n
+}
+
+// Sort ends a list's parsing: the 422 of the filters read so far if any
+// was bad, else the ?sort=&order= expression (SortQuery). Bad filters are
+// reported before a bad sort.
+func (f *Filters) Sort(allowed map[string]string, def string) (string, error) {
+	return f.sort(SortQuery, allowed, def)
+}
+
+// SortNewest is Sort for the lists that show the newest first (SortNewest).
+func (f *Filters) SortNewest(allowed map[string]string, def string) (string, error) {
+	return f.sort(SortNewest, allowed, def)
+}
+
+func (f *Filters) sort(order func(*http.Request, map[string]string, string) (string, error), allowed map[string]string, def string) (string, error) {
+	if err := f.Err(); err != nil {
+		return "", err
+	}
+	return order(f.r, allowed, def)
+}
+
 // Err is the 422 with every message, or nil.
 func (f *Filters) Err() error {
 	if len(f.errs) > 0 {
