@@ -82,15 +82,7 @@ func parsePeriodo(r *http.Request) (PeriodoRef, error) {
 // listaPeriodos lists the months (filters anio, estado), newest first.
 func listaPeriodos(r *http.Request, _ auth.Principal) (handler.Query[Periodo], error) {
 	f := httpx.NewFilters(r)
-	var anio *int
-	if v := f.Value("anio"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1900 || n > 2999 {
-			f.Fail("anio", "El campo anio debe ser un año entre 1900 y 2999.")
-		} else {
-			anio = &n
-		}
-	}
+	anio := f.Year("anio", false, 1900)
 	estado := f.OneOf("estado", []string{"abierto", "cerrado"})
 	if err := f.Err(); err != nil {
 		return handler.Query[Periodo]{}, err
@@ -116,10 +108,7 @@ func listaCuentas(r *http.Request, _ auth.Principal) (handler.Query[*Cuenta], er
 	activos := f.Bool("activos")
 	arbol := f.Bool("arbol")
 	corte := f.Date("fecha_corte")
-	if err := f.Err(); err != nil {
-		return handler.Query[*Cuenta]{}, err
-	}
-	order, err := httpx.SortQuery(r, cuentaSorts, "c.codigo")
+	order, err := f.Sort(cuentaSorts, "c.codigo")
 	if err != nil {
 		return handler.Query[*Cuenta]{}, err
 	}
@@ -151,18 +140,12 @@ var asientoSorts = map[string]string{"id": "a.id", "fecha": "a.fecha", "numero":
 // that account —, search on numero and descripcion).
 func listaAsientos(r *http.Request, _ auth.Principal) (handler.Query[Asiento], error) {
 	f := httpx.NewFilters(r)
-	desde, hasta := f.Date("fecha_inicio"), f.Date("fecha_fin")
-	if desde != nil && hasta != nil && hasta.Before(*desde) {
-		f.Fail("fecha_fin", "El campo fecha_fin debe ser una fecha posterior o igual a fecha_inicio.")
-	}
+	desde, hasta := f.Range("fecha_inicio", "fecha_fin")
 	estado := f.OneOf("estado", EstadosAsiento)
 	origen := f.OneOf("origen", Origenes)
 	origenID := f.ID("origen_id")
 	cuenta := f.ID("cuenta_id")
-	if err := f.Err(); err != nil {
-		return handler.Query[Asiento]{}, err
-	}
-	order, err := httpx.SortNewest(r, asientoSorts, "a.fecha")
+	order, err := f.SortNewest(asientoSorts, "a.fecha")
 	if err != nil {
 		return handler.Query[Asiento]{}, err
 	}
