@@ -37,10 +37,7 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[CuentaPorCob
 	cliente, venta := f.ID("cliente_id"), f.ID("venta_id")
 	estado := f.OneOf("estado", EstadosCuenta)
 	vencidas := f.Bool("vencidas")
-	if err := f.Err(); err != nil {
-		return handler.Query[CuentaPorCobrar]{}, err
-	}
-	order, err := httpx.SortNewest(r, cuentaSorts, "c.id")
+	order, err := f.SortNewest(cuentaSorts, "c.id")
 	if err != nil {
 		return handler.Query[CuentaPorCobrar]{}, err
 	}
@@ -60,17 +57,11 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[CuentaPorCob
 func listaVentas(r *http.Request, p auth.Principal) (handler.Query[Venta], error) {
 	f := httpx.NewFilters(r)
 	sucursal, cliente := f.ID("sucursal_id"), f.ID("cliente_id")
-	desde, hasta := f.Date("fecha_inicio"), f.Date("fecha_fin")
-	if desde != nil && hasta != nil && hasta.Before(*desde) {
-		f.Fail("fecha_fin", "El campo fecha_fin debe ser una fecha posterior o igual a fecha_inicio.")
-	}
+	desde, hasta := f.Range("fecha_inicio", "fecha_fin")
 	estado := f.OneOf("estado", Estados)
 	tipo := f.OneOf("tipo_comprobante", TiposComprobante)
 	condicion := f.OneOf("condicion_venta", []string{Contado, Credito})
-	if err := f.Err(); err != nil {
-		return handler.Query[Venta]{}, err
-	}
-	order, err := httpx.SortNewest(r, ventaSorts, "v.id")
+	order, err := f.SortNewest(ventaSorts, "v.id")
 	if err != nil {
 		return handler.Query[Venta]{}, err
 	}
