@@ -206,12 +206,8 @@ func decoders[T any](read func(in *valid.Input, creando bool) T) (nuevo, cambio 
 func parseConsultaPresupuesto(r *http.Request) (ConsultaPresupuesto, error) {
 	f := httpx.NewFilters(r)
 	var q ConsultaPresupuesto
-	if v := f.Value("anio"); v == "" {
-		f.Fail("anio", "El campo anio es obligatorio.")
-	} else if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < 1900 || n > 2999 {
-		f.Fail("anio", "El campo anio debe ser un año entre 1900 y 2999.")
-	} else {
-		q.Anio = n
+	if anio := f.Year("anio", true, 1900); anio != nil {
+		q.Anio = *anio
 	}
 	if v := f.Value("mes"); v != "" {
 		if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < 1 || n > 12 {
@@ -234,11 +230,8 @@ func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
 // lista is a list of JSON rows of from (its $1 the tenant, args from $2)
 // once f has read its filters cleanly, ordered by ?sort among sorts with
 // the id breaking ties.
-func lista(r *http.Request, f *httpx.Filters, sorts map[string]string, id, cols, from string, args ...any) (handler.Query[json.RawMessage], error) {
-	if err := f.Err(); err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	order, err := httpx.SortQuery(r, sorts, id)
+func lista(f *httpx.Filters, sorts map[string]string, id, cols, from string, args ...any) (handler.Query[json.RawMessage], error) {
+	order, err := f.Sort(sorts, id)
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
@@ -253,7 +246,7 @@ func listaCuentas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMess
 	f := httpx.NewFilters(r)
 	moneda := f.OneOf("moneda", Monedas)
 	activos := f.Bool("activos")
-	return lista(r, f, cuentaSorts, "b.id", cuentaJSON, `from cuentas_bancarias b where b.empresa_id = $1 and not b.eliminado
+	return lista(f, cuentaSorts, "b.id", cuentaJSON, `from cuentas_bancarias b where b.empresa_id = $1 and not b.eliminado
 		and ($2::text is null or b.banco ilike $2 or b.numero ilike $2 or b.iban ilike $2)
 		and ($3::text is null or b.moneda = $3) and ($4::boolean is null or b.activo = $4)`,
 		httpx.SearchQuery(r), moneda, activos)
@@ -284,7 +277,7 @@ func listaCajas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMessag
 	sucursal := f.ID("sucursal_id")
 	abierta := f.Bool("abierta")
 	activos := f.Bool("activos")
-	return lista(r, f, cajaSorts, "c.id", cajaJSON, `from cajas c where c.empresa_id = $1 and not c.eliminado
+	return lista(f, cajaSorts, "c.id", cajaJSON, `from cajas c where c.empresa_id = $1 and not c.eliminado
 		and ($2::bigint is null or c.sucursal_id = $2)
 		and ($3::boolean is null or $3 = exists (select 1 from caja_sesiones s where s.empresa_id = c.empresa_id and s.caja_id = c.id and s.estado = 'abierta'))
 		and ($4::text is null or c.nombre ilike $4 or c.codigo ilike $4) and ($5::boolean is null or c.activo = $5)`,
@@ -299,7 +292,7 @@ func listaPresupuestos(r *http.Request, _ auth.Principal) (handler.Query[json.Ra
 	anio := f.ID("anio")
 	cuenta := f.ID("cuenta_contable_id")
 	activos := f.Bool("activos")
-	return lista(r, f, presupuestoSorts, "p.id", presupuestoJSON, `from presupuestos p where p.empresa_id = $1 and not p.eliminado
+	return lista(f, presupuestoSorts, "p.id", presupuestoJSON, `from presupuestos p where p.empresa_id = $1 and not p.eliminado
 		and ($2::bigint is null or p.anio = $2) and ($3::bigint is null or p.cuenta_contable_id = $3)
 		and ($4::boolean is null or p.activo = $4)`,
 		anio, cuenta, activos)
