@@ -161,29 +161,11 @@ func parseCCSS(r *http.Request) (ConsultaCCSS, error) {
 // its schema says).
 func parseAnio(r *http.Request) (int64, error) {
 	f := httpx.NewFilters(r)
-	anio := filtroAnio(f, true, 1901)
+	anio := f.Year("anio", true, 1901)
 	if err := f.Err(); err != nil {
 		return 0, err
 	}
 	return *anio, nil
-}
-
-// filtroAnio reads ?anio= as a year from min to 2999: nil when absent (a
-// 422 when requerido) or bad.
-func filtroAnio(f *httpx.Filters, requerido bool, min int64) *int64 {
-	v := f.Value("anio")
-	if v == "" {
-		if requerido {
-			f.Fail("anio", "El campo anio es obligatorio.")
-		}
-		return nil
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < min || n > 2999 {
-		f.Fail("anio", "El campo anio debe ser un año entre "+strconv.FormatInt(min, 10)+" y 2999.")
-		return nil
-	}
-	return &n
 }
 
 // ---- lists ------------------------------------------------------------------
@@ -203,11 +185,8 @@ func listaPlanillas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMe
 	f := httpx.NewFilters(r)
 	estado := f.OneOf("estado", Estados)
 	tipo := f.OneOf("tipo", Tipos)
-	anio := filtroAnio(f, false, 1900)
-	if err := f.Err(); err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	order, err := httpx.SortNewest(r, planillaSorts, "p.fecha_fin")
+	anio := f.Year("anio", false, 1900)
+	order, err := f.SortNewest(planillaSorts, "p.fecha_fin")
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
@@ -225,14 +204,8 @@ func listaTarifas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMess
 	f := httpx.NewFilters(r)
 	tipo := f.OneOf("tipo", TiposTarifa)
 	vigente := f.Date("vigente_en")
-	var concepto *string
-	if v := f.Value("concepto"); v != "" {
-		concepto = &v
-	}
-	if err := f.Err(); err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	order, err := httpx.SortNewest(r, tarifaSorts, "t.vigente_desde")
+	concepto := f.Text("concepto")
+	order, err := f.SortNewest(tarifaSorts, "t.vigente_desde")
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
