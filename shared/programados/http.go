@@ -187,14 +187,8 @@ func lista(r *http.Request, p auth.Principal) (handler.Query[Programado], error)
 	f := httpx.NewFilters(r)
 	frecuencia := f.OneOf("frecuencia", Frecuencias)
 	activo := f.Bool("activo")
-	var tipo *string
-	if v := f.Value("tipo"); v != "" {
-		tipo = &v
-	}
-	if err := f.Err(); err != nil {
-		return handler.Query[Programado]{}, err
-	}
-	order, err := httpx.SortQuery(r, sorts, "r.id")
+	tipo := f.Text("tipo")
+	order, err := f.Sort(sorts, "r.id")
 	if err != nil {
 		return handler.Query[Programado]{}, err
 	}
