@@ -119,11 +119,9 @@ func leer(in *valid.Input, creando bool, permitidos Permitidos) (Datos, error) {
 var webhookSorts = map[string]string{"id": "w.id", "nombre": "w.nombre", "creado_en": "w.creado_en", "actualizado_en": "w.actualizado_en"}
 
 func listaWebhooks(r *http.Request, p auth.Principal) (handler.Query[Webhook], error) {
-	activos, err := httpx.BoolQuery(r, "activos")
-	if err != nil {
-		return handler.Query[Webhook]{}, err
-	}
-	order, err := httpx.SortQuery(r, webhookSorts, "w.id")
+	f := httpx.NewFilters(r)
+	activos := f.Bool("activos")
+	order, err := f.Sort(webhookSorts, "w.id")
 	if err != nil {
 		return handler.Query[Webhook]{}, err
 	}
@@ -143,10 +141,7 @@ func listaIntentos(r *http.Request, p auth.Principal) (handler.Query[Intento], e
 	}
 	f := httpx.NewFilters(r)
 	estado := f.OneOf("estado", []string{Pendiente, Entregada, Fallida})
-	var evento *string
-	if v := f.Value("evento"); v != "" {
-		evento = &v
-	}
+	evento := f.Text("evento")
 	desde, hasta := f.Date("fecha_inicio"), f.Date("fecha_fin")
 	if err := f.Err(); err != nil {
 		return handler.Query[Intento]{}, err
