@@ -110,10 +110,7 @@ func decodeConfiguracion(in *valid.Input) (configuracionIn, error) {
 // rango reads fecha_inicio/fecha_fin as [desde, hasta) instants in Costa
 // Rica time (fecha_fin includes its whole day).
 func rango(f *httpx.Filters) (desde, hasta *time.Time) {
-	desde, fin := f.Date("fecha_inicio"), f.Date("fecha_fin")
-	if desde != nil && fin != nil && fin.Before(*desde) {
-		f.Fail("fecha_fin", "El campo fecha_fin debe ser una fecha posterior o igual a fecha_inicio.")
-	}
+	desde, fin := f.Range("fecha_inicio", "fecha_fin")
 	if fin != nil {
 		h := fin.AddDate(0, 0, 1)
 		hasta = &h
@@ -131,10 +128,7 @@ func lista(r *http.Request, p auth.Principal) (handler.Query[Comprobante], error
 	tipo := f.OneOf("tipo_documento", TiposDocumento)
 	desde, hasta := rango(f)
 	venta := f.ID("venta_id")
-	if err := f.Err(); err != nil {
-		return handler.Query[Comprobante]{}, err
-	}
-	order, err := httpx.SortNewest(r, sorts, "c.id")
+	order, err := f.SortNewest(sorts, "c.id")
 	if err != nil {
 		return handler.Query[Comprobante]{}, err
 	}
