@@ -42,10 +42,6 @@ var Estados = []string{Borrador, Pendiente, Aprobada, Recibida, Cancelada}
 // States of a payable.
 var estadosCuenta = []string{"pendiente", "pagada", "anulada"}
 
-// hoy is "today" for due dates and overdue payables: the calendar date in
-// Costa Rica (UTC-6 all year), not the server's or the session's.
-const hoy = `(now() at time zone 'America/Costa_Rica')::date`
-
 func label(key string) string { return strings.ReplaceAll(key, "_", " ") }
 
 func contains(list []string, v string) bool {

@@ -11,6 +11,7 @@ import (
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/plataforma"
@@ -44,7 +45,7 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[json.RawMess
 	si(f, "c.proveedor_id = %s", f.ID("proveedor_id"))
 	si(f, "c.orden_compra_id = %s", f.ID("orden_compra_id"))
 	si(f, "c.estado = %s", f.OneOf("estado", estadosCuenta))
-	vencida := "(c.estado = 'pendiente' and c.fecha_vencimiento < " + hoy + ")"
+	vencida := "(c.estado = 'pendiente' and c.fecha_vencimiento < " + horacr.HoySQL + ")"
 	f.bandera("vencidas", vencida, "not "+vencida)
 	si(f, `exists (select 1 from ordenes_compra o where o.empresa_id = c.empresa_id and o.id = c.orden_compra_id
 			and o.numero_orden ilike %s)`, httpx.SearchQuery(r))

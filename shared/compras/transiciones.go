@@ -14,6 +14,7 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/inventario"
 	"github.com/erpcr/erp/shared/valid"
 )
@@ -163,9 +164,6 @@ type lineaOrden struct {
 	agregar        decimal.Decimal
 }
 
-// costaRica is Costa Rica's time (UTC-6, no daylight saving time since 1992).
-var costaRica = time.FixedZone("America/Costa_Rica", -6*60*60)
-
 // recepcionBody is a receipt body as read; in keeps collecting the field
 // errors only the transaction can find.
 type recepcionBody struct {
@@ -268,9 +266,8 @@ func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in
 	}
 	if len(entradas) > 0 {
 		oc, prov, obs := id, cur.proveedorID, "Recepción de la orden de compra "+cur.numero
-		y, m, d := time.Now().In(costaRica).Date()
 		_, err := inventario.Crear(ctx, tx, inventario.Movimiento{
-			Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacenID, Fecha: time.Date(y, m, d, 0, 0, 0, 0, time.UTC),
+			Clase: inventario.Entrada, Tipo: "Compra", AlmacenID: almacenID, Fecha: horacr.Hoy(),
 			UsuarioID: p.UsuarioID, OrdenCompraID: &oc, ProveedorID: &prov, Observaciones: &obs,
 			Lineas: entradas, Procesar: true,
 		})
@@ -299,7 +296,7 @@ func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in
 		where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, almacenID, completa)
 	if completa {
 		b.Queue(`insert into cuentas_por_pagar (empresa_id, proveedor_id, orden_compra_id, monto, saldo, fecha_emision, fecha_vencimiento, estado)
-			select o.empresa_id, o.proveedor_id, o.id, o.monto_total, o.monto_total, `+hoy+`, `+hoy+` + p.dias_credito,
+			select o.empresa_id, o.proveedor_id, o.id, o.monto_total, o.monto_total, `+horacr.HoySQL+`, `+horacr.HoySQL+` + p.dias_credito,
 				case when o.monto_total = 0 then 'pagada' else 'pendiente' end
 			from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id
 			where o.empresa_id = $1 and o.id = $2`, tx.EmpresaID(), id)

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/horacr"
 )
 
 // The API's shapes are built as jsonb by PostgreSQL, one statement per
@@ -87,7 +88,7 @@ func detalle(ctx context.Context, q *db.Tx, sql string, id int64, que string) (j
 // cuentaLista is a payable as listed (alias c): with vencida (pending and
 // past due), monto_pagado, its supplier and its order.
 const cuentaLista = `to_jsonb(c) || jsonb_build_object(
-	'vencida', c.estado = 'pendiente' and c.fecha_vencimiento < ` + hoy + `,
+	'vencida', c.estado = 'pendiente' and c.fecha_vencimiento < ` + horacr.HoySQL + `,
 	'monto_pagado', c.monto - c.saldo,
 	'proveedor', (select ` + proveedorJSON + ` from proveedores p where p.empresa_id = c.empresa_id and p.id = c.proveedor_id),
 	'orden_compra', (select jsonb_build_object('id', o.id, 'numero_orden', o.numero_orden, 'fecha_orden', o.fecha_orden,

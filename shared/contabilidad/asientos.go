@@ -14,6 +14,7 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/montos"
 	"github.com/erpcr/erp/shared/valid"
 )
@@ -517,7 +518,7 @@ func Anular(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x anular
 		return Asiento{}, apperr.InvalidField("origen", "Este asiento se generó automáticamente ("+cur.origen+
 			"): se revierte anulando o cancelando su documento de origen.")
 	}
-	fecha := hoy()
+	fecha := horacr.Hoy()
 	if cur.fecha.After(fecha) {
 		fecha = cur.fecha
 	}

@@ -19,7 +19,6 @@ package contabilidad
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/erpcr/erp/shared/db"
 )
@@ -78,16 +77,6 @@ type Ref struct {
 	ID     int64  `json:"id"`
 	Codigo string `json:"codigo"`
 	Nombre string `json:"nombre"`
-}
-
-// hoy is today in Costa Rica, the books' calendar.
-func hoy() time.Time {
-	loc, err := time.LoadLocation("America/Costa_Rica")
-	if err != nil {
-		loc = time.FixedZone("CST", -6*3600)
-	}
-	y, m, d := time.Now().In(loc).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
 // Backfill posts, once, what company empresa recorded before its books

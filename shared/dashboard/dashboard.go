@@ -25,20 +25,17 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/montos"
 )
 
 // CacheTTL bounds how long a computed dashboard is served.
 const CacheTTL = 60 * time.Second
 
-// ZonaCR is the companies' civil time: "today" and "this month" are Costa
-// Rica's.
-var ZonaCR = time.FixedZone("America/Costa_Rica", -6*60*60)
-
 // Filtros are the query parameters.
 type Filtros struct {
 	SucursalID *int64
-	Fecha      time.Time // reference date (a day in ZonaCR)
+	Fecha      time.Time // reference date (a day in horacr.Zona)
 }
 
 func (f Filtros) clave() string {
@@ -201,8 +198,8 @@ func Calcular(ctx context.Context, tx *db.Tx, f Filtros) (Datos, error) {
 		desde = serieIni
 	}
 	// The month's first instant in Costa Rica, for timestamps.
-	mesIniCR := time.Date(dia.Year(), dia.Month(), 1, 0, 0, 0, 0, ZonaCR)
-	sig := time.Date(dia.Year(), dia.Month(), dia.Day()+1, 0, 0, 0, 0, ZonaCR)
+	mesIniCR := time.Date(dia.Year(), dia.Month(), 1, 0, 0, 0, 0, horacr.Zona)
+	sig := time.Date(dia.Year(), dia.Month(), dia.Day()+1, 0, 0, 0, 0, horacr.Zona)
 	e := tx.EmpresaID()
 	s := f.SucursalID
 

@@ -10,6 +10,7 @@ import (
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/plataforma"
@@ -27,9 +28,9 @@ func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
 // leerFiltros reads sucursal_id and fecha (default: today in Costa Rica).
 func leerFiltros(r *http.Request) (Filtros, error) {
 	q := httpx.NewFilters(r)
-	f := Filtros{SucursalID: q.ID("sucursal_id"), Fecha: time.Now().In(ZonaCR)}
+	f := Filtros{SucursalID: q.ID("sucursal_id"), Fecha: time.Now().In(horacr.Zona)}
 	if v := strings.TrimSpace(r.URL.Query().Get("fecha")); v != "" {
-		d, ok := valid.ParseDate(v, ZonaCR)
+		d, ok := valid.ParseDate(v, horacr.Zona)
 		if !ok {
 			return f, apperr.InvalidField("fecha", valid.DateMessage("fecha"))
 		}

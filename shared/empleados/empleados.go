@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/erpcr/erp/shared/crformat"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/recurso"
@@ -27,17 +28,13 @@ var (
 // Adolescencia, Ley 7739, art. 92 "Edad mínima"; SPEC.md states the same).
 const EdadMinima = 15
 
-// Hoy is today's date in Costa Rica in SQL: ages and seniority are counted
-// to the local day, not the server's UTC one.
-const Hoy = `(now() at time zone 'America/Costa_Rica')::date`
-
 // antiguedad is {anios, meses, dias} from fecha_ingreso to fecha_salida, or
 // to today while the employee has not left (an exit date in the future
 // counts to today); zero before the hiring date.
 const antiguedad = `(select jsonb_build_object('anios', extract(year from x.a)::int,
 		'meses', extract(month from x.a)::int, 'dias', extract(day from x.a)::int)
 	from (select case when h.hasta < t.fecha_ingreso then interval '0' else age(h.hasta, t.fecha_ingreso) end as a
-		from (select least(coalesce(t.fecha_salida, ` + Hoy + `), ` + Hoy + `) as hasta) h) x)`
+		from (select least(coalesce(t.fecha_salida, ` + horacr.HoySQL + `), ` + horacr.HoySQL + `) as hasta) h) x)`
 
 func iban(s string) (string, string, bool) {
 	n := tesoreria.NormalizarIBAN(s)
@@ -79,7 +76,7 @@ var Empleado = &recurso.Resource{
 		{Name: "activo", Kind: recurso.Boolean},
 	},
 	Computed: map[string]string{
-		"edad":            `extract(year from age(` + Hoy + `, t.fecha_nacimiento))::int`,
+		"edad":            `extract(year from age(` + horacr.HoySQL + `, t.fecha_nacimiento))::int`,
 		"antiguedad":      antiguedad,
 		"nombre_completo": `concat_ws(' ', t.nombre, t.apellidos)`,
 	},

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/erpcr/erp/shared/facturacion"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/testenv"
 )
 
@@ -139,7 +139,7 @@ func TestListFiltersAndStatistics(t *testing.T) {
 	b["tipo_comprobante"] = "tiquete"
 	f.generar(f.Admin, f.vender(b))
 	f.generar(f.Admin, v1, "tipo_documento", "04")
-	hoy := f.clk.Now().In(facturacion.ZonaCR).Format("2006-01-02")
+	hoy := f.clk.Now().In(horacr.Zona).Format("2006-01-02")
 	cases := []struct {
 		q     string
 		total float64

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/erpcr/erp/shared/horacr"
 )
 
 // Document types (tipo_documento): the 2-digit codes of the consecutivo.
@@ -31,10 +33,6 @@ const (
 	SituacionContingencia = "2"
 	SituacionSinInternet  = "3"
 )
-
-// ZonaCR is Costa Rica's time (UTC-6, no daylight saving time). A fixed
-// zone, so that the Lambda image needs no tzdata.
-var ZonaCR = time.FixedZone("America/Costa_Rica", -6*60*60)
 
 // Consecutivo is the 20-digit NumeroConsecutivo: establishment (3),
 // terminal (5), document type (2) and sequence (10).
@@ -90,7 +88,7 @@ func Clave(fecha time.Time, identificacion, consecutivo, situacion, seguridad st
 	if len(seguridad) != 8 || strings.Trim(seguridad, "0123456789") != "" {
 		return "", fmt.Errorf("facturacion: security code %q must have 8 digits", seguridad)
 	}
-	f := fecha.In(ZonaCR)
+	f := fecha.In(horacr.Zona)
 	return fmt.Sprintf("506%02d%02d%02d%s%s%s%s", f.Day(), int(f.Month()), f.Year()%100, id, consecutivo, situacion, seguridad), nil
 }
 

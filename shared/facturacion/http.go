@@ -16,6 +16,7 @@ import (
 	"github.com/erpcr/erp/shared/b64"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/plataforma"
@@ -123,7 +124,7 @@ func rango(f *httpx.Filters) (desde, hasta *time.Time) {
 // date, Costa Rica time), venta_id and search (clave or consecutivo).
 func lista(r *http.Request, p auth.Principal) (handler.Query[Comprobante], error) {
 	f := httpx.NewFilters(r)
-	f.Loc = ZonaCR
+	f.Loc = horacr.Zona
 	estado := f.OneOf("estado", Estados)
 	tipo := f.OneOf("tipo_documento", TiposDocumento)
 	desde, hasta := rango(f)
@@ -145,7 +146,7 @@ func lista(r *http.Request, p auth.Principal) (handler.Query[Comprobante], error
 // leerRango reads the fecha_inicio/fecha_fin filters of the statistics.
 func leerRango(r *http.Request) (rangoFechas, error) {
 	f := httpx.NewFilters(r)
-	f.Loc = ZonaCR
+	f.Loc = horacr.Zona
 	var x rangoFechas
 	x.desde, x.hasta = rango(f)
 	return x, f.Err()

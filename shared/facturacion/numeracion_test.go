@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/erpcr/erp/shared/facturacion"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/testenv"
 )
 
@@ -21,7 +21,7 @@ func TestClaveAndConsecutivoStructure(t *testing.T) {
 	if m == nil {
 		t.Fatalf("clave %q does not have the 50-character structure", clave)
 	}
-	hoy := f.clk.Now().In(facturacion.ZonaCR)
+	hoy := f.clk.Now().In(horacr.Zona)
 	if want := hoy.Format("02"); m[1] != want {
 		t.Errorf("day %s, want %s", m[1], want)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/hacienda/comprobante"
 	"github.com/erpcr/erp/shared/hacienda/firma"
+	"github.com/erpcr/erp/shared/horacr"
 )
 
 // Messages of the steps taken out of order (422 under estado).
@@ -171,7 +172,7 @@ func (s *Service) firmar(ctx context.Context, tx *db.Tx, p auth.Principal, id in
 	switch {
 	case errors.Is(err, firma.ErrVigencia):
 		return Detalle{}, apperr.InvalidField("certificado", "El certificado de la empresa no está vigente (válido hasta "+
-			firma.Describir(crt).ValidoHasta.In(ZonaCR).Format(time.DateOnly)+").")
+			firma.Describir(crt).ValidoHasta.In(horacr.Zona).Format(time.DateOnly)+").")
 	case err != nil:
 		return Detalle{}, fmt.Errorf("facturacion: firmar: %w", err)
 	}

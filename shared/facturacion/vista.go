@@ -11,6 +11,7 @@ import (
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/montos"
 )
 
@@ -186,5 +187,5 @@ func (c *Comprobante) completar(total pgtype.Numeric) {
 		}
 	}
 	c.EnvioEnCurso = c.trabajo != nil
-	c.FechaEmision = c.FechaEmision.In(ZonaCR)
+	c.FechaEmision = c.FechaEmision.In(horacr.Zona)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
 	"github.com/erpcr/erp/shared/hacienda/recepcion"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/queue"
 	"github.com/erpcr/erp/shared/ratelimit"
 )
@@ -250,7 +251,7 @@ func (s *Service) enviarHacienda(ctx context.Context, t tarea, cred recepcion.Cr
 		return s.fallar(ctx, t, "El comprobante no tiene XML firmado.")
 	}
 	envio := recepcion.Envio{
-		Clave: t.clave, Fecha: t.fecha.In(ZonaCR),
+		Clave: t.clave, Fecha: t.fecha.In(horacr.Zona),
 		Emisor:         recepcion.Identificacion{Tipo: t.cfg.emisor.TipoIdentificacion, Numero: t.cfg.emisor.NumeroIdentificacion},
 		Receptor:       t.receptor,
 		ComprobanteXML: []byte(*t.firmado),

@@ -12,20 +12,12 @@ import (
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/valid"
 )
 
 // MaxLineas bounds the lines of one movement or transfer.
 const MaxLineas = 500
-
-// costaRica is the companies' civil time (UTC-6 all year, no daylight
-// saving): the default fecha of a movement is today there, not in UTC.
-var costaRica = time.FixedZone("America/Costa_Rica", -6*60*60)
-
-func hoy() time.Time {
-	y, m, d := time.Now().In(costaRica).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
 
 // lineaInput is a validated line of a request.
 type lineaInput struct {
@@ -133,7 +125,7 @@ func readMovimiento(in *valid.Input, clase string) movimientoInput {
 		}
 	}
 	x.almacenID, _ = in.Int("almacen_id", valid.Int{Required: true, Min: valid.Min(1)})
-	x.fecha = hoy()
+	x.fecha = horacr.Hoy()
 	if d, ok := in.Date("fecha", false); ok {
 		x.fecha = d
 	}
@@ -166,7 +158,7 @@ func readTransferencia(in *valid.Input) transferenciaInput {
 	if x.origenID > 0 && x.origenID == x.destinoID {
 		in.Fail("almacen_destino_id", "El almacén de destino debe ser distinto del almacén de origen.")
 	}
-	x.fecha = hoy()
+	x.fecha = horacr.Hoy()
 	if d, ok := in.Date("fecha", false); ok {
 		x.fecha = d
 	}

@@ -10,12 +10,10 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/metricas"
 )
-
-// zonaCR is Costa Rica's time (UTC-6 all year): "today" for sales.
-var zonaCR = time.FixedZone("America/Costa_Rica", -6*60*60)
 
 // Comprobante and webhook-delivery states the gauges list (always all of
 // them, 0 when none, so that a series never vanishes).
@@ -80,7 +78,7 @@ func (s *Service) metrics(w http.ResponseWriter, r *http.Request) error {
 	var neg Negocio
 	err = s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		var err error
-		neg, err = leerNegocio(ctx, tx, time.Now().In(zonaCR).Format("2006-01-02"))
+		neg, err = leerNegocio(ctx, tx, time.Now().In(horacr.Zona).Format("2006-01-02"))
 		return err
 	})
 	if err != nil {

@@ -3,6 +3,8 @@ package programados
 import (
 	"fmt"
 	"time"
+
+	"github.com/erpcr/erp/shared/horacr"
 )
 
 // Frequencies of a scheduled report.
@@ -14,10 +16,6 @@ const (
 
 // Frecuencias are the accepted frequencies.
 var Frecuencias = []string{Diaria, Semanal, Mensual}
-
-// ZonaCR is Costa Rica's time: UTC-6 all year (no daylight saving since
-// 1992), so a fixed zone needs no tz database in the Lambda image.
-var ZonaCR = time.FixedZone("America/Costa_Rica", -6*60*60)
 
 // Calendario is when a schedule runs: every day, on an ISO weekday
 // (1 lunes .. 7 domingo) or on a day of the month, at Hora:Minuto in
@@ -34,8 +32,8 @@ type Calendario struct {
 // month) is the month's last day: dia_mes 31 runs on 30 April and on
 // 28 (or 29) February, then on 31 March again.
 func (c Calendario) Siguiente(desde time.Time) time.Time {
-	l := desde.In(ZonaCR)
-	hoy := time.Date(l.Year(), l.Month(), l.Day(), c.Hora, c.Minuto, 0, 0, ZonaCR)
+	l := desde.In(horacr.Zona)
+	hoy := time.Date(l.Year(), l.Month(), l.Day(), c.Hora, c.Minuto, 0, 0, horacr.Zona)
 	var t time.Time
 	switch c.Frecuencia {
 	case Semanal:
@@ -50,7 +48,7 @@ func (c Calendario) Siguiente(desde time.Time) time.Time {
 		}
 	case Mensual:
 		for m := 0; ; m++ {
-			primero := time.Date(l.Year(), l.Month()+time.Month(m), 1, c.Hora, c.Minuto, 0, 0, ZonaCR)
+			primero := time.Date(l.Year(), l.Month()+time.Month(m), 1, c.Hora, c.Minuto, 0, 0, horacr.Zona)
 			t = primero.AddDate(0, 0, min(c.DiaMes, diasDelMes(primero))-1)
 			if t.After(desde) {
 				break

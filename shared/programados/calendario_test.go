@@ -3,11 +3,13 @@ package programados
 import (
 	"testing"
 	"time"
+
+	"github.com/erpcr/erp/shared/horacr"
 )
 
 // cr is a wall-clock time of Costa Rica.
 func cr(s string) time.Time {
-	t, err := time.ParseInLocation("2006-01-02 15:04", s, ZonaCR)
+	t, err := time.ParseInLocation("2006-01-02 15:04", s, horacr.Zona)
 	if err != nil {
 		panic(err)
 	}

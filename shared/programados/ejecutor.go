@@ -16,6 +16,7 @@ import (
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/reportes"
 )
 
@@ -319,7 +320,7 @@ func RutaArchivo(programado, eid int64) string {
 // mensaje is the e-mail of a run: the link needs a session of a user of
 // the company who may read the report (the file is not public).
 func (s *Servicio) mensaje(p Programado, eid int64) Mensaje {
-	cuando := s.ahora().In(ZonaCR).Format("02/01/2006 15:04")
+	cuando := s.ahora().In(horacr.Zona).Format("02/01/2006 15:04")
 	link := s.URLBase + RutaArchivo(p.ID, eid)
 	return Mensaje{
 		Para:   p.Destinatarios,

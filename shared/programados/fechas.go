@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/erpcr/erp/shared/esquema"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/reportes"
 )
 
@@ -58,7 +59,7 @@ func (p Programado) valores(ahora time.Time) url.Values {
 			}
 		}
 	}
-	hoy := reportes.HoyCR(ahora)
+	hoy := horacr.Fecha(ahora)
 	v := url.Values{}
 	for k, s := range p.Parametros {
 		if f, ok := fechasRelativas[s]; ok && fechas[k] {

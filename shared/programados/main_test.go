@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/programados"
 	"github.com/erpcr/erp/shared/testenv"
 	"github.com/erpcr/erp/shared/testenv/reloj"
@@ -33,7 +34,7 @@ type fx struct {
 
 // cr is a wall-clock time of Costa Rica.
 func cr(s string) time.Time {
-	t, err := time.ParseInLocation("2006-01-02 15:04", s, programados.ZonaCR)
+	t, err := time.ParseInLocation("2006-01-02 15:04", s, horacr.Zona)
 	if err != nil {
 		panic(err)
 	}

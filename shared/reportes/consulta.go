@@ -7,6 +7,7 @@ import (
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/esquema"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/httpx"
 )
 
@@ -115,16 +116,6 @@ func (c Consulta) Parametros(t Tipo) map[string]any {
 	return p
 }
 
-// zonaCR is Costa Rica's time (UTC-6, no daylight saving).
-var zonaCR = time.FixedZone("America/Costa_Rica", -6*60*60)
-
-// hoyCR is today's date in Costa Rica (a date at UTC midnight, as the
-// date parameters are read).
-func hoyCR() time.Time {
-	n := time.Now().In(zonaCR)
-	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
-}
-
 func fecha(t time.Time) string { return t.Format(time.DateOnly) }
 
 func tiene(t Tipo, nombre string) bool {
@@ -178,7 +169,7 @@ func leerConsulta(r *http.Request, t Tipo) (Consulta, error) {
 			} else if f.Value("fecha_fin") == "" && p.Requerido {
 				f.Fail("fecha_fin", "El campo fecha_fin es obligatorio.")
 			} else if f.Value("fecha_fin") == "" {
-				c.FechaFin = hoyCR() // the kardex: up to today
+				c.FechaFin = horacr.Hoy() // the kardex: up to today
 			}
 		case "sucursal_id":
 			c.SucursalID = f.ID("sucursal_id")
@@ -186,13 +177,13 @@ func leerConsulta(r *http.Request, t Tipo) (Consulta, error) {
 			if v := f.Date("fecha_corte"); v != nil {
 				c.FechaCorte = *v
 			} else if f.Value("fecha_corte") == "" {
-				c.FechaCorte = hoyCR()
+				c.FechaCorte = horacr.Hoy()
 			}
 		case "fecha":
 			if v := f.Date("fecha"); v != nil {
 				c.Fecha = *v
 			} else if f.Value("fecha") == "" {
-				c.Fecha = hoyCR()
+				c.Fecha = horacr.Hoy()
 			}
 		case "almacen_id":
 			c.AlmacenID = f.ID("almacen_id")

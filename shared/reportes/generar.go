@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
@@ -85,10 +84,4 @@ func consultaDe(clave string, params url.Values, formato, prefijo string) (Tipo,
 		c.Pagina.Page, c.Pagina.PerPage = 1, 0
 	}
 	return t, c, nil
-}
-
-// HoyCR is today's date in Costa Rica at an instant (a date at UTC midnight).
-func HoyCR(t time.Time) time.Time {
-	n := t.In(zonaCR)
-	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/inventario"
 )
 
@@ -125,9 +126,6 @@ func DemoData(ctx context.Context, adminURL, env string) error {
 	}
 	return nil
 }
-
-// costaRica is the companies' civil time (UTC-6, no daylight saving).
-var costaRica = time.FixedZone("America/Costa_Rica", -6*60*60)
 
 func demoCompanyData(ctx context.Context, tx *db.Tx, c DemoCompany) error {
 	var admin int64
@@ -252,11 +250,10 @@ func demoProductos(ctx context.Context, tx *db.Tx, admin int64) error {
 		return fmt.Errorf("almacén principal: %w", err)
 	}
 	// Dated today in Costa Rica, as the API dates a movement sent without fecha.
-	y, m, d := time.Now().In(costaRica).Date()
 	obs := "Inventario inicial de demostración."
 	if _, err := inventario.Crear(ctx, tx, inventario.Movimiento{
 		Clase: inventario.Entrada, Tipo: "Ajuste Positivo", AlmacenID: almacen, UsuarioID: admin,
-		Fecha:         time.Date(y, m, d, 0, 0, 0, 0, time.UTC),
+		Fecha:         horacr.Hoy(),
 		Observaciones: &obs, Lineas: lineas, Procesar: true,
 	}); err != nil {
 		return fmt.Errorf("inventario inicial: %w", err)

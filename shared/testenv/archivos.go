@@ -6,14 +6,15 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/erpcr/erp/shared/horacr"
 )
 
 // HoyCR is today's date in Costa Rica (the civil day the API counts ages,
 // expirations and "today" to), at midnight UTC so that AddDate and Format
 // are plain calendar arithmetic.
 func HoyCR() time.Time {
-	y, m, d := time.Now().In(time.FixedZone("America/Costa_Rica", -6*60*60)).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	return horacr.Hoy()
 }
 
 // PDFTexto is the text pdftotext (poppler-utils, the external tool made for

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/erpcr/erp/shared/apperr"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/recurso"
 	"github.com/erpcr/erp/shared/valid"
 )
@@ -14,18 +15,6 @@ var EstadosBus = []string{"disponible", "en_servicio", "mantenimiento", "fuera_d
 
 // AnioMinimo is the oldest model year accepted.
 const AnioMinimo = 1980
-
-// Hoy is today's date in Costa Rica in SQL (expirations count to the local day).
-const Hoy = `(now() at time zone 'America/Costa_Rica')::date`
-
-// zonaCR is Costa Rica's time (UTC-6 all year, no daylight saving).
-var zonaCR = time.FixedZone("America/Costa_Rica", -6*60*60)
-
-// hoy is today's date in Costa Rica at midnight UTC (how dates are parsed).
-func hoy() time.Time {
-	y, m, d := time.Now().In(zonaCR).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
 
 // Bus is a bus of a company: the route it serves and its driver.
 var Bus = &recurso.Resource{
@@ -50,8 +39,8 @@ var Bus = &recurso.Resource{
 	},
 	Computed: map[string]string{
 		// Days left (negative once expired; null without a date).
-		"dias_para_revision_tecnica": `(t.vencimiento_revision_tecnica - ` + Hoy + `)`,
-		"dias_para_seguro":           `(t.vencimiento_seguro - ` + Hoy + `)`,
+		"dias_para_revision_tecnica": `(t.vencimiento_revision_tecnica - ` + horacr.HoySQL + `)`,
+		"dias_para_seguro":           `(t.vencimiento_seguro - ` + horacr.HoySQL + `)`,
 	},
 	Relations: []recurso.Relation{
 		{Name: "ruta", FK: "ruta_id", Table: "rutas", Cols: []string{"id", "codigo", "nombre"}},
@@ -65,7 +54,7 @@ var Bus = &recurso.Resource{
 		// expiring within N days from today (already expired included:
 		// they are the most urgent).
 		{Param: "por_vencer", Kind: recurso.Integer, MinValue: "0", MaxValue: "3650",
-			Where: `(t.vencimiento_revision_tecnica <= ` + Hoy + ` + %[1]s::int or t.vencimiento_seguro <= ` + Hoy + ` + %[1]s::int)`},
+			Where: `(t.vencimiento_revision_tecnica <= ` + horacr.HoySQL + ` + %[1]s::int or t.vencimiento_seguro <= ` + horacr.HoySQL + ` + %[1]s::int)`},
 	},
 	Sorts: []string{"placa", "numero_unidad", "anio", "capacidad_pasajeros", "vencimiento_revision_tecnica", "vencimiento_seguro"},
 	Messages: recurso.Messages{NotFound: "Bus no encontrado.", Created: "Bus creado correctamente.",
@@ -81,8 +70,8 @@ var Bus = &recurso.Resource{
 // is written, so a later edit of another field is not refused because
 // time passed.
 func validarBus(c *recurso.Call, vals map[string]any) {
-	if n, ok := vals["anio"].(int64); ok && n > int64(hoy().Year()+1) {
-		c.In.Fail("anio", "El campo anio debe estar entre "+strconv.Itoa(AnioMinimo)+" y "+strconv.Itoa(hoy().Year()+1)+".")
+	if n, ok := vals["anio"].(int64); ok && n > int64(horacr.Hoy().Year()+1) {
+		c.In.Fail("anio", "El campo anio debe estar entre "+strconv.Itoa(AnioMinimo)+" y "+strconv.Itoa(horacr.Hoy().Year()+1)+".")
 	}
 	_, rutaSent := vals["ruta_id"]
 	_, estadoSent := vals["estado"]
@@ -109,7 +98,7 @@ func validarBus(c *recurso.Call, vals map[string]any) {
 	switch {
 	case !ok:
 		c.In.Fail("ruta_id", "El bus no tiene registrada la revisión técnica (vencimiento_revision_tecnica): no se puede asignar a una ruta.")
-	case vence.Before(hoy()):
+	case vence.Before(horacr.Hoy()):
 		c.In.Fail("ruta_id", "La revisión técnica del bus venció el "+vence.Format(time.DateOnly)+": no se puede asignar a una ruta.")
 	}
 }
@@ -146,7 +135,7 @@ func verificarAsignacion(c *recurso.Call, vals map[string]any) error {
 	var rutaActiva, choferActivo bool
 	err := c.Tx.QueryRow(c.Context(), `select
 			coalesce((select r.activo from rutas r where r.empresa_id = $1 and r.id = $2 and not r.eliminado), false),
-			coalesce((select e.activo and e.estado = 'activo' and (e.fecha_salida is null or e.fecha_salida >= `+Hoy+`)
+			coalesce((select e.activo and e.estado = 'activo' and (e.fecha_salida is null or e.fecha_salida >= `+horacr.HoySQL+`)
 				from empleados e where e.empresa_id = $1 and e.id = $3 and not e.eliminado), false)`,
 		c.Tx.EmpresaID(), ruta, chofer).Scan(&rutaActiva, &choferActivo)
 	if err != nil {

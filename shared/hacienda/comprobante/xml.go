@@ -7,12 +7,9 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-)
 
-// zonaCostaRica is UTC-6. Costa Rica has had no daylight saving time since
-// 1992, so a fixed zone is exact and spares the binary the tz database
-// (Lambda images may lack it). Real accepted documents use this offset.
-var zonaCostaRica = time.FixedZone("CST", -6*60*60)
+	"github.com/erpcr/erp/shared/horacr"
+)
 
 // formatoFecha is xs:dateTime in the RFC 3339 form the Anexos require,
 // without fractions of a second (as the real documents have).
@@ -216,7 +213,7 @@ func (w *escritor) resumen(d Documento, c Calculo) {
 }
 
 // fecha formats a date-time in Costa Rica time.
-func fecha(t time.Time) string { return t.In(zonaCostaRica).Format(formatoFecha) }
+func fecha(t time.Time) string { return t.In(horacr.Zona).Format(formatoFecha) }
 
 // escritor writes indented elements. It is hand-rolled rather than
 // encoding/xml so that element order, namespace declarations and escaping

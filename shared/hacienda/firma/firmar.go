@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"math/big"
 	"time"
+
+	"github.com/erpcr/erp/shared/horacr"
 )
 
 // Namespaces and algorithm URIs written by Firmar.
@@ -24,10 +26,6 @@ const (
 	declaracionXML    = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 	formatoSigningTim = "2006-01-02T15:04:05-07:00"
 )
-
-// zonaCR is Costa Rica's offset (UTC-6, no daylight saving time). SigningTime
-// is written in it.
-var zonaCR = time.FixedZone("-06:00", -6*60*60)
 
 // Firmar signs a v4.4 document with XAdES-EPES (see the package
 // documentation for the exact shape) and returns the signed document: an XML
@@ -53,9 +51,9 @@ func Firmar(xml []byte, c *Certificado, at time.Time) ([]byte, error) {
 	at = at.Truncate(time.Second)
 	if at.Before(c.Cert.NotBefore) || at.After(c.Cert.NotAfter) {
 		return nil, fmt.Errorf("%w: %s fuera de [%s, %s]", ErrVigencia,
-			at.In(zonaCR).Format(formatoSigningTim),
-			c.Cert.NotBefore.In(zonaCR).Format(formatoSigningTim),
-			c.Cert.NotAfter.In(zonaCR).Format(formatoSigningTim))
+			at.In(horacr.Zona).Format(formatoSigningTim),
+			c.Cert.NotBefore.In(horacr.Zona).Format(formatoSigningTim),
+			c.Cert.NotAfter.In(horacr.Zona).Format(formatoSigningTim))
 	}
 
 	doc, err := leer(xml)
@@ -190,7 +188,7 @@ func construirFirma(ids idsFirma, c *Certificado, at time.Time, dCert []byte) pa
 
 	p.propiedades = con(xa("SignedProperties", "Id", ids.propiedades),
 		con(xa("SignedSignatureProperties"),
-			txt(xa("SigningTime"), at.In(zonaCR).Format(formatoSigningTim)),
+			txt(xa("SigningTime"), at.In(horacr.Zona).Format(formatoSigningTim)),
 			con(xa("SigningCertificate"), con(xa("Cert"),
 				con(xa("CertDigest"),
 					ds("DigestMethod", "Algorithm", algSHA256),

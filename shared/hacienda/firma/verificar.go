@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/erpcr/erp/shared/b64"
+	"github.com/erpcr/erp/shared/horacr"
 )
 
 // Firmante is what VerificarFirmante learned from a valid signature.
@@ -408,7 +409,7 @@ func leerDateTime(s string) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t, nil
 	}
-	return time.ParseInLocation("2006-01-02T15:04:05.999999999", s, zonaCR)
+	return time.ParseInLocation("2006-01-02T15:04:05.999999999", s, horacr.Zona)
 }
 
 var (
