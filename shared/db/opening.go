@@ -285,6 +285,17 @@ func (t *Tx) SendFinalBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults 
 	return &finalBatch{BatchResults: t.SendBatch(ctx, nb), tx: t}
 }
 
+// Final is t as a Querier whose batches are sent by SendFinalBatch: for a
+// read whose next batch is its last (a page without relations to load
+// after it), so that the commit travels with it.
+func Final(t *Tx) Querier { return finalQuerier{t} }
+
+type finalQuerier struct{ *Tx }
+
+func (f finalQuerier) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	return f.SendFinalBatch(ctx, b)
+}
+
 // finalBatch marks the transaction done when its commit succeeded.
 type finalBatch struct {
 	pgx.BatchResults

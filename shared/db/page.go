@@ -16,10 +16,12 @@ func Page[T any](ctx context.Context, q Querier, cols, from, order string, args 
 }
 
 // PageLate is Page for columns that are costly to compute (a row built as
-// JSON, computed fields with subqueries): the page is cut first, in a
-// subquery over the table aliased t (from must read "from <table> t ..."),
-// and cols are computed only for its rows. Otherwise PostgreSQL may compute
-// them for every row that passes the filter before sorting and cutting.
+// JSON, computed fields with subqueries): the page is cut first, as the
+// common table expression pagina over the table aliased t (from must read
+// "from <table> t ..."), and cols are computed only for its rows, read as
+// t. Otherwise PostgreSQL may compute them for every row that passes the
+// filter before sorting and cutting. cols may also read pagina as a whole
+// (an aggregate over the page's ids, computed once).
 func PageLate[T any](ctx context.Context, q Querier, cols, from, order string, args []any, limit, offset int, scan pgx.RowToFunc[T]) ([]T, int, error) {
 	return page(ctx, q, cols, from, order, args, limit, offset, scan, true)
 }
@@ -30,7 +32,7 @@ func page[T any](ctx context.Context, q Querier, cols, from, order string, args 
 	n := len(args)
 	pageArgs := append(append([]any{}, args...), limit, offset)
 	if late {
-		b.Queue(fmt.Sprintf(`select %s from (select t.* %s order by %s limit $%d offset $%d) t order by %s`, cols, from, order, n+1, n+2, order), pageArgs...)
+		b.Queue(fmt.Sprintf(`with pagina as (select t.* %s order by %s limit $%d offset $%d) select %s from pagina t order by %s`, from, order, n+1, n+2, cols, order), pageArgs...)
 	} else {
 		b.Queue(fmt.Sprintf(`select %s %s order by %s limit $%d offset $%d`, cols, from, order, n+1, n+2), pageArgs...)
 	}
@@ -43,6 +45,10 @@ func page[T any](ctx context.Context, q Querier, cols, from, order string, args 
 	rows, _ := br.Query()
 	items, err := pgx.CollectRows(rows, scan)
 	if err != nil {
+		return nil, 0, fmt.Errorf("db: page: %w", err)
+	}
+	// The batch may carry the commit (Final): its error is the page's.
+	if err := br.Close(); err != nil {
 		return nil, 0, fmt.Errorf("db: page: %w", err)
 	}
 	return items, total, nil

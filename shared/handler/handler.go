@@ -328,7 +328,9 @@ type Query[T any] struct {
 }
 
 // page runs q's Check, then its count and page (db.Page or, for Late,
-// db.PageLate) with the company as $1 unless Global, then its Load.
+// db.PageLate) with the company as $1 unless Global, then its Load. With
+// no Load after them, the count and page are the transaction's last batch
+// (the commit travels with them when the handler allowed it).
 func (q Query[T]) page(ctx context.Context, tx *db.Tx, limit, offset int) ([]T, int, error) {
 	if q.Check != nil {
 		if err := q.Check(ctx, tx); err != nil {
@@ -339,11 +341,15 @@ func (q Query[T]) page(ctx context.Context, tx *db.Tx, limit, offset int) ([]T, 
 	if !q.Global {
 		args = append([]any{tx.EmpresaID()}, q.Args...)
 	}
+	var dq db.Querier = tx
+	if q.Load == nil {
+		dq = db.Final(tx)
+	}
 	paginar := db.Page[T]
 	if q.Late {
 		paginar = db.PageLate[T]
 	}
-	rows, total, err := paginar(ctx, tx, q.Cols, q.From, q.Order, args, limit, offset, q.Scan)
+	rows, total, err := paginar(ctx, dq, q.Cols, q.From, q.Order, args, limit, offset, q.Scan)
 	if err != nil {
 		return nil, 0, fmt.Errorf("handler: page: %w", err)
 	}

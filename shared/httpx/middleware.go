@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -219,6 +220,20 @@ func (b *bufferWriter) Write(p []byte) (int, error) {
 	return b.body.Write(p)
 }
 
+// bufferWriters are reused: what they hold is copied to the real writer
+// before they go back.
+var bufferWriters = sync.Pool{New: func() any { return &bufferWriter{header: http.Header{}} }}
+
+func (b *bufferWriter) release() {
+	if b.body.Cap() > maxPooledBody {
+		return
+	}
+	clear(b.header)
+	b.status = 0
+	b.body.Reset()
+	bufferWriters.Put(b)
+}
+
 // ETag buffers successful GET responses, tags them with a strong hash of the
 // body and answers 304 when If-None-Match matches.
 func ETag(h HandlerFunc) HandlerFunc {
@@ -226,7 +241,8 @@ func ETag(h HandlerFunc) HandlerFunc {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			return h(w, r)
 		}
-		buf := &bufferWriter{header: http.Header{}}
+		buf := bufferWriters.Get().(*bufferWriter)
+		defer buf.release()
 		if err := h(buf, r); err != nil {
 			return err
 		}

@@ -346,6 +346,11 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 		return strconv.AppendInt(b, int64(x), 10), true
 	case int64:
 		return strconv.AppendInt(b, x, 10), true
+	case Raw:
+		if len(x) == 0 {
+			return append(b, "null"...), true
+		}
+		return append(b, x...), true
 	case map[string]any:
 		if x == nil {
 			return append(b, "null"...), true
@@ -372,6 +377,8 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 		return appendArray(b, x)
 	case []map[string]any:
 		return appendArray(b, x)
+	case []Raw:
+		return appendArray(b, x)
 	}
 	return b, false
 }
@@ -380,6 +387,20 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 func appendArray[T any](b []byte, xs []T) ([]byte, bool) {
 	if xs == nil {
 		return append(b, "null"...), true
+	}
+	if raws, ok := any(xs).([]Raw); ok {
+		// Spliced as they are, without boxing each one.
+		b = append(b, '[')
+		for i, r := range raws {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if len(r) == 0 {
+				r = Raw("null")
+			}
+			b = append(b, r...)
+		}
+		return append(b, ']'), true
 	}
 	b = append(b, '[')
 	for i, e := range xs {
@@ -449,12 +470,14 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// encodeRapido encodes the envelopes and pages of row trees; ok is false
-// for anything else (EncodeJSON then uses encoding/json).
-func encodeRapido(v any) ([]byte, bool) {
+// encodeRapido encodes the envelopes and pages of row trees and Raw rows;
+// ok is false for anything else (EncodeJSON then uses encoding/json).
+func encodeRapido(v any) ([]byte, bool) { return appendRapido(nil, v) }
+
+// appendRapido is encodeRapido appending to b.
+func appendRapido(b []byte, v any) ([]byte, bool) {
 	switch x := v.(type) {
 	case Envelope:
-		b := make([]byte, 0, 4096)
 		b = append(b, `{"success":`...)
 		b = strconv.AppendBool(b, x.Success)
 		if x.Message != "" {
@@ -468,32 +491,38 @@ func encodeRapido(v any) ([]byte, bool) {
 		}
 		return append(b, '}', '\n'), true
 	case Page[map[string]any]:
-		b := make([]byte, 0, 16384)
-		b = append(b, `{"data":`...)
-		b, ok := appendValue(b, x.Data)
-		if !ok {
-			return nil, false
-		}
-		b = append(b, `,"current_page":`...)
-		b = strconv.AppendInt(b, int64(x.CurrentPage), 10)
-		b = append(b, `,"per_page":`...)
-		b = strconv.AppendInt(b, int64(x.PerPage), 10)
-		b = append(b, `,"total":`...)
-		b = strconv.AppendInt(b, int64(x.Total), 10)
-		b = append(b, `,"last_page":`...)
-		b = strconv.AppendInt(b, int64(x.LastPage), 10)
-		b = append(b, `,"from":`...)
-		b = appendIntPtr(b, x.From)
-		b = append(b, `,"to":`...)
-		b = appendIntPtr(b, x.To)
-		return append(b, '}', '\n'), true
+		return appendPage(b, x)
+	case Page[Raw]:
+		return appendPage(b, x)
 	}
 	return nil, false
 }
 
+// appendPage writes a list page, its rows through appendValue.
+func appendPage[T any](b []byte, x Page[T]) ([]byte, bool) {
+	b = append(b, `{"data":`...)
+	b, ok := appendArray(b, x.Data)
+	if !ok {
+		return nil, false
+	}
+	b = append(b, `,"current_page":`...)
+	b = strconv.AppendInt(b, int64(x.CurrentPage), 10)
+	b = append(b, `,"per_page":`...)
+	b = strconv.AppendInt(b, int64(x.PerPage), 10)
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, int64(x.Total), 10)
+	b = append(b, `,"last_page":`...)
+	b = strconv.AppendInt(b, int64(x.LastPage), 10)
+	b = append(b, `,"from":`...)
+	b = appendIntPtr(b, x.From)
+	b = append(b, `,"to":`...)
+	b = appendIntPtr(b, x.To)
+	return append(b, '}', '\n'), true
+}
+
 func appendData(b []byte, v any) ([]byte, bool) {
 	switch v.(type) {
-	case map[string]any, nil:
+	case map[string]any, Raw, nil:
 		return appendValue(b, v)
 	}
 	return b, false

@@ -4,18 +4,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"sync"
 )
 
 // EncodeJSON encodes v as every response body is written: without HTML
 // escaping, with a trailing newline, and with timestamps in one format
 // (NormalizeTimestamps). Code that stores a body to replay it later (an
 // Idempotency-Key) encodes it here so the replay is byte for byte the same.
-func EncodeJSON(v any) ([]byte, error) {
-	if b, ok := encodeRapido(v); ok {
-		return NormalizeTimestamps(b), nil
+func EncodeJSON(v any) ([]byte, error) { return appendJSON(make([]byte, 0, 1024), v) }
+
+// appendJSON is EncodeJSON appending to b.
+func appendJSON(b []byte, v any) ([]byte, error) {
+	if out, ok := appendRapido(b, v); ok {
+		return NormalizeTimestamps(out), nil
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
@@ -23,10 +27,20 @@ func EncodeJSON(v any) ([]byte, error) {
 	return NormalizeTimestamps(buf.Bytes()), nil
 }
 
+// bodies are the buffers WriteJSON encodes into: a response writer copies
+// what it is given (http.ResponseWriter's contract), so the buffer is
+// reused once written.
+var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// maxPooledBody keeps a buffer that held a large answer out of the pool.
+const maxPooledBody = 1 << 20
+
 // WriteJSON writes v as JSON with the given status.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
-	body, err := EncodeJSON(v)
+	bp := bodies.Get().(*[]byte)
+	body, err := appendJSON((*bp)[:0], v)
 	if err != nil {
+		bodies.Put(bp)
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = w.Write([]byte(`{"success":false,"message":"` + MsgInternal + `"}`))
@@ -35,6 +49,10 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+	if cap(body) <= maxPooledBody {
+		*bp = body[:0]
+		bodies.Put(bp)
+	}
 }
 
 // Message is the body of operations that return only a message.

@@ -7,6 +7,7 @@ import (
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
+	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/valid"
 )
@@ -42,7 +43,7 @@ func (res *Resource) beforeRead(c *Call) error {
 	return nil
 }
 
-func (res *Resource) mostrar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (Row, error) {
+func (res *Resource) mostrar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (httpx.Raw, error) {
 	c := &Call{Ctx: ctx, Principal: p, Tx: tx, ID: id}
 	if err := res.beforeRead(c); err != nil {
 		return nil, err
@@ -58,7 +59,7 @@ func (res *Resource) crear(ctx context.Context, tx *db.Tx, p auth.Principal, in 
 	if err := res.beforeRead(c); err != nil {
 		return nil, err
 	}
-	row, err := res.find(c, c.ID, true)
+	row, err := res.findRow(c, c.ID, true)
 	if err != nil {
 		return nil, fmt.Errorf("recurso: %s: reload: %w", res.Name, err)
 	}
@@ -70,9 +71,9 @@ func (res *Resource) crear(ctx context.Context, tx *db.Tx, p auth.Principal, in 
 	return row, nil
 }
 
-func (res *Resource) actualizar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in *valid.Input) (Row, error) {
+func (res *Resource) actualizar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in *valid.Input) (httpx.Raw, error) {
 	c := &Call{Ctx: ctx, Principal: p, Tx: tx, In: in, ID: id}
-	cur, err := res.find(c, id, false)
+	cur, err := res.findRow(c, id, false)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func (res *Resource) actualizar(ctx context.Context, tx *db.Tx, p auth.Principal
 // answer is only the message.
 func (res *Resource) eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*struct{}, error) {
 	c := &Call{Ctx: ctx, Principal: p, Tx: tx, ID: id}
-	cur, err := res.find(c, id, false)
+	cur, err := res.findRow(c, id, false)
 	if err != nil {
 		return nil, err
 	}

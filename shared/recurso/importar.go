@@ -122,8 +122,8 @@ type importada struct {
 }
 
 // recargar loads created records as POST's answer shows them (find with
-// detail), a chunk at once: the rows, then their relations and
-// aggregates, then each row's details, all pipelined in one round trip.
+// detail), a chunk at once: the rows with their relations and aggregates
+// in one statement, then the details of every row in one batch.
 func (res *Resource) recargar(ctx context.Context, tx *db.Tx, lote []importada) ([]Row, error) {
 	ids := make([]int64, len(lote))
 	for i, imp := range lote {
@@ -132,16 +132,21 @@ func (res *Resource) recargar(ctx context.Context, tx *db.Tx, lote []importada) 
 	c := &Call{Ctx: ctx, Tx: tx, Principal: lote[0].call.Principal}
 	a := &Args{}
 	where := res.visible(c, a)
-	rows, err := tx.Query(ctx, `select `+res.rowExpr()+` from `+res.Table+` t where `+where+` and t.id = any(`+a.Add(ids)+`)`, a.Values()...)
+	rows, err := tx.Query(ctx, `with pagina as (select t.* from `+res.Table+` t where `+where+` and t.id = any(`+a.Add(ids)+`)) select `+
+		res.listCols()+` from pagina t`, a.Values()...)
 	if err != nil {
 		return nil, fmt.Errorf("recurso: %s: import reload: %w", res.Name, err)
 	}
-	list, err := pgx.CollectRows(rows, scanRow)
+	list, err := pgx.CollectRows(rows, scanRaw)
 	if err != nil {
 		return nil, fmt.Errorf("recurso: %s: import reload: %w", res.Name, err)
 	}
 	byID := make(map[int64]Row, len(list))
-	for _, r := range list {
+	for _, raw := range list {
+		r, err := decodeRow(raw)
+		if err != nil {
+			return nil, err
+		}
 		byID[rowID(r)] = r
 	}
 	out := make([]Row, len(lote))
@@ -149,9 +154,6 @@ func (res *Resource) recargar(ctx context.Context, tx *db.Tx, lote []importada) 
 		if out[i] = byID[id]; out[i] == nil {
 			return nil, fmt.Errorf("recurso: %s: import reload: row %d not found", res.Name, id)
 		}
-	}
-	if err := res.decorate(c, tx, out, false); err != nil {
-		return nil, err
 	}
 	if len(res.Details) == 0 {
 		return out, nil

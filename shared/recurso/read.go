@@ -1,19 +1,18 @@
 package recurso
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
-	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/valid"
@@ -64,30 +63,13 @@ func (res *Resource) visible(c *Call, a *Args) string {
 
 // decodeRow decodes a row as json.Decoder with UseNumber would (numbers
 // keep their scale, "1500.00", and 64-bit ids stay exact), without its
-// reflection (httpx.DecodeRow).
+// reflection (httpx.DecodeRow): the write paths' hooks read records as maps.
 func decodeRow(raw []byte) (Row, error) {
 	row, err := httpx.DecodeRow(raw)
 	if err != nil {
 		return nil, fmt.Errorf("recurso: decode row: %w", err)
 	}
 	return row, nil
-}
-
-// decodeValue is decodeRow for any JSON value.
-func decodeValue(raw []byte) (any, error) {
-	v, err := httpx.DecodeValue(raw)
-	if err != nil {
-		return nil, fmt.Errorf("recurso: decode: %w", err)
-	}
-	return v, nil
-}
-
-func scanRow(r pgx.CollectableRow) (Row, error) {
-	var raw []byte
-	if err := r.Scan(&raw); err != nil {
-		return nil, err
-	}
-	return decodeRow(raw)
 }
 
 func rowID(row Row) int64 {
@@ -101,178 +83,134 @@ func rowID(row Row) int64 {
 	return 0
 }
 
-// pending is one queued decoration: a relation, an aggregate or a detail.
-type pending struct {
-	kind string // rel, agg, det
-	name string
-	fk   string
-	zero any
+// scratches are the buffers rows are rewritten in (httpx.AppendCanonical
+// needs room for an object's members before it sorts them).
+var scratches = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// scanRaw reads a row's jsonb, as PostgreSQL sent it (text, or binary:
+// a version byte then the text), into the bytes the API writes for it.
+func scanRaw(r pgx.CollectableRow) (httpx.Raw, error) {
+	src := r.RawValues()[0]
+	if src == nil {
+		return httpx.Raw("null"), nil
+	}
+	if r.FieldDescriptions()[0].Format == pgx.BinaryFormatCode {
+		if len(src) == 0 || src[0] != 1 {
+			return nil, fmt.Errorf("recurso: jsonb version %v", src[:min(1, len(src))])
+		}
+		src = src[1:]
+	}
+	bp := scratches.Get().(*[]byte)
+	defer scratches.Put(bp)
+	b, err := httpx.AppendCanonical((*bp)[:0], src)
+	if err != nil {
+		return nil, fmt.Errorf("recurso: row: %w", err)
+	}
+	*bp = b[:0]
+	return httpx.Raw(append(make([]byte, 0, len(b)), b...)), nil
 }
 
-// queueDecorations queues the relations, aggregates and (detail) details
-// of the rows ids. A relation's ids come from fks (the loaded rows' foreign
-// keys) or, when fks is nil, from the record ids[0] itself by a subquery,
-// so that they can travel in the same pipeline as the record's own query.
-func (res *Resource) queueDecorations(b *pgx.Batch, ids []int64, fks func(fk string) []int64, detail bool) []pending {
-	var order []pending
+// The page's rows, as the SQL of its columns reads them all at once
+// (db.PageLate's common table expression; find and recargar name theirs
+// the same): an aggregate receives their ids as $1.
+const pageIDs = `array(select pagina.id from pagina)`
+
+// colsCache holds each resource's list columns (they do not change).
+var colsCache sync.Map // *Resource -> string
+
+// listCols is cols(false, "") once per resource.
+func (res *Resource) listCols() string {
+	if s, ok := colsCache.Load(res); ok {
+		return s.(string)
+	}
+	s := res.cols(false, "")
+	colsCache.Store(res, s)
+	return s
+}
+
+// cols is the jsonb of a row of pagina t as the API shows it, built by
+// PostgreSQL in the row's own statement: its columns (rowExpr), each
+// relation by its foreign key, each aggregate over the whole page (one
+// evaluation, looked up by id; Zero when it has nothing for the row) and,
+// for a show (detail), the show-only aggregates and the details, whose $1
+// is idParam. A list then costs one statement for its rows, whatever the
+// page size and the number of relations.
+func (res *Resource) cols(detail bool, idParam string) string {
+	var b strings.Builder
+	b.WriteString(res.rowExpr())
+	var parts []string
 	for _, rel := range res.Relations {
-		parts := make([]string, len(rel.Cols))
+		obj := make([]string, len(rel.Cols))
 		for i, col := range rel.Cols {
-			parts[i] = "'" + col + "', x." + col
+			obj[i] = "'" + col + "', x." + col
 		}
-		sql := `select x.id, jsonb_build_object(` + strings.Join(parts, ", ") + `) from ` + rel.Table + ` x where x.id = `
-		if fks != nil {
-			b.Queue(sql+`any($1)`, fks(rel.FK))
-		} else {
-			b.Queue(sql+`(select t.`+rel.FK+` from `+res.Table+` t where t.id = $1)`, ids[0])
-		}
-		order = append(order, pending{kind: "rel", name: rel.Name, fk: rel.FK})
+		parts = append(parts, "'"+rel.Name+"', (select jsonb_build_object("+strings.Join(obj, ", ")+") from "+rel.Table+" x where x.id = t."+rel.FK+")")
 	}
 	for _, ag := range res.Aggregates {
 		if ag.DetailOnly && !detail {
 			continue
 		}
-		b.Queue(ag.SQL, ids)
-		order = append(order, pending{kind: "agg", name: ag.Name, zero: ag.Zero})
+		parts = append(parts, "'"+ag.Name+"', coalesce((select jsonb_object_agg(a.id::text, a.v) from ("+
+			withParam(ag.SQL, pageIDs)+") a(id, v)) -> t.id::text, "+jsonbLiteral(ag.Zero)+")")
 	}
 	if detail {
 		for _, d := range res.Details {
-			b.Queue(d.SQL, ids[0])
-			order = append(order, pending{kind: "det", name: d.Name})
+			parts = append(parts, "'"+d.Name+"', coalesce(nullif(("+withParam(d.SQL, idParam)+"), 'null'::jsonb), '[]'::jsonb)")
 		}
 	}
-	return order
+	if len(parts) > 0 {
+		b.WriteString(" || jsonb_build_object(" + strings.Join(parts, ", ") + ")")
+	}
+	return b.String()
 }
 
-// readDecorations reads the results of queueDecorations into rows.
-func (res *Resource) readDecorations(br pgx.BatchResults, rows []Row, order []pending) error {
-	for _, p := range order {
-		if p.kind == "det" {
-			var raw []byte
-			if err := br.QueryRow().Scan(&raw); err != nil {
-				return fmt.Errorf("recurso: %s.%s: %w", res.Name, p.name, err)
-			}
-			v, err := decodeValue(raw)
-			if err != nil {
-				return err
-			}
-			if v == nil {
-				v = []any{}
-			}
-			if len(rows) > 0 {
-				rows[0][p.name] = v
-			}
-			continue
+// withParam replaces the placeholder $1 (not $10, $11...) of a
+// declaration's SQL with expr.
+func withParam(sql, expr string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(sql, "$1")
+		if i < 0 {
+			b.WriteString(sql)
+			return b.String()
 		}
-		found := map[int64]any{}
-		dbRows, _ := br.Query()
-		for dbRows.Next() {
-			var id int64
-			var raw []byte
-			if err := dbRows.Scan(&id, &raw); err != nil {
-				dbRows.Close()
-				return fmt.Errorf("recurso: %s.%s: %w", res.Name, p.name, err)
-			}
-			v, err := decodeValue(raw)
-			if err != nil {
-				dbRows.Close()
-				return err
-			}
-			found[id] = v
+		b.WriteString(sql[:i])
+		if j := i + 2; j < len(sql) && sql[j] >= '0' && sql[j] <= '9' {
+			b.WriteString("$1")
+		} else {
+			b.WriteString(expr)
 		}
-		if err := dbRows.Err(); err != nil {
-			return fmt.Errorf("recurso: %s.%s: %w", res.Name, p.name, err)
-		}
-		for _, r := range rows {
-			switch p.kind {
-			case "rel":
-				r[p.name] = nil
-				if n, ok := r[p.fk].(json.Number); ok {
-					if v, err := n.Int64(); err == nil {
-						if obj, ok := found[v]; ok {
-							r[p.name] = obj
-						}
-					}
-				}
-			case "agg":
-				if v, ok := found[rowID(r)]; ok {
-					r[p.name] = v
-				} else {
-					r[p.name] = p.zero
-				}
-			}
-		}
+		sql = sql[i+2:]
 	}
-	return nil
 }
 
-// sendFinal sends a read's last batch: on a transaction, SendFinalBatch
-// (the commit may travel with it).
-func sendFinal(ctx context.Context, q db.Querier, b *pgx.Batch) pgx.BatchResults {
-	if tx, ok := q.(*db.Tx); ok {
-		return tx.SendFinalBatch(ctx, b)
+// jsonbLiteral is v (an aggregate's Zero) as a jsonb constant.
+func jsonbLiteral(v any) string {
+	raw, err := httpx.EncodeJSON(v)
+	if err != nil {
+		panic(fmt.Sprintf("recurso: aggregate zero %#v: %v", v, err))
 	}
-	return q.SendBatch(ctx, b)
+	return "'" + strings.ReplaceAll(strings.TrimSpace(string(raw)), "'", "''") + "'::jsonb"
 }
 
-// decorate loads relations and aggregates for a page of rows in one
-// pipelined round trip (with the commit, when it is the read's last).
-func (res *Resource) decorate(c *Call, q db.Querier, rows []Row, detail bool) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = rowID(r)
-	}
-	fks := func(fk string) []int64 {
-		var out []int64
-		for _, r := range rows {
-			if n, ok := r[fk].(json.Number); ok {
-				if v, err := n.Int64(); err == nil {
-					out = append(out, v)
-				}
-			}
-		}
-		return out
-	}
-	b := &pgx.Batch{}
-	order := res.queueDecorations(b, ids, fks, detail)
-	if len(order) == 0 {
-		return nil
-	}
-	br := sendFinal(c.Context(), q, b)
-	defer br.Close()
-	if err := res.readDecorations(br, rows, order); err != nil {
-		return err
-	}
-	if err := br.Close(); err != nil {
-		return fmt.Errorf("recurso: %s: %w", res.Name, err)
-	}
-	return nil
-}
-
-// find loads one visible record with its relations (and details): the
-// record's query, its relations (by subquery on the record's foreign
-// keys), aggregates and details travel in one pipeline, with the
+// find loads one visible record as the API shows it, its relations,
+// aggregates (and details) built in the same statement, with the
 // transaction's BEGIN in front when it is the first, and the commit behind
-// when nothing follows (handler.Show).
-func (res *Resource) find(c *Call, id int64, detail bool) (Row, error) {
+// when nothing follows (handler.Show): one round trip.
+func (res *Resource) find(c *Call, id int64, detail bool) (httpx.Raw, error) {
 	a := &Args{}
 	where := res.visible(c, a)
-	sql := `select ` + res.rowExpr() + ` from ` + res.Table + ` t where ` + where + ` and t.id = ` + a.Add(id)
+	idParam := a.Add(id)
+	sql := `with pagina as (select t.* from ` + res.Table + ` t where ` + where + ` and t.id = ` + idParam + `) select ` +
+		res.cols(detail, idParam) + ` from pagina t`
 	b := &pgx.Batch{}
 	b.Queue(sql, a.Values()...)
-	order := res.queueDecorations(b, []int64{id}, nil, detail)
-	br := sendFinal(c.Context(), c.Tx, b)
+	br := c.Tx.SendFinalBatch(c.Context(), b)
 	defer br.Close()
 	rows, _ := br.Query()
-	list, err := pgx.CollectRows(rows, scanRow)
+	list, err := pgx.CollectRows(rows, scanRaw)
 	if err != nil {
 		return nil, fmt.Errorf("recurso: %s: find: %w", res.Name, err)
-	}
-	if err := res.readDecorations(br, list, order); err != nil {
-		return nil, err
 	}
 	if err := br.Close(); err != nil {
 		return nil, fmt.Errorf("recurso: %s: find: %w", res.Name, err)
@@ -283,11 +221,20 @@ func (res *Resource) find(c *Call, id int64, detail bool) (Row, error) {
 	return list[0], nil
 }
 
+// findRow is find as a map, for the hooks of the write paths.
+func (res *Resource) findRow(c *Call, id int64, detail bool) (Row, error) {
+	raw, err := res.find(c, id, detail)
+	if err != nil {
+		return nil, err
+	}
+	return decodeRow(raw)
+}
+
 // query is the page of GET /api/<name> for the shared list handler: the
 // filters are read before the transaction opens, and $1 is the company
 // (handler.Query) for tenant resources.
-func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[Row], error) {
-	var none handler.Query[Row]
+func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[httpx.Raw], error) {
+	var none handler.Query[httpx.Raw]
 	allowed := map[string]string{"id": "t.id", "creado_en": "t.creado_en", "actualizado_en": "t.actualizado_en"}
 	for _, s := range res.Sorts {
 		allowed[s] = "t." + s
@@ -368,12 +315,9 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[Row
 	if !global {
 		args = args[1:]
 	}
-	return handler.Query[Row]{
-		Cols: res.rowExpr(), From: `from ` + res.Table + ` t where ` + strings.Join(conds, " and "),
-		Order: order + ", t.id", Args: args, Global: global, Scan: scanRow, Late: true,
-		Load: func(ctx context.Context, tx *db.Tx, rows []Row) error {
-			return res.decorate(&Call{Ctx: ctx, Principal: p, Tx: tx}, tx, rows, false)
-		},
+	return handler.Query[httpx.Raw]{
+		Cols: res.listCols(), From: `from ` + res.Table + ` t where ` + strings.Join(conds, " and "),
+		Order: order + ", t.id", Args: args, Global: global, Scan: scanRaw, Late: true,
 	}, nil
 }
 

@@ -1,0 +1,259 @@
+package httpx
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Raw is a JSON value already written as the API writes it: the bytes that
+// decoding it (DecodeValue) and encoding the result again would give — keys
+// sorted, no spaces, numbers as written, strings escaped as encoding/json
+// escapes them without HTML escaping. Rows PostgreSQL builds as JSON reach
+// the response this way (AppendCanonical) instead of as map[string]any:
+// the envelope and page writers splice it, and encoding/json (exports,
+// anything else) takes it as it is.
+type Raw []byte
+
+// MarshalJSON returns r (null when empty).
+func (r Raw) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
+// AppendCanonical appends src, one JSON value, in the form Raw holds: the
+// bytes appendValue(DecodeValue(src)) would write, without building the
+// tree (PostgreSQL's jsonb prints keys shorter first and spaces after
+// colons and commas; Go's maps print them sorted and compact). An object's
+// duplicate key keeps its last value, as a map would. On invalid JSON it
+// returns an error (dst's contents past its length are then undefined).
+func AppendCanonical(dst, src []byte) ([]byte, error) {
+	c := canons.Get().(*canon)
+	defer c.release()
+	c.d = decoder{b: src}
+	c.d.space()
+	out, err := c.value(dst)
+	if err != nil {
+		return dst, err
+	}
+	c.d.space()
+	if c.d.i != len(src) {
+		return dst, errRapido
+	}
+	return out, nil
+}
+
+// canon rewrites one value; members is the stack of the objects being
+// sorted (a nested object's members above its parent's).
+type canon struct {
+	d       decoder
+	members []member
+}
+
+// member is an object's key and where its value was written in the output.
+type member struct {
+	key        string
+	start, end int
+}
+
+var canons = sync.Pool{New: func() any { return &canon{members: make([]member, 0, 64)} }}
+
+func (c *canon) release() {
+	c.d = decoder{}
+	if cap(c.members) > 4096 {
+		return
+	}
+	c.members = c.members[:0]
+	canons.Put(c)
+}
+
+func (c *canon) value(b []byte) ([]byte, error) {
+	d := &c.d
+	if d.i >= len(d.b) {
+		return b, errRapido
+	}
+	switch ch := d.b[d.i]; {
+	case ch == '{':
+		return c.object(b)
+	case ch == '[':
+		d.i++
+		b = append(b, '[')
+		d.space()
+		if d.i < len(d.b) && d.b[d.i] == ']' {
+			d.i++
+			return append(b, ']'), nil
+		}
+		for {
+			d.space()
+			var err error
+			if b, err = c.value(b); err != nil {
+				return b, err
+			}
+			done, err := d.next(']')
+			if err != nil {
+				return b, err
+			}
+			if done {
+				return append(b, ']'), nil
+			}
+			b = append(b, ',')
+		}
+	case ch == '"':
+		return c.str(b)
+	case ch == 't':
+		return c.lit(b, "true")
+	case ch == 'f':
+		return c.lit(b, "false")
+	case ch == 'n':
+		return c.lit(b, "null")
+	case ch == '-' || (ch >= '0' && ch <= '9'):
+		start := d.i
+		for d.i < len(d.b) {
+			ch := d.b[d.i]
+			if (ch >= '0' && ch <= '9') || ch == '-' || ch == '+' || ch == '.' || ch == 'e' || ch == 'E' {
+				d.i++
+				continue
+			}
+			break
+		}
+		n := d.b[start:d.i]
+		if !validNumber(unsafe.String(unsafe.SliceData(n), len(n))) {
+			return b, errRapido
+		}
+		return append(b, n...), nil
+	}
+	return b, errRapido
+}
+
+func (c *canon) lit(b []byte, s string) ([]byte, error) {
+	d := &c.d
+	if len(d.b)-d.i < len(s) || string(d.b[d.i:d.i+len(s)]) != s {
+		return b, errRapido
+	}
+	d.i += len(s)
+	return append(b, s...), nil
+}
+
+// plain returns the string at d.i (on its quote) when encoding its bytes
+// again would give them back unchanged — no escape, no control character,
+// valid UTF-8 without U+2028/U+2029, the common case — and moves past it.
+// The string views src: it is used only during the call.
+func (c *canon) plain() (string, bool) {
+	d := &c.d
+	start := d.i + 1
+	ascii := true
+	for j := start; j < len(d.b); j++ {
+		ch := d.b[j]
+		switch {
+		case ch == '"':
+			s := d.b[start:j]
+			if !ascii && (!utf8.Valid(s) || hasLineSeparator(s)) {
+				return "", false
+			}
+			d.i = j + 1
+			return unsafe.String(unsafe.SliceData(s), len(s)), true
+		case ch == '\\' || ch < 0x20:
+			return "", false
+		case ch >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return "", false
+}
+
+// hasLineSeparator reports whether s holds U+2028 or U+2029 (E2 80 A8/A9),
+// which appendString escapes.
+func hasLineSeparator(s []byte) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == 0xE2 && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *canon) str(b []byte) ([]byte, error) {
+	start := c.d.i
+	if _, ok := c.plain(); ok {
+		return append(b, c.d.b[start:c.d.i]...), nil
+	}
+	s, err := c.d.str()
+	if err != nil {
+		return b, err
+	}
+	return appendString(b, s), nil
+}
+
+// key reads an object's key (a view of src when it is plain).
+func (c *canon) key() (string, error) {
+	if s, ok := c.plain(); ok {
+		return s, nil
+	}
+	return c.d.str()
+}
+
+// object writes each member's value after b as it reads them, then the
+// object with its members sorted by key over that scratch space.
+func (c *canon) object(b []byte) ([]byte, error) {
+	d := &c.d
+	d.i++
+	d.space()
+	if d.i < len(d.b) && d.b[d.i] == '}' {
+		d.i++
+		return append(b, '{', '}'), nil
+	}
+	base, mark := len(b), len(c.members)
+	for {
+		d.space()
+		if d.i >= len(d.b) || d.b[d.i] != '"' {
+			return b, errRapido
+		}
+		k, err := c.key()
+		if err != nil {
+			return b, err
+		}
+		d.space()
+		if d.i >= len(d.b) || d.b[d.i] != ':' {
+			return b, errRapido
+		}
+		d.i++
+		d.space()
+		start := len(b)
+		if b, err = c.value(b); err != nil {
+			return b, err
+		}
+		c.members = append(c.members, member{key: k, start: start, end: len(b)})
+		done, err := d.next('}')
+		if err != nil {
+			return b, err
+		}
+		if done {
+			break
+		}
+	}
+	ms := c.members[mark:]
+	slices.SortStableFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })
+	scratch := len(b)
+	b = append(b, '{')
+	first := true
+	for i, m := range ms {
+		if i+1 < len(ms) && ms[i+1].key == m.key {
+			continue // a later duplicate wins, as in a map
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendString(b, m.key)
+		b = append(b, ':')
+		b = append(b, b[m.start:m.end]...)
+	}
+	b = append(b, '}')
+	n := copy(b[base:], b[scratch:])
+	c.members = c.members[:mark]
+	return b[:base+n], nil
+}

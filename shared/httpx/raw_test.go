@@ -1,0 +1,165 @@
+package httpx
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// jsonbText writes v as PostgreSQL prints a jsonb value: keys shorter
+// first, ", " and ": " between members, only quotes, backslashes and
+// control characters escaped.
+func jsonbText(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, c string) int {
+			if len(a) != len(c) {
+				return len(a) - len(c)
+			}
+			return strings.Compare(a, c)
+		})
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			jsonbString(b, k)
+			b.WriteString(": ")
+			jsonbText(b, x[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			jsonbText(b, e)
+		}
+		b.WriteByte(']')
+	case string:
+		jsonbString(b, x)
+	case json.Number:
+		b.WriteString(string(x))
+	case nil:
+		b.WriteString("null")
+	case bool:
+		fmt.Fprint(b, x)
+	}
+}
+
+func jsonbString(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c < 0x20:
+			fmt.Fprintf(b, `\u%04x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// viaTree is what AppendCanonical replaces: decode, then encode the tree.
+func viaTree(src []byte) ([]byte, error) {
+	v, err := DecodeValue(src)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := appendValue(nil, v)
+	if !ok {
+		return nil, fmt.Errorf("appendValue refused %#v", v)
+	}
+	return b, nil
+}
+
+func TestCanonicalJSONIsWhatDecodingAndEncodingTheTreeWrite(t *testing.T) {
+	casos := append([]string{}, rapidoCasos...)
+	casos = append(casos, `null`, `"x"`, `[]`, ` [ {"b" : 1, "a" : {"d": [], "c": {}}} ] `, `{"a": "\u2028", "b": "ok \u00e1"}`,
+		`{"k\u00e1": 1, "k": 2, "ka": 3}`, "{\"inv\": \"\xff\xfe ok\"}", `{"z": 1, "a": 2, "z": 3}`,
+		`{"e":"\ud83d\ude00"}`, "{\"sep\": \"a\u2028b\"}", `{"1": 1, "10": 2, "2": 3, "": 4}`)
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 500 {
+		tree := randomTree(r, 0)
+		casos = append(casos, string(slowEncode(t, tree)))
+		var b strings.Builder
+		jsonbText(&b, tree)
+		casos = append(casos, b.String())
+	}
+	for _, c := range casos {
+		want, err := viaTree([]byte(c))
+		if err != nil {
+			t.Fatalf("%q: %v", c, err)
+		}
+		got, err := AppendCanonical([]byte("prefix"), []byte(c))
+		if err != nil {
+			t.Fatalf("AppendCanonical(%q): %v", c, err)
+		}
+		if !bytes.Equal(got, append([]byte("prefix"), want...)) {
+			t.Fatalf("AppendCanonical(%q)\n got %s\nwant prefix%s", c, got, want)
+		}
+	}
+}
+
+func TestCanonicalJSONRefusesWhatDecodingRefuses(t *testing.T) {
+	for _, c := range []string{``, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1,]`, `{"a":01}`, `{"a":1.}`, `{"a":"\x"}`, `{"a":"` + "\x01" + `"}`, `{"a":tru}`, `{} {}`, `{"a":-}`, `{"a":1 "b":2}`, `["a" 1]`} {
+		if _, err := AppendCanonical(nil, []byte(c)); err == nil {
+			t.Errorf("AppendCanonical(%q) accepted invalid JSON", c)
+		}
+	}
+}
+
+func FuzzCanonicalJSON(f *testing.F) {
+	for _, c := range rapidoCasos {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		want, werr := viaTree(src)
+		got, gerr := AppendCanonical(nil, src)
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("%q: tree %v, canonical %v", src, werr, gerr)
+		}
+		if werr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("%q:\n got %s\nwant %s", src, got, want)
+		}
+	})
+}
+
+func TestRawIsSplicedIntoEnvelopesAndPages(t *testing.T) {
+	m := map[string]any{"id": json.Number("7"), "nombre": "Leche <entera> & \"fresca\"", "precio": json.Number("1500.00")}
+	raw, err := AppendCanonical(nil, []byte(`{"id": 7, "precio": 1500.00, "nombre": "Leche <entera> & \"fresca\""}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ fast, slow any }{
+		{Envelope{Success: true, Data: Raw(raw)}, Envelope{Success: true, Data: m}},
+		{Envelope{Success: true, Message: "Hecho.", Data: Raw(nil)}, Envelope{Success: true, Message: "Hecho.", Data: nil}},
+		{NewPage(PageRequest{Page: 2, PerPage: 15}, []Raw{raw, raw}, 40), NewPage(PageRequest{Page: 2, PerPage: 15}, []map[string]any{m, m}, 40)},
+		{NewPage(PageRequest{Page: 1, PerPage: 15}, []Raw{}, 0), NewPage(PageRequest{Page: 1, PerPage: 15}, []map[string]any{}, 0)},
+	} {
+		fast, ok := encodeRapido(c.fast)
+		if !ok {
+			t.Fatalf("encodeRapido refused %#v", c.fast)
+		}
+		if want := slowEncode(t, c.slow); !bytes.Equal(fast, want) {
+			t.Errorf("encodeRapido:\n got %s\nwant %s", fast, want)
+		}
+		if slow := slowEncode(t, c.fast); !bytes.Equal(slow, fast) {
+			t.Errorf("encoding/json of Raw:\n got %s\nwant %s", slow, fast)
+		}
+	}
+}
