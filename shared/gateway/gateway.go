@@ -23,11 +23,13 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/erpcr/erp/shared/config"
+	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/routes"
 )
 
@@ -86,6 +88,53 @@ func (f *Function) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
 		return nil, err
 	}
 	return append([]byte(nil), out...), nil
+}
+
+// invokerWith is a raw handler that lends its response instead of copying
+// it (lambdahttp.Handler).
+type invokerWith interface {
+	InvokeWith(ctx context.Context, payload []byte, use func(out []byte) error) error
+}
+
+// invokeWith runs one request and hands the response payload to use, which
+// must not keep it: without a copy when the handler can lend it.
+func (f *Function) invokeWith(ctx context.Context, payload []byte, use func(out []byte) error) error {
+	if h, ok := f.raw.(invokerWith); ok {
+		return h.InvokeWith(ctx, payload, use)
+	}
+	out, err := f.Invoke(ctx, payload)
+	if err != nil {
+		return err
+	}
+	return use(out)
+}
+
+// bodies hold the decoded body of a response while it is written.
+var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// maxPooledBody keeps a buffer that held a large body (a file) out of the
+// pool.
+const maxPooledBody = 1 << 20
+
+// errDecode marks a response payload that is not one.
+var errDecode = errors.New("gateway: the function's response is not an API Gateway response")
+
+// call invokes fn and decodes its response; the body is appended to body
+// (returned) and resp.Body views it.
+func call(ctx context.Context, fn *Function, payload, body []byte) (events.APIGatewayV2HTTPResponse, []byte, error) {
+	var resp events.APIGatewayV2HTTPResponse
+	err := fn.invokeWith(ctx, payload, func(out []byte) error {
+		var err error
+		if resp, body, err = lambdahttp.DecodeResponse(out, body); err != nil {
+			return fmt.Errorf("%w: %w", errDecode, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return resp, body, err
+	}
+	resp.Body = unsafe.String(unsafe.SliceData(body), len(body))
+	return resp, body, nil
 }
 
 // New builds a gateway from typed handlers.
@@ -181,15 +230,22 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		plain(w, http.StatusInternalServerError, "Internal Server Error")
 		return
 	}
-	out, err := handler.Invoke(r.Context(), payload)
+	bp := bodies.Get().(*[]byte)
+	resp, buf, err := call(r.Context(), handler, payload, (*bp)[:0])
+	defer func() {
+		// resp.Body views buf: back to the pool once written.
+		if cap(buf) <= maxPooledBody {
+			*bp = buf[:0]
+			bodies.Put(bp)
+		}
+	}()
+	if errors.Is(err, errDecode) {
+		plain(w, http.StatusBadGateway, "Bad Gateway")
+		return
+	}
 	if err != nil {
 		g.log().Error("gateway: function error", "group", route.Group, "error", err.Error())
 		plain(w, http.StatusInternalServerError, "Internal Server Error")
-		return
-	}
-	var resp events.APIGatewayV2HTTPResponse
-	if err := json.Unmarshal(out, &resp); err != nil {
-		plain(w, http.StatusBadGateway, "Bad Gateway")
 		return
 	}
 	g.respond(w, r, route, handler, ev, resp)
@@ -344,14 +400,15 @@ func writeResponse(w http.ResponseWriter, resp events.APIGatewayV2HTTPResponse) 
 	if status == 0 {
 		status = http.StatusOK
 	}
-	body := []byte(resp.Body)
+	w.WriteHeader(status)
+	if status == http.StatusNotModified || status == http.StatusNoContent {
+		return
+	}
 	if resp.IsBase64Encoded {
 		if b, err := base64.StdEncoding.DecodeString(resp.Body); err == nil {
-			body = b
+			_, _ = w.Write(b)
+			return
 		}
 	}
-	w.WriteHeader(status)
-	if status != http.StatusNotModified && status != http.StatusNoContent {
-		_, _ = w.Write(body)
-	}
+	_, _ = io.WriteString(w, resp.Body)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"mime"
 	"net/http"
 	"strconv"
@@ -135,14 +136,15 @@ func (g *Gateway) reinvoke(ctx context.Context, route routes.Route, fn *Function
 	if err != nil {
 		return failed(http.StatusInternalServerError, "Internal Server Error")
 	}
-	out, err := fn.Invoke(ctx, payload)
+	// A body of its own: the stream keeps it while it waits for the next.
+	resp, body, err := call(ctx, fn, payload, nil)
+	if errors.Is(err, errDecode) {
+		return failed(http.StatusBadGateway, "Bad Gateway")
+	}
 	if err != nil {
 		return failed(http.StatusInternalServerError, "Internal Server Error")
 	}
-	var resp events.APIGatewayV2HTTPResponse
-	if err := json.Unmarshal(out, &resp); err != nil {
-		return failed(http.StatusBadGateway, "Bad Gateway")
-	}
+	resp.Body = string(body)
 	return resp, isSSE(resp)
 }
 

@@ -203,21 +203,45 @@ func (d *decoder) str() (string, error) {
 		}
 		d.i++
 	}
-	out := append([]byte(nil), d.b[start:d.i]...)
+	d.i = start - 1
+	out, err := d.appendStr(nil)
+	return string(out), err
+}
+
+// AppendUnquoted appends the value of the JSON string quoted (its quotes
+// included) as encoding/json reads it: escapes resolved, invalid UTF-8
+// and lone surrogates as U+FFFD.
+func AppendUnquoted(dst, quoted []byte) ([]byte, error) {
+	d := decoder{b: quoted}
+	if len(quoted) == 0 || quoted[0] != '"' {
+		return dst, errRapido
+	}
+	out, err := d.appendStr(dst)
+	if err == nil && d.i != len(quoted) {
+		err = errRapido
+	}
+	return out, err
+}
+
+// appendStr appends the string at d.i (on its opening quote) to out.
+func (d *decoder) appendStr(out []byte) ([]byte, error) {
+	d.i++
+	base := len(out)
 	for d.i < len(d.b) {
 		c := d.b[d.i]
 		switch {
 		case c == '"':
 			d.i++
-			if !utf8.Valid(out) {
-				return string([]rune(string(out))), nil
+			if !utf8.Valid(out[base:]) {
+				fixed := []rune(string(out[base:]))
+				return append(out[:base], string(fixed)...), nil
 			}
-			return string(out), nil
+			return out, nil
 		case c < 0x20:
-			return "", errRapido
+			return out, errRapido
 		case c == '\\':
 			if d.i+1 >= len(d.b) {
-				return "", errRapido
+				return out, errRapido
 			}
 			e := d.b[d.i+1]
 			d.i += 2
@@ -237,7 +261,7 @@ func (d *decoder) str() (string, error) {
 			case 'u':
 				r, ok := d.hex4()
 				if !ok {
-					return "", errRapido
+					return out, errRapido
 				}
 				if utf16.IsSurrogate(r) {
 					r2 := rune(-1)
@@ -260,14 +284,19 @@ func (d *decoder) str() (string, error) {
 				}
 				out = utf8.AppendRune(out, r)
 			default:
-				return "", errRapido
+				return out, errRapido
 			}
 		default:
-			out = append(out, c)
-			d.i++
+			// A run of plain bytes at once.
+			j := d.i + 1
+			for j < len(d.b) && d.b[j] != '"' && d.b[j] != '\\' && d.b[j] >= 0x20 {
+				j++
+			}
+			out = append(out, d.b[d.i:j]...)
+			d.i = j
 		}
 	}
-	return "", errRapido
+	return out, errRapido
 }
 
 func (d *decoder) hex4() (rune, bool) {

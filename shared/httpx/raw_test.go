@@ -163,3 +163,27 @@ func TestRawIsSplicedIntoEnvelopesAndPages(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendUnquotedReadsStringsAsEncodingJSON(t *testing.T) {
+	casos := []string{`""`, `"a"`, `"\"<x>\" \\ \/ \b\f\n\r\t"`, `"\u00e1\u2028 \ud83d\ude00 \ud83d x \ude00"`, "\"\xff\xfe ok ñ\"", `"{\"success\":true,\"data\":[]}"`}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 300 {
+		raw, _ := json.Marshal(randomString(r))
+		casos = append(casos, string(raw), string(appendString(nil, randomString(r))))
+	}
+	for _, c := range casos {
+		var want string
+		if err := json.Unmarshal([]byte(c), &want); err != nil {
+			t.Fatalf("%q: %v", c, err)
+		}
+		got, err := AppendUnquoted([]byte("x"), []byte(c))
+		if err != nil || string(got) != "x"+want {
+			t.Fatalf("AppendUnquoted(%q) = %q, %v; want %q", c, got, err, want)
+		}
+	}
+	for _, c := range []string{``, `"`, `"a`, `a"`, `"\x"`, "\"\x01\"", `"a" `} {
+		if _, err := AppendUnquoted(nil, []byte(c)); err == nil {
+			t.Errorf("AppendUnquoted(%q) accepted it", c)
+		}
+	}
+}

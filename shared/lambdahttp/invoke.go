@@ -122,25 +122,42 @@ func gatewayFrom(ctx context.Context) (gatewayInfo, bool) {
 
 // Invoke handles one raw API Gateway v2 event.
 func (hd *Handler) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
+	var out []byte
+	err := hd.InvokeWith(ctx, payload, func(b []byte) error {
+		out = append(make([]byte, 0, len(b)), b...)
+		return nil
+	})
+	return out, err
+}
+
+// InvokeWith is Invoke handing the response to use instead of returning a
+// copy of it: the bytes are the handler's buffer, valid only during the
+// call (the local gateway reads them there).
+func (hd *Handler) InvokeWith(ctx context.Context, payload []byte, use func(out []byte) error) error {
 	var e v2Event
 	if err := decodeEvent(payload, &e); err != nil {
-		return nil, fmt.Errorf("lambdahttp: decoding the event: %w", err)
+		return fmt.Errorf("lambdahttp: decoding the event: %w", err)
 	}
 	ev := e.request()
 	clean, problem := checkEvent(ev)
 	if problem != "" {
 		ctx = context.WithValue(ctx, malformedKey{}, problem)
 	}
-	out, err := hd.serve(ctx, clean)
+	w, err := hd.serve(ctx, clean)
 	if err != nil && problem == "" {
 		// Something checkEvent does not foresee: still a 400, not a 500.
-		return hd.serve(context.WithValue(ctx, malformedKey{}, msgMalformed), skeleton(ev))
+		w, err = hd.serve(context.WithValue(ctx, malformedKey{}, msgMalformed), skeleton(ev))
 	}
-	return out, err
+	if err != nil {
+		return err
+	}
+	defer w.release()
+	return use(w.encode())
 }
 
-// serve runs the mux on the request the event describes.
-func (hd *Handler) serve(ctx context.Context, ev events.APIGatewayV2HTTPRequest) ([]byte, error) {
+// serve runs the mux on the request the event describes and returns the
+// writer holding the answer (the caller releases it).
+func (hd *Handler) serve(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (*writer, error) {
 	var info gatewayInfo
 	if a := ev.RequestContext.Authorizer; a != nil {
 		info.authorizer = a.Lambda
@@ -151,12 +168,12 @@ func (hd *Handler) serve(ctx context.Context, ev events.APIGatewayV2HTTPRequest)
 		return nil, fmt.Errorf("lambdahttp: could not convert the event to a request: %w", err)
 	}
 	w := writers.Get().(*writer)
-	defer w.release()
 	hd.h.ServeHTTP(w, r)
 	if w.status == statusUnset {
+		w.release()
 		return nil, errors.New("lambdahttp: status code not set on response")
 	}
-	return w.encode(), nil
+	return w, nil
 }
 
 // toRequest builds the http.Request as aws-lambda-go-api-proxy's
@@ -281,8 +298,8 @@ func (w *writer) Write(b []byte) (int, error) {
 
 // encode writes the API Gateway v2 response: statusCode, headers (keys
 // sorted, several values joined by commas), Set-Cookie values as cookies,
-// the body as text, or as base64 when it is not UTF-8. The result is a
-// private copy, safe after the writer goes back to the pool.
+// the body as text, or as base64 when it is not UTF-8. The result is the
+// writer's buffer, valid until it goes back to the pool.
 func (w *writer) encode() []byte {
 	b := w.out[:0]
 	b = append(b, `{"statusCode":`...)
@@ -336,5 +353,5 @@ func (w *writer) encode() []byte {
 	}
 	b = append(b, "]}"...)
 	w.out, w.keys = b, keys
-	return append(make([]byte, 0, len(b)), b...)
+	return b
 }

@@ -1,0 +1,97 @@
+package lambdahttp
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/erpcr/erp/shared/httpx"
+)
+
+// DecodeResponse reads an API Gateway v2 response payload (what a
+// function returns: Handler's, or aws-lambda-go's encoding of
+// events.APIGatewayV2HTTPResponse) as encoding/json would into that
+// struct, except the body: it is appended to body (still base64 when
+// IsBase64Encoded) and returned, and resp.Body is left empty, so that the
+// caller can write it from a buffer it reuses instead of from a string.
+// Keys are matched exactly; a payload with any other key (encoding/json
+// matches keys without regard to case) or a status that is not a plain
+// integer is read by encoding/json.
+func DecodeResponse(payload, body []byte) (events.APIGatewayV2HTTPResponse, []byte, error) {
+	var resp events.APIGatewayV2HTTPResponse
+	body = body[:0]
+	d := decoder{b: payload}
+	fallback := false
+	d.ws()
+	err := d.object(func(key string) error {
+		d.ws()
+		switch key {
+		case "statusCode":
+			start := d.i
+			if err := d.skip(); err != nil {
+				return err
+			}
+			n, err := strconv.Atoi(string(d.b[start:d.i]))
+			if err != nil {
+				fallback = true
+			}
+			resp.StatusCode = n
+			return nil
+		case "headers":
+			return d.stringMap(&resp.Headers)
+		case "multiValueHeaders":
+			if d.null() {
+				resp.MultiValueHeaders = nil
+				return nil
+			}
+			m := map[string][]string{}
+			err := d.object(func(key string) error {
+				var vs []string
+				err := d.strings(&vs)
+				m[strings.Clone(key)] = vs
+				return err
+			})
+			resp.MultiValueHeaders = m
+			return err
+		case "cookies":
+			return d.strings(&resp.Cookies)
+		case "isBase64Encoded":
+			return d.boolean(&resp.IsBase64Encoded)
+		case "body":
+			if d.null() {
+				return nil
+			}
+			if d.i >= len(d.b) || d.b[d.i] != '"' {
+				return d.fail("string expected")
+			}
+			end, _, err := d.stringEnd()
+			if err != nil {
+				return err
+			}
+			if body, err = httpx.AppendUnquoted(body[:0], d.b[d.i:end]); err != nil {
+				return d.fail("invalid string")
+			}
+			d.i = end
+			return nil
+		}
+		fallback = true
+		return d.skip()
+	})
+	if err == nil {
+		d.ws()
+		if d.i != len(d.b) {
+			err = d.fail("data after the response")
+		}
+	}
+	if err != nil || fallback {
+		resp = events.APIGatewayV2HTTPResponse{}
+		if err := json.Unmarshal(payload, &resp); err != nil {
+			return resp, body[:0], err
+		}
+		body = append(body[:0], resp.Body...)
+		resp.Body = ""
+	}
+	return resp, body, nil
+}
