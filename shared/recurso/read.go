@@ -115,18 +115,28 @@ func scanRaw(r pgx.CollectableRow) (httpx.Raw, error) {
 // the same): an aggregate receives their ids as $1.
 const pageIDs = `array(select pagina.id from pagina)`
 
-// colsCache holds each resource's list columns (they do not change).
-var colsCache sync.Map // *Resource -> string
+// colsCache holds the columns cols built (a declaration does not change).
+var colsCache sync.Map // colsKey -> string
 
-// listCols is cols(false, "") once per resource.
-func (res *Resource) listCols() string {
-	if s, ok := colsCache.Load(res); ok {
+type colsKey struct {
+	res     *Resource
+	detail  bool
+	idParam string
+}
+
+// cachedCols is cols, built once per resource and shape.
+func (res *Resource) cachedCols(detail bool, idParam string) string {
+	k := colsKey{res, detail, idParam}
+	if s, ok := colsCache.Load(k); ok {
 		return s.(string)
 	}
-	s := res.cols(false, "")
-	colsCache.Store(res, s)
+	s := res.cols(detail, idParam)
+	colsCache.Store(k, s)
 	return s
 }
+
+// listCols is the columns of a list's rows.
+func (res *Resource) listCols() string { return res.cachedCols(false, "") }
 
 // cols is the jsonb of a row of pagina t as the API shows it, built by
 // PostgreSQL in the row's own statement: its columns (rowExpr), each
@@ -202,7 +212,7 @@ func (res *Resource) find(c *Call, id int64, detail bool) (httpx.Raw, error) {
 	where := res.visible(c, a)
 	idParam := a.Add(id)
 	sql := `with pagina as (select t.* from ` + res.Table + ` t where ` + where + ` and t.id = ` + idParam + `) select ` +
-		res.cols(detail, idParam) + ` from pagina t`
+		res.cachedCols(detail, idParam) + ` from pagina t`
 	b := &pgx.Batch{}
 	b.Queue(sql, a.Values()...)
 	br := c.Tx.SendFinalBatch(c.Context(), b)
