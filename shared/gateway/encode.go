@@ -17,12 +17,16 @@ import (
 // event to encoding/json instead, as does an authorizer value that is not
 // a string.
 func encodeEvent(ev *events.APIGatewayV2HTTPRequest) ([]byte, error) {
+	return appendEvent(make([]byte, 0, 2048+len(ev.Body)), ev)
+}
+
+// appendEvent is encodeEvent appending to b.
+func appendEvent(b []byte, ev *events.APIGatewayV2HTTPRequest) ([]byte, error) {
 	rc := &ev.RequestContext
 	if ev.StageVariables != nil || rc.Authentication != (events.APIGatewayV2HTTPRequestContextAuthentication{}) ||
 		(rc.Authorizer != nil && (rc.Authorizer.JWT != nil || rc.Authorizer.IAM != nil)) {
 		return json.Marshal(ev)
 	}
-	b := make([]byte, 0, 1024+len(ev.Body))
 	b = append(b, `{"version":`...)
 	b = httpx.AppendJSONString(b, ev.Version)
 	b = append(b, `,"routeKey":`...)
@@ -51,7 +55,24 @@ func encodeEvent(ev *events.APIGatewayV2HTTPRequest) ([]byte, error) {
 		b = append(b, `,"pathParameters":`...)
 		b = appendStringMap(b, ev.PathParameters)
 	}
-	b = append(b, `,"requestContext":{"routeKey":`...)
+	b = append(b, `,"requestContext":`...)
+	var ok bool
+	if b, ok = appendRequestContext(b, rc); !ok {
+		return json.Marshal(ev)
+	}
+	if ev.Body != "" {
+		b = append(b, `,"body":`...)
+		b = httpx.AppendJSONString(b, ev.Body)
+	}
+	b = append(b, `,"isBase64Encoded":`...)
+	b = strconv.AppendBool(b, ev.IsBase64Encoded)
+	return append(b, '}'), nil
+}
+
+// appendRequestContext writes the request context the gateway builds; ok
+// is false for an authorizer value that is not a string.
+func appendRequestContext(b []byte, rc *events.APIGatewayV2HTTPRequestContext) ([]byte, bool) {
+	b = append(b, `{"routeKey":`...)
 	b = httpx.AppendJSONString(b, rc.RouteKey)
 	b = append(b, `,"accountId":`...)
 	b = httpx.AppendJSONString(b, rc.AccountID)
@@ -76,7 +97,7 @@ func encodeEvent(ev *events.APIGatewayV2HTTPRequest) ([]byte, error) {
 				b = append(b, ':')
 				s, ok := rc.Authorizer.Lambda[k].(string)
 				if !ok {
-					return json.Marshal(ev)
+					return b, false
 				}
 				b = httpx.AppendJSONString(b, s)
 			}
@@ -105,13 +126,57 @@ func encodeEvent(ev *events.APIGatewayV2HTTPRequest) ([]byte, error) {
 	b = append(b, `,"userAgent":`...)
 	b = httpx.AppendJSONString(b, rc.HTTP.UserAgent)
 	b = append(b, `},"authentication":{"clientCert":{"clientCertPem":"","issuerDN":"","serialNumber":"","subjectDN":"","validity":{"notAfter":"","notBefore":""}}}}`...)
-	if ev.Body != "" {
-		b = append(b, `,"body":`...)
-		b = httpx.AppendJSONString(b, ev.Body)
+	return b, true
+}
+
+// encodeAuthorizerRequest writes the authorizer's request as
+// encoding/json would (without HTML escaping, which changes no value),
+// falling back to it for what encodeEvent leaves to it.
+func encodeAuthorizerRequest(req *events.APIGatewayV2CustomAuthorizerV2Request) ([]byte, error) {
+	return appendAuthorizerRequest(make([]byte, 0, 2048), req)
+}
+
+// appendAuthorizerRequest is encodeAuthorizerRequest appending to b.
+func appendAuthorizerRequest(b []byte, req *events.APIGatewayV2CustomAuthorizerV2Request) ([]byte, error) {
+	rc := &req.RequestContext
+	if req.IdentitySource != nil || req.StageVariables != nil || rc.Authorizer != nil ||
+		rc.Authentication != (events.APIGatewayV2HTTPRequestContextAuthentication{}) {
+		return json.Marshal(req)
 	}
-	b = append(b, `,"isBase64Encoded":`...)
-	b = strconv.AppendBool(b, ev.IsBase64Encoded)
-	return append(b, '}'), nil
+	b = append(b, `{"version":`...)
+	b = httpx.AppendJSONString(b, req.Version)
+	b = append(b, `,"type":`...)
+	b = httpx.AppendJSONString(b, req.Type)
+	b = append(b, `,"routeArn":`...)
+	b = httpx.AppendJSONString(b, req.RouteArn)
+	b = append(b, `,"identitySource":null,"routeKey":`...)
+	b = httpx.AppendJSONString(b, req.RouteKey)
+	b = append(b, `,"rawPath":`...)
+	b = httpx.AppendJSONString(b, req.RawPath)
+	b = append(b, `,"rawQueryString":`...)
+	b = httpx.AppendJSONString(b, req.RawQueryString)
+	b = append(b, `,"cookies":`...)
+	if req.Cookies == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, c := range req.Cookies {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = httpx.AppendJSONString(b, c)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"headers":`...)
+	b = appendStringMap(b, req.Headers)
+	b = append(b, `,"queryStringParameters":`...)
+	b = appendStringMap(b, req.QueryStringParameters)
+	b = append(b, `,"requestContext":`...)
+	b, _ = appendRequestContext(b, rc)
+	b = append(b, `,"pathParameters":`...)
+	b = appendStringMap(b, req.PathParameters)
+	return append(b, `,"stageVariables":null}`...), nil
 }
 
 // appendStringMap writes a map of strings with its keys sorted (null for

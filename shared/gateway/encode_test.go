@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -61,5 +62,43 @@ func TestEncodeEventWritesWhatEncodingJSONWrites(t *testing.T) {
 	want, _ := json.Marshal(ev)
 	if !bytes.Equal(got, want) {
 		t.Errorf("fallback: %s != %s", got, want)
+	}
+}
+
+// TestEncodeAuthorizerRequestReadsAsEncodingJSON holds the authorizer's
+// request to what encoding/json writes, as the authorizer reads it back.
+func TestEncodeAuthorizerRequestReadsAsEncodingJSON(t *testing.T) {
+	g := &Gateway{Stage: "$default"}
+	route, params, _ := routes.Match("GET", "/api/productos/5")
+	for _, target := range []string{"/api/productos/5", "/api/productos/5?search=caf%C3%A9&y=<a>&"} {
+		r := httptest.NewRequest("GET", target, nil)
+		r.Header.Set("Authorization", "Bearer 1|x")
+		r.Header.Set("Cookie", "a=1; b=2")
+		ev := g.event(r, route, params, nil, time.Unix(1795262400, 0))
+		for _, mod := range []func(*events.APIGatewayV2CustomAuthorizerV2Request){
+			func(*events.APIGatewayV2CustomAuthorizerV2Request) {},
+			func(q *events.APIGatewayV2CustomAuthorizerV2Request) { q.Cookies, q.QueryStringParameters = nil, nil },
+			func(q *events.APIGatewayV2CustomAuthorizerV2Request) {
+				q.IdentitySource = []string{"$request.header.Authorization"}
+			},
+		} {
+			req := events.APIGatewayV2CustomAuthorizerV2Request{Version: "2.0", Type: "REQUEST", RouteArn: "arn:x", RouteKey: ev.RouteKey,
+				RawPath: ev.RawPath, RawQueryString: ev.RawQueryString, Cookies: ev.Cookies, Headers: ev.Headers,
+				QueryStringParameters: ev.QueryStringParameters, RequestContext: ev.RequestContext, PathParameters: ev.PathParameters}
+			mod(&req)
+			got, err := encodeAuthorizerRequest(&req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := json.Marshal(req)
+			var a, b any
+			if err := json.Unmarshal(got, &a); err != nil {
+				t.Fatalf("%s: %v", got, err)
+			}
+			_ = json.Unmarshal(want, &b)
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("%s:\n got %s\nwant %s", target, got, want)
+			}
+		}
 	}
 }

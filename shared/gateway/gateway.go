@@ -10,7 +10,6 @@ package gateway
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -109,8 +108,21 @@ func (f *Function) invokeWith(ctx context.Context, payload []byte, use func(out 
 	return use(out)
 }
 
-// bodies hold the decoded body of a response while it is written.
-var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+// bodies hold the decoded body of a response while it is written, and
+// payloads an event while a function reads it (a handler keeps nothing of
+// its payload once it returns: it decodes copies).
+var (
+	bodies   = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+	payloads = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+)
+
+// putBuffer puts a buffer back in its pool unless it grew large.
+func putBuffer(p *sync.Pool, bp *[]byte, b []byte) {
+	if cap(b) <= maxPooledBody {
+		*bp = b[:0]
+		p.Put(bp)
+	}
+}
 
 // maxPooledBody keeps a buffer that held a large body (a file) out of the
 // pool.
@@ -225,20 +237,17 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		ev.RequestContext.Authorizer = &events.APIGatewayV2HTTPRequestContextAuthorizerDescription{Lambda: authCtx}
 	}
-	payload, err := encodeEvent(&ev)
+	pp := payloads.Get().(*[]byte)
+	payload, err := appendEvent((*pp)[:0], &ev)
 	if err != nil {
 		plain(w, http.StatusInternalServerError, "Internal Server Error")
 		return
 	}
 	bp := bodies.Get().(*[]byte)
 	resp, buf, err := call(r.Context(), handler, payload, (*bp)[:0])
-	defer func() {
-		// resp.Body views buf: back to the pool once written.
-		if cap(buf) <= maxPooledBody {
-			*bp = buf[:0]
-			bodies.Put(bp)
-		}
-	}()
+	putBuffer(&payloads, pp, payload)
+	// resp.Body views buf: back to the pool once written.
+	defer putBuffer(&bodies, bp, buf)
 	if errors.Is(err, errDecode) {
 		plain(w, http.StatusBadGateway, "Bad Gateway")
 		return
@@ -268,17 +277,19 @@ func (g *Gateway) authorize(ctx context.Context, ev events.APIGatewayV2HTTPReque
 		PathParameters:        ev.PathParameters,
 		StageVariables:        ev.StageVariables,
 	}
-	payload, err := json.Marshal(req)
+	pp := payloads.Get().(*[]byte)
+	payload, err := appendAuthorizerRequest((*pp)[:0], &req)
 	if err != nil {
 		return nil, http.StatusInternalServerError
 	}
 	out, err := g.Authorizer.Invoke(ctx, payload)
+	putBuffer(&payloads, pp, payload)
 	if err != nil {
 		g.log().Error("gateway: authorizer error", "error", err.Error())
 		return nil, http.StatusInternalServerError
 	}
-	var resp events.APIGatewayV2CustomAuthorizerSimpleResponse
-	if err := json.Unmarshal(out, &resp); err != nil {
+	resp, err := lambdahttp.DecodeAuthorizerResponse(out)
+	if err != nil {
 		return nil, http.StatusInternalServerError
 	}
 	if !resp.IsAuthorized {
@@ -410,5 +421,7 @@ func writeResponse(w http.ResponseWriter, resp events.APIGatewayV2HTTPResponse) 
 			return
 		}
 	}
-	_, _ = io.WriteString(w, resp.Body)
+	// The body's bytes as they are (a Writer does not change what it is
+	// given): no copy.
+	_, _ = w.Write(unsafe.Slice(unsafe.StringData(resp.Body), len(resp.Body)))
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/erpcr/erp/shared/httpx"
 )
 
 // decodeEvent reads an API Gateway v2 event into e in one pass over the
@@ -271,9 +273,8 @@ func (d *decoder) key() (string, error) {
 
 // unquote is encoding/json's reading of a quoted string.
 func unquote(quoted []byte) (string, error) {
-	var s string
-	err := json.Unmarshal(quoted, &s)
-	return s, err
+	b, err := httpx.AppendUnquoted(nil, quoted)
+	return string(b), err
 }
 
 func (d *decoder) boolean(v *bool) error {

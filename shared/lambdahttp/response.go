@@ -95,3 +95,36 @@ func DecodeResponse(payload, body []byte) (events.APIGatewayV2HTTPResponse, []by
 	}
 	return resp, body, nil
 }
+
+// DecodeAuthorizerResponse reads an authorizer's simple response as
+// encoding/json would (the context's string values directly, anything else
+// through encoding/json, as the event decoder reads it); a payload with
+// another key is read by encoding/json.
+func DecodeAuthorizerResponse(payload []byte) (events.APIGatewayV2CustomAuthorizerSimpleResponse, error) {
+	var resp events.APIGatewayV2CustomAuthorizerSimpleResponse
+	d := decoder{b: payload}
+	fallback := false
+	d.ws()
+	err := d.object(func(key string) error {
+		d.ws()
+		switch key {
+		case "isAuthorized":
+			return d.boolean(&resp.IsAuthorized)
+		case "context":
+			return d.anyMap(&resp.Context)
+		}
+		fallback = true
+		return d.skip()
+	})
+	if err == nil {
+		d.ws()
+		if d.i != len(d.b) {
+			err = d.fail("data after the response")
+		}
+	}
+	if err != nil || fallback {
+		resp = events.APIGatewayV2CustomAuthorizerSimpleResponse{}
+		err = json.Unmarshal(payload, &resp)
+	}
+	return resp, err
+}

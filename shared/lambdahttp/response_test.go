@@ -48,3 +48,23 @@ func TestDecodeResponseReadsAsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeAuthorizerResponseReadsAsEncodingJSON(t *testing.T) {
+	for _, c := range []string{
+		`{"isAuthorized":true,"context":{"empresa_id":"1","permisos":"a,b","roles":"administrador \"x\" \u00e1"}}`,
+		`{"isAuthorized":true}`, `{"isAuthorized":false,"context":{"n":1,"b":true,"s":"x"}}`,
+		`{"IsAuthorized":true,"context":{"a":"b"}}`, `null`, `{"isAuthorized":true,"context":null}`,
+	} {
+		var want events.APIGatewayV2CustomAuthorizerSimpleResponse
+		werr := json.Unmarshal([]byte(c), &want)
+		got, err := DecodeAuthorizerResponse([]byte(c))
+		if (err != nil) != (werr != nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %#v, %v\nwant %#v, %v", c, got, err, want, werr)
+		}
+	}
+	for _, c := range []string{`{`, `{"isAuthorized":1}`, `[]`, `{"isAuthorized":true} x`} {
+		if _, err := DecodeAuthorizerResponse([]byte(c)); err == nil {
+			t.Errorf("%s: accepted", c)
+		}
+	}
+}
