@@ -348,25 +348,40 @@ func Match(method, path string) (Route, map[string]string, bool) {
 }
 
 func matchPath(pattern, path string) (map[string]string, int, bool) {
-	ps := strings.Split(strings.Trim(pattern, "/"), "/")
-	xs := strings.Split(strings.Trim(path, "/"), "/")
-	if len(ps) != len(xs) {
+	// Segment by segment without splitting: Match tries every route of the
+	// table on each request, and only the ones that match allocate.
+	pattern, path = strings.Trim(pattern, "/"), strings.Trim(path, "/")
+	if strings.Count(pattern, "/") != strings.Count(path, "/") {
 		return nil, 0, false
 	}
-	params := map[string]string{}
 	vars := 0
-	for i, p := range ps {
-		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
-			if xs[i] == "" {
+	for p, x := pattern, path; ; {
+		ps, prest, more := strings.Cut(p, "/")
+		xs, xrest, _ := strings.Cut(x, "/")
+		if strings.HasPrefix(ps, "{") && strings.HasSuffix(ps, "}") {
+			if xs == "" {
 				return nil, 0, false
 			}
-			params[p[1:len(p)-1]] = xs[i]
 			vars++
-			continue
-		}
-		if p != xs[i] {
+		} else if ps != xs {
 			return nil, 0, false
 		}
+		if !more {
+			break
+		}
+		p, x = prest, xrest
+	}
+	params := make(map[string]string, vars)
+	for p, x := pattern, path; vars > 0; {
+		ps, prest, more := strings.Cut(p, "/")
+		xs, xrest, _ := strings.Cut(x, "/")
+		if strings.HasPrefix(ps, "{") && strings.HasSuffix(ps, "}") {
+			params[ps[1:len(ps)-1]] = xs
+		}
+		if !more {
+			break
+		}
+		p, x = prest, xrest
 	}
 	return params, vars, true
 }
