@@ -323,8 +323,11 @@ type Query[T any] struct {
 	// does not have, instead of an empty page.
 	Check func(ctx context.Context, tx *db.Tx) error
 	// Late computes Cols only for the page's rows (db.PageLate): From
-	// must name its table t, and Cols and Order may only use t.
+	// must name its table t, and Cols and Order may only use t (and Join).
 	Late bool
+	// Join, for Late, is joined to the page's rows for Cols ("left join
+	// (...) a0 on a0.id = t.id").
+	Join string
 }
 
 // page runs q's Check, then its count and page (db.Page or, for Late,
@@ -345,11 +348,14 @@ func (q Query[T]) page(ctx context.Context, tx *db.Tx, limit, offset int) ([]T, 
 	if q.Load == nil {
 		dq = db.Final(tx)
 	}
-	paginar := db.Page[T]
+	var rows []T
+	var total int
+	var err error
 	if q.Late {
-		paginar = db.PageLate[T]
+		rows, total, err = db.PageLate(ctx, dq, q.Cols, q.Join, q.From, q.Order, args, limit, offset, q.Scan)
+	} else {
+		rows, total, err = db.Page(ctx, dq, q.Cols, q.From, q.Order, args, limit, offset, q.Scan)
 	}
-	rows, total, err := paginar(ctx, dq, q.Cols, q.From, q.Order, args, limit, offset, q.Scan)
 	if err != nil {
 		return nil, 0, fmt.Errorf("handler: page: %w", err)
 	}

@@ -47,6 +47,35 @@ func AppendCanonical(dst, src []byte) ([]byte, error) {
 	return out, nil
 }
 
+// Member is a key and its value as JSON (nil: null).
+type Member struct {
+	Key   string
+	Value []byte
+}
+
+// AppendCanonicalObject is AppendCanonical of the object src with extra
+// members, each replacing the object's own of the same key (a later extra
+// replacing an earlier one), as assigning them to the decoded map would:
+// a row and the relations PostgreSQL sent beside it.
+func AppendCanonicalObject(dst, src []byte, extra []Member) ([]byte, error) {
+	c := canons.Get().(*canon)
+	defer c.release()
+	c.d = decoder{b: src}
+	c.d.space()
+	if c.d.i >= len(src) || src[c.d.i] != '{' {
+		return dst, errRapido
+	}
+	out, err := c.object(dst, extra)
+	if err != nil {
+		return dst, err
+	}
+	c.d.space()
+	if c.d.i != len(src) {
+		return dst, errRapido
+	}
+	return out, nil
+}
+
 // canon rewrites one value; members is the stack of the objects being
 // sorted (a nested object's members above its parent's).
 type canon struct {
@@ -78,7 +107,7 @@ func (c *canon) value(b []byte) ([]byte, error) {
 	}
 	switch ch := d.b[d.i]; {
 	case ch == '{':
-		return c.object(b)
+		return c.object(b, nil)
 	case ch == '[':
 		d.i++
 		b = append(b, '[')
@@ -196,44 +225,70 @@ func (c *canon) key() (string, error) {
 	return c.d.str()
 }
 
-// object writes each member's value after b as it reads them, then the
-// object with its members sorted by key over that scratch space.
-func (c *canon) object(b []byte) ([]byte, error) {
+// object writes each member's value after b as it reads them (then the
+// extra members'), then the object with its members sorted by key over
+// that scratch space.
+func (c *canon) object(b []byte, extra []Member) ([]byte, error) {
 	d := &c.d
 	d.i++
 	d.space()
-	if d.i < len(d.b) && d.b[d.i] == '}' {
+	if len(extra) == 0 && d.i < len(d.b) && d.b[d.i] == '}' {
 		d.i++
 		return append(b, '{', '}'), nil
 	}
 	base, mark := len(b), len(c.members)
-	for {
-		d.space()
-		if d.i >= len(d.b) || d.b[d.i] != '"' {
-			return b, errRapido
-		}
-		k, err := c.key()
-		if err != nil {
-			return b, err
-		}
-		d.space()
-		if d.i >= len(d.b) || d.b[d.i] != ':' {
-			return b, errRapido
-		}
+	if d.i < len(d.b) && d.b[d.i] == '}' {
 		d.i++
-		d.space()
-		start := len(b)
-		if b, err = c.value(b); err != nil {
-			return b, err
+	} else {
+		for {
+			d.space()
+			if d.i >= len(d.b) || d.b[d.i] != '"' {
+				return b, errRapido
+			}
+			k, err := c.key()
+			if err != nil {
+				return b, err
+			}
+			d.space()
+			if d.i >= len(d.b) || d.b[d.i] != ':' {
+				return b, errRapido
+			}
+			d.i++
+			d.space()
+			start := len(b)
+			if b, err = c.value(b); err != nil {
+				return b, err
+			}
+			c.members = append(c.members, member{key: k, start: start, end: len(b)})
+			done, err := d.next('}')
+			if err != nil {
+				return b, err
+			}
+			if done {
+				break
+			}
 		}
-		c.members = append(c.members, member{key: k, start: start, end: len(b)})
-		done, err := d.next('}')
-		if err != nil {
-			return b, err
+	}
+	if len(extra) > 0 {
+		outer := c.d
+		for _, m := range extra {
+			start := len(b)
+			if m.Value == nil {
+				b = append(b, "null"...)
+			} else {
+				c.d = decoder{b: m.Value}
+				c.d.space()
+				var err error
+				if b, err = c.value(b); err != nil {
+					return b, err
+				}
+				if c.d.space(); c.d.i != len(m.Value) {
+					return b, errRapido
+				}
+			}
+			c.members = append(c.members, member{key: m.Key, start: start, end: len(b)})
 		}
-		if done {
-			break
-		}
+		c.d = outer
 	}
 	ms := c.members[mark:]
 	slices.SortStableFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })

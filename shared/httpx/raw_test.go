@@ -187,3 +187,47 @@ func TestAppendUnquotedReadsStringsAsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestCanonicalObjectWithMembersIsTheMapWithThemAssigned(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 300 {
+		row := map[string]any{"id": json.Number("3"), "nombre": randomString(r), "categoria": "columna"}
+		for range r.IntN(4) {
+			row[randomString(r)] = randomTree(r, 1)
+		}
+		var src strings.Builder
+		jsonbText(&src, row)
+		var extra []Member
+		want := map[string]any{}
+		for k, v := range row {
+			want[k] = v
+		}
+		for _, k := range []string{"categoria", "stock_total", randomString(r), "categoria"} {
+			v := randomTree(r, 1)
+			var b strings.Builder
+			jsonbText(&b, v)
+			raw := []byte(b.String())
+			if r.IntN(5) == 0 {
+				raw, v = nil, nil
+			}
+			extra = append(extra, Member{Key: k, Value: raw})
+			want[k] = v
+		}
+		wantRaw, ok := appendValue(nil, want)
+		if !ok {
+			t.Fatal("appendValue")
+		}
+		got, err := AppendCanonicalObject([]byte("x"), []byte(src.String()), extra)
+		if err != nil || !bytes.Equal(got, append([]byte("x"), wantRaw...)) {
+			t.Fatalf("%s + %v:\n got %s, %v\nwant x%s", src.String(), extra, got, err, wantRaw)
+		}
+	}
+	if got, err := AppendCanonicalObject(nil, []byte(` {} `), []Member{{"b", []byte(`[1, {"z": 1, "a": 2}]`)}, {"a", nil}}); err != nil || string(got) != `{"a":null,"b":[1,{"a":2,"z":1}]}` {
+		t.Errorf("empty object: %s, %v", got, err)
+	}
+	for _, bad := range [][2]string{{`[]`, `1`}, {`{}`, `{`}, {`{"a":1}`, `1 2`}} {
+		if _, err := AppendCanonicalObject(nil, []byte(bad[0]), []Member{{"k", []byte(bad[1])}}); err == nil {
+			t.Errorf("%q + %q accepted", bad[0], bad[1])
+		}
+	}
+}

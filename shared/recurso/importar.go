@@ -132,12 +132,13 @@ func (res *Resource) recargar(ctx context.Context, tx *db.Tx, lote []importada) 
 	c := &Call{Ctx: ctx, Tx: tx, Principal: lote[0].call.Principal}
 	a := &Args{}
 	where := res.visible(c, a)
+	sh := res.shape(false, "")
 	rows, err := tx.Query(ctx, `with pagina as (select t.* from `+res.Table+` t where `+where+` and t.id = any(`+a.Add(ids)+`)) select `+
-		res.listCols()+` from pagina t`, a.Values()...)
+		sh.cols+` from pagina t`+sh.join, a.Values()...)
 	if err != nil {
 		return nil, fmt.Errorf("recurso: %s: import reload: %w", res.Name, err)
 	}
-	list, err := pgx.CollectRows(rows, scanRaw)
+	list, err := pgx.CollectRows(rows, sh.scanner())
 	if err != nil {
 		return nil, fmt.Errorf("recurso: %s: import reload: %w", res.Name, err)
 	}

@@ -1,6 +1,7 @@
 package recurso
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -87,27 +88,16 @@ func rowID(row Row) int64 {
 // needs room for an object's members before it sorts them).
 var scratches = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
-// scanRaw reads a row's jsonb, as PostgreSQL sent it (text, or binary:
-// a version byte then the text), into the bytes the API writes for it.
-func scanRaw(r pgx.CollectableRow) (httpx.Raw, error) {
-	src := r.RawValues()[0]
-	if src == nil {
-		return httpx.Raw("null"), nil
+// jsonbValue is a jsonb value as PostgreSQL sent it (text, or binary: a
+// version byte then the text); nil for NULL.
+func jsonbValue(src []byte, format int16) ([]byte, error) {
+	if src == nil || format != pgx.BinaryFormatCode {
+		return src, nil
 	}
-	if r.FieldDescriptions()[0].Format == pgx.BinaryFormatCode {
-		if len(src) == 0 || src[0] != 1 {
-			return nil, fmt.Errorf("recurso: jsonb version %v", src[:min(1, len(src))])
-		}
-		src = src[1:]
+	if len(src) == 0 || src[0] != 1 {
+		return nil, fmt.Errorf("recurso: jsonb version %v", src[:min(1, len(src))])
 	}
-	bp := scratches.Get().(*[]byte)
-	defer scratches.Put(bp)
-	b, err := httpx.AppendCanonical((*bp)[:0], src)
-	if err != nil {
-		return nil, fmt.Errorf("recurso: row: %w", err)
-	}
-	*bp = b[:0]
-	return httpx.Raw(append(make([]byte, 0, len(b)), b...)), nil
+	return src[1:], nil
 }
 
 // The page's rows, as the SQL of its columns reads them all at once
@@ -115,63 +105,110 @@ func scanRaw(r pgx.CollectableRow) (httpx.Raw, error) {
 // the same): an aggregate receives their ids as $1.
 const pageIDs = `array(select pagina.id from pagina)`
 
-// colsCache holds the columns cols built (a declaration does not change).
-var colsCache sync.Map // colsKey -> string
+// shape is how a resource's rows are read in one statement over its page
+// (pagina t): the row's own jsonb (rowExpr) and, beside it, one jsonb column
+// per relation (by its foreign key), aggregate (joined, computed once for
+// the whole page; NULL when it has nothing for the row) and, for a show,
+// detail (whose $1 is the id's placeholder). PostgreSQL builds each piece
+// as JSON; Go puts them into the row's object as the API writes it
+// (httpx.AppendCanonicalObject), which costs PostgreSQL less than merging
+// them itself. A list then costs one statement for its rows whatever the
+// page size and the number of relations.
+type shape struct {
+	cols, join string
+	extras     []extra
+}
 
-type colsKey struct {
+// extra is a column beside the row: its key, what NULL stands for, and
+// whether a JSON null does too (a detail: an empty list).
+type extra struct {
+	name    string
+	null    []byte
+	nullToo bool
+}
+
+// shapes holds the shapes built (a declaration does not change).
+var shapes sync.Map // shapeKey -> *shape
+
+type shapeKey struct {
 	res     *Resource
 	detail  bool
 	idParam string
 }
 
-// cachedCols is cols, built once per resource and shape.
-func (res *Resource) cachedCols(detail bool, idParam string) string {
-	k := colsKey{res, detail, idParam}
-	if s, ok := colsCache.Load(k); ok {
-		return s.(string)
+// shape returns the statement's shape for a list (detail false, idParam
+// "") or a show.
+func (res *Resource) shape(detail bool, idParam string) *shape {
+	k := shapeKey{res, detail, idParam}
+	if sh, ok := shapes.Load(k); ok {
+		return sh.(*shape)
 	}
-	s := res.cols(detail, idParam)
-	colsCache.Store(k, s)
-	return s
-}
-
-// listCols is the columns of a list's rows.
-func (res *Resource) listCols() string { return res.cachedCols(false, "") }
-
-// cols is the jsonb of a row of pagina t as the API shows it, built by
-// PostgreSQL in the row's own statement: its columns (rowExpr), each
-// relation by its foreign key, each aggregate over the whole page (one
-// evaluation, looked up by id; Zero when it has nothing for the row) and,
-// for a show (detail), the show-only aggregates and the details, whose $1
-// is idParam. A list then costs one statement for its rows, whatever the
-// page size and the number of relations.
-func (res *Resource) cols(detail bool, idParam string) string {
-	var b strings.Builder
-	b.WriteString(res.rowExpr())
-	var parts []string
+	sh := &shape{}
+	cols := []string{res.rowExpr()}
+	var join strings.Builder
 	for _, rel := range res.Relations {
 		obj := make([]string, len(rel.Cols))
 		for i, col := range rel.Cols {
 			obj[i] = "'" + col + "', x." + col
 		}
-		parts = append(parts, "'"+rel.Name+"', (select jsonb_build_object("+strings.Join(obj, ", ")+") from "+rel.Table+" x where x.id = t."+rel.FK+")")
+		cols = append(cols, "(select jsonb_build_object("+strings.Join(obj, ", ")+") from "+rel.Table+" x where x.id = t."+rel.FK+")")
+		sh.extras = append(sh.extras, extra{name: rel.Name, null: []byte("null")})
 	}
-	for _, ag := range res.Aggregates {
+	for i, ag := range res.Aggregates {
 		if ag.DetailOnly && !detail {
 			continue
 		}
-		parts = append(parts, "'"+ag.Name+"', coalesce((select jsonb_object_agg(a.id::text, a.v) from ("+
-			withParam(ag.SQL, pageIDs)+") a(id, v)) -> t.id::text, "+jsonbLiteral(ag.Zero)+")")
+		a := "a" + strconv.Itoa(i)
+		join.WriteString(" left join (" + withParam(ag.SQL, pageIDs) + ") " + a + "(id, v) on " + a + ".id = t.id")
+		cols = append(cols, "case when "+a+".id is null then null else coalesce("+a+".v, 'null'::jsonb) end")
+		zero, err := httpx.EncodeJSON(ag.Zero)
+		if err != nil {
+			panic(fmt.Sprintf("recurso: %s.%s: zero %#v: %v", res.Name, ag.Name, ag.Zero, err))
+		}
+		sh.extras = append(sh.extras, extra{name: ag.Name, null: bytes.TrimSpace(zero)})
 	}
 	if detail {
 		for _, d := range res.Details {
-			parts = append(parts, "'"+d.Name+"', coalesce(nullif(("+withParam(d.SQL, idParam)+"), 'null'::jsonb), '[]'::jsonb)")
+			cols = append(cols, "("+withParam(d.SQL, idParam)+")")
+			sh.extras = append(sh.extras, extra{name: d.Name, null: []byte("[]"), nullToo: true})
 		}
 	}
-	if len(parts) > 0 {
-		b.WriteString(" || jsonb_build_object(" + strings.Join(parts, ", ") + ")")
+	sh.cols, sh.join = strings.Join(cols, ", "), join.String()
+	shapes.Store(k, sh)
+	return sh
+}
+
+// scanner reads rows of the shape into the bytes the API writes for them.
+func (sh *shape) scanner() pgx.RowToFunc[httpx.Raw] {
+	members := make([]httpx.Member, len(sh.extras))
+	return func(r pgx.CollectableRow) (httpx.Raw, error) {
+		vals, fds := r.RawValues(), r.FieldDescriptions()
+		if len(vals) != 1+len(sh.extras) {
+			return nil, fmt.Errorf("recurso: %d columns, want %d", len(vals), 1+len(sh.extras))
+		}
+		row, err := jsonbValue(vals[0], fds[0].Format)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range sh.extras {
+			v, err := jsonbValue(vals[1+i], fds[1+i].Format)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil || (x.nullToo && string(v) == "null") {
+				v = x.null
+			}
+			members[i] = httpx.Member{Key: x.name, Value: v}
+		}
+		bp := scratches.Get().(*[]byte)
+		defer scratches.Put(bp)
+		b, err := httpx.AppendCanonicalObject((*bp)[:0], row, members)
+		if err != nil {
+			return nil, fmt.Errorf("recurso: row: %w", err)
+		}
+		*bp = b[:0]
+		return httpx.Raw(append(make([]byte, 0, len(b)), b...)), nil
 	}
-	return b.String()
 }
 
 // withParam replaces the placeholder $1 (not $10, $11...) of a
@@ -194,15 +231,6 @@ func withParam(sql, expr string) string {
 	}
 }
 
-// jsonbLiteral is v (an aggregate's Zero) as a jsonb constant.
-func jsonbLiteral(v any) string {
-	raw, err := httpx.EncodeJSON(v)
-	if err != nil {
-		panic(fmt.Sprintf("recurso: aggregate zero %#v: %v", v, err))
-	}
-	return "'" + strings.ReplaceAll(strings.TrimSpace(string(raw)), "'", "''") + "'::jsonb"
-}
-
 // find loads one visible record as the API shows it, its relations,
 // aggregates (and details) built in the same statement, with the
 // transaction's BEGIN in front when it is the first, and the commit behind
@@ -211,14 +239,15 @@ func (res *Resource) find(c *Call, id int64, detail bool) (httpx.Raw, error) {
 	a := &Args{}
 	where := res.visible(c, a)
 	idParam := a.Add(id)
+	sh := res.shape(detail, idParam)
 	sql := `with pagina as (select t.* from ` + res.Table + ` t where ` + where + ` and t.id = ` + idParam + `) select ` +
-		res.cachedCols(detail, idParam) + ` from pagina t`
+		sh.cols + ` from pagina t` + sh.join
 	b := &pgx.Batch{}
 	b.Queue(sql, a.Values()...)
 	br := c.Tx.SendFinalBatch(c.Context(), b)
 	defer br.Close()
 	rows, _ := br.Query()
-	list, err := pgx.CollectRows(rows, scanRaw)
+	list, err := pgx.CollectRows(rows, sh.scanner())
 	if err != nil {
 		return nil, fmt.Errorf("recurso: %s: find: %w", res.Name, err)
 	}
@@ -325,9 +354,10 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[htt
 	if !global {
 		args = args[1:]
 	}
+	sh := res.shape(false, "")
 	return handler.Query[httpx.Raw]{
-		Cols: res.listCols(), From: `from ` + res.Table + ` t where ` + strings.Join(conds, " and "),
-		Order: order + ", t.id", Args: args, Global: global, Scan: scanRaw, Late: true,
+		Cols: sh.cols, Join: sh.join, From: `from ` + res.Table + ` t where ` + strings.Join(conds, " and "),
+		Order: order + ", t.id", Args: args, Global: global, Scan: sh.scanner(), Late: true,
 	}, nil
 }
 
