@@ -212,15 +212,22 @@ func (d *decoder) str() (string, error) {
 // included) as encoding/json reads it: escapes resolved, invalid UTF-8
 // and lone surrogates as U+FFFD.
 func AppendUnquoted(dst, quoted []byte) ([]byte, error) {
-	d := decoder{b: quoted}
-	if len(quoted) == 0 || quoted[0] != '"' {
-		return dst, errRapido
-	}
-	out, err := d.appendStr(dst)
-	if err == nil && d.i != len(quoted) {
+	out, n, err := AppendUnquotedPrefix(dst, quoted)
+	if err == nil && n != len(quoted) {
 		err = errRapido
 	}
 	return out, err
+}
+
+// AppendUnquotedPrefix is AppendUnquoted of the JSON string src starts
+// with; n is its length in src (its quotes included).
+func AppendUnquotedPrefix(dst, src []byte) (out []byte, n int, err error) {
+	if len(src) == 0 || src[0] != '"' {
+		return dst, 0, errRapido
+	}
+	d := decoder{b: src}
+	out, err = d.appendStr(dst)
+	return out, d.i, err
 }
 
 // appendStr appends the string at d.i (on its opening quote) to out.

@@ -66,14 +66,12 @@ func DecodeResponse(payload, body []byte) (events.APIGatewayV2HTTPResponse, []by
 			if d.i >= len(d.b) || d.b[d.i] != '"' {
 				return d.fail("string expected")
 			}
-			end, _, err := d.stringEnd()
-			if err != nil {
-				return err
-			}
-			if body, err = httpx.AppendUnquoted(body[:0], d.b[d.i:end]); err != nil {
+			var n int
+			var err error
+			if body, n, err = httpx.AppendUnquotedPrefix(body[:0], d.b[d.i:]); err != nil {
 				return d.fail("invalid string")
 			}
-			d.i = end
+			d.i += n
 			return nil
 		}
 		fallback = true
