@@ -32,19 +32,7 @@ func (r Raw) MarshalJSON() ([]byte, error) {
 // duplicate key keeps its last value, as a map would. On invalid JSON it
 // returns an error (dst's contents past its length are then undefined).
 func AppendCanonical(dst, src []byte) ([]byte, error) {
-	c := canons.Get().(*canon)
-	defer c.release()
-	c.d = decoder{b: src}
-	c.d.space()
-	out, err := c.value(dst)
-	if err != nil {
-		return dst, err
-	}
-	c.d.space()
-	if c.d.i != len(src) {
-		return dst, errRapido
-	}
-	return out, nil
+	return appendCanonical(dst, src, false, nil)
 }
 
 // Member is a key and its value as JSON (nil: null).
@@ -58,14 +46,26 @@ type Member struct {
 // replacing an earlier one), as assigning them to the decoded map would:
 // a row and the relations PostgreSQL sent beside it.
 func AppendCanonicalObject(dst, src []byte, extra []Member) ([]byte, error) {
+	return appendCanonical(dst, src, true, extra)
+}
+
+// appendCanonical rewrites src, which must be an object when object is set
+// (with extra members).
+func appendCanonical(dst, src []byte, object bool, extra []Member) ([]byte, error) {
 	c := canons.Get().(*canon)
 	defer c.release()
 	c.d = decoder{b: src}
 	c.d.space()
-	if c.d.i >= len(src) || src[c.d.i] != '{' {
-		return dst, errRapido
+	var out []byte
+	var err error
+	switch {
+	case !object:
+		out, err = c.value(dst)
+	case c.d.i < len(src) && src[c.d.i] == '{':
+		out, err = c.object(dst, extra)
+	default:
+		err = errRapido
 	}
-	out, err := c.object(dst, extra)
 	if err != nil {
 		return dst, err
 	}

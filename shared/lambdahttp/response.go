@@ -22,29 +22,22 @@ import (
 func DecodeResponse(payload, body []byte) (events.APIGatewayV2HTTPResponse, []byte, error) {
 	var resp events.APIGatewayV2HTTPResponse
 	body = body[:0]
-	d := decoder{b: payload}
-	fallback := false
-	d.ws()
-	err := d.object(func(key string) error {
-		d.ws()
+	fallback := known(payload, func(d *decoder, key string) (bool, error) {
 		switch key {
 		case "statusCode":
 			start := d.i
 			if err := d.skip(); err != nil {
-				return err
+				return true, err
 			}
 			n, err := strconv.Atoi(string(d.b[start:d.i]))
-			if err != nil {
-				fallback = true
-			}
 			resp.StatusCode = n
-			return nil
+			return err == nil, nil
 		case "headers":
-			return d.stringMap(&resp.Headers)
+			return true, d.stringMap(&resp.Headers)
 		case "multiValueHeaders":
 			if d.null() {
 				resp.MultiValueHeaders = nil
-				return nil
+				return true, nil
 			}
 			m := map[string][]string{}
 			err := d.object(func(key string) error {
@@ -54,36 +47,29 @@ func DecodeResponse(payload, body []byte) (events.APIGatewayV2HTTPResponse, []by
 				return err
 			})
 			resp.MultiValueHeaders = m
-			return err
+			return true, err
 		case "cookies":
-			return d.strings(&resp.Cookies)
+			return true, d.strings(&resp.Cookies)
 		case "isBase64Encoded":
-			return d.boolean(&resp.IsBase64Encoded)
+			return true, d.boolean(&resp.IsBase64Encoded)
 		case "body":
 			if d.null() {
-				return nil
+				return true, nil
 			}
 			if d.i >= len(d.b) || d.b[d.i] != '"' {
-				return d.fail("string expected")
+				return true, d.fail("string expected")
 			}
 			var n int
 			var err error
 			if body, n, err = httpx.AppendUnquotedPrefix(body[:0], d.b[d.i:]); err != nil {
-				return d.fail("invalid string")
+				return true, d.fail("invalid string")
 			}
 			d.i += n
-			return nil
+			return true, nil
 		}
-		fallback = true
-		return d.skip()
+		return false, d.skip()
 	})
-	if err == nil {
-		d.ws()
-		if d.i != len(d.b) {
-			err = d.fail("data after the response")
-		}
-	}
-	if err != nil || fallback {
+	if fallback {
 		resp = events.APIGatewayV2HTTPResponse{}
 		if err := json.Unmarshal(payload, &resp); err != nil {
 			return resp, body[:0], err
@@ -100,29 +86,39 @@ func DecodeResponse(payload, body []byte) (events.APIGatewayV2HTTPResponse, []by
 // another key is read by encoding/json.
 func DecodeAuthorizerResponse(payload []byte) (events.APIGatewayV2CustomAuthorizerSimpleResponse, error) {
 	var resp events.APIGatewayV2CustomAuthorizerSimpleResponse
+	if known(payload, func(d *decoder, key string) (bool, error) {
+		switch key {
+		case "isAuthorized":
+			return true, d.boolean(&resp.IsAuthorized)
+		case "context":
+			return true, d.anyMap(&resp.Context)
+		}
+		return false, d.skip()
+	}) {
+		resp = events.APIGatewayV2CustomAuthorizerSimpleResponse{}
+		return resp, json.Unmarshal(payload, &resp)
+	}
+	return resp, nil
+}
+
+// known reads the object payload with field, which consumes each member's
+// value and says whether it read it as encoding/json would; it reports
+// whether encoding/json must read the payload instead (a member field did
+// not read so, or anything invalid: encoding/json then says what).
+func known(payload []byte, field func(d *decoder, key string) (bool, error)) (fallback bool) {
 	d := decoder{b: payload}
-	fallback := false
 	d.ws()
 	err := d.object(func(key string) error {
 		d.ws()
-		switch key {
-		case "isAuthorized":
-			return d.boolean(&resp.IsAuthorized)
-		case "context":
-			return d.anyMap(&resp.Context)
-		}
-		fallback = true
-		return d.skip()
+		ok, err := field(&d, key)
+		fallback = fallback || !ok
+		return err
 	})
 	if err == nil {
 		d.ws()
 		if d.i != len(d.b) {
-			err = d.fail("data after the response")
+			err = d.fail("data after the object")
 		}
 	}
-	if err != nil || fallback {
-		resp = events.APIGatewayV2CustomAuthorizerSimpleResponse{}
-		err = json.Unmarshal(payload, &resp)
-	}
-	return resp, err
+	return err != nil || fallback
 }
