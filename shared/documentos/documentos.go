@@ -7,6 +7,7 @@ package documentos
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/erpcr/erp/shared/db"
 )
@@ -23,6 +24,21 @@ func Siguiente(ctx context.Context, tx *db.Tx, clave string) (int64, error) {
 		return 0, fmt.Errorf("documentos: counter %s: %w", clave, err)
 	}
 	return n, nil
+}
+
+// NumeroCTE is Siguiente and Numero in SQL: a common table expression
+// named numero whose one row has the column numero, the company's next
+// number of the series clave formatted as Numero(clave, n, width). empresa
+// and clave are the statement's placeholders ("$1", "$7"); the series'
+// name is its prefix. A document inserted by the same statement (insert
+// ... select ..., numero.numero from numero) takes the counter's row lock
+// only when it is written, so its caller can take the lock as late as its
+// transaction allows instead of a round trip before the insert.
+func NumeroCTE(empresa, clave string, width int) string {
+	w := strconv.Itoa(width)
+	return `numero as (insert into contadores (empresa_id, clave, valor) values (` + empresa + `, ` + clave + `::text, 1)
+		on conflict (empresa_id, clave) do update set valor = contadores.valor + 1, actualizado_en = now()
+		returning ` + clave + `::text || '-' || lpad(valor::text, greatest(` + w + `, length(valor::text)), '0') as numero)`
 }
 
 // Numero formats prefix-NNNN with width digits ("FAC", 7, 8 -> "FAC-00000007").

@@ -65,6 +65,10 @@ type Movimiento struct {
 	Lineas           []Linea
 	Procesar         bool
 	PermitirNegativo bool
+	// VentaNueva: the movement's sale is the one inserted earlier in the
+	// same batch (its id and number are not known when the batch is
+	// queued); the sale's number then follows Observaciones.
+	VentaNueva bool
 }
 
 // FaltaStock reports the first line of an exit that the warehouse cannot
@@ -84,17 +88,94 @@ func (e *FaltaStock) Error() string {
 var ErrEstado = errors.New("inventario: el movimiento no está pendiente")
 
 // Crear records a movement and its lines and, when m.Procesar, applies it.
-// It returns the movement's id. The movement and its lines are one
-// statement; applying them right away needs no second read.
+// It returns the movement's id. A processed exit first reads and locks the
+// batches it consumes (one round trip; FaltaStock before anything is
+// written); then the document's number, the movement, its lines and their
+// effect on stock travel as one pipelined batch. The counter's row lock is
+// thus the last lock an exit takes, after its stock rows, in the order
+// sales and transfers take them too (so they do not deadlock), and it is
+// held for the rest of the transaction only, not from its first round trip.
 func Crear(ctx context.Context, tx *db.Tx, m Movimiento) (int64, error) {
+	var lotes *Lotes
+	if m.Clase == Salida && m.Procesar {
+		b := &pgx.Batch{}
+		lotes = QueueLotes(tx, b, m.AlmacenID, m.Lineas)
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return 0, err
+		}
+	}
+	p, err := Preparar(m, lotes)
+	if err != nil {
+		return 0, err
+	}
+	b := &pgx.Batch{}
+	p.Queue(tx, b)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return 0, fmt.Errorf("inventario: movimiento: %w", err)
+	}
+	return p.ID, nil
+}
+
+type detalle struct {
+	id          int64
+	linea       int32
+	producto    int64
+	cantidad    decimal.Decimal
+	costo       decimal.Decimal
+	lote        *string
+	vencimiento *time.Time
+}
+
+// Preparado is a movement ready to be queued in a caller's batch: its
+// lines rounded to their columns' scales and, for a processed exit, what
+// each line takes from which batch. After the batch is closed without
+// error, ID is the movement's id.
+type Preparado struct {
+	m    Movimiento
+	ds   []detalle
+	plan *consumo
+	ID   int64
+}
+
+// Preparar computes a movement's statements without sending anything. A
+// processed exit needs the locked batches of its warehouse (QueueLotes,
+// read before) and returns *FaltaStock when they cannot cover a line
+// (unless m.PermitirNegativo).
+func Preparar(m Movimiento, lotes *Lotes) (*Preparado, error) {
+	p := &Preparado{m: m, ds: make([]detalle, len(m.Lineas))}
+	for i, l := range m.Lineas {
+		// The columns' scales, rounded as PostgreSQL does (half away from
+		// zero), so that what is applied is exactly what is stored.
+		d := detalle{linea: int32(i + 1), producto: l.ProductoID, cantidad: l.Cantidad.Round(3), costo: l.CostoUnitario.Round(4), vencimiento: l.FechaVencimiento}
+		if l.Lote != "" {
+			lote := l.Lote
+			d.lote = &lote
+		}
+		p.ds[i] = d
+	}
+	if m.Clase == Salida && m.Procesar {
+		if lotes == nil {
+			return nil, errors.New("inventario: a processed exit needs its locked batches")
+		}
+		plan, err := planear(lotes.filas, p.ds, m.PermitirNegativo)
+		if err != nil {
+			return nil, err
+		}
+		p.plan = plan
+	}
+	return p, nil
+}
+
+// Queue queues the movement on b: its number (the counter's row lock),
+// the movement and its lines in one statement, then, when processed, its
+// effect on stock and (for an exit) the low-stock events. With
+// m.VentaNueva, venta_id is the sale the same batch inserted before.
+func (p *Preparado) Queue(tx *db.Tx, b *pgx.Batch) {
+	m := p.m
 	empresaID := tx.EmpresaID()
 	prefix := "ENT"
 	if m.Clase == Salida {
 		prefix = "SAL"
-	}
-	n, err := documentos.Siguiente(ctx, tx, prefix)
-	if err != nil {
-		return 0, err
 	}
 	fecha := m.Fecha
 	if fecha.IsZero() {
@@ -104,73 +185,53 @@ func Crear(ctx context.Context, tx *db.Tx, m Movimiento) (int64, error) {
 	if m.UsuarioID > 0 {
 		usuario = &m.UsuarioID
 	}
-	k := len(m.Lineas)
-	ds := make([]detalle, k)
+	estado := Pendiente
+	if m.Procesar {
+		estado = Procesada
+	}
+	k := len(p.ds)
 	lineas := make([]int32, k)
 	productos := make([]int64, k)
 	cantidades := make([]pgtype.Numeric, k)
 	costos := make([]pgtype.Numeric, k)
 	lotes := make([]*string, k)
 	vencimientos := make([]*time.Time, k)
-	for i, l := range m.Lineas {
-		// The columns' scales, rounded as PostgreSQL does (half away from
-		// zero), so that what is applied is exactly what is stored.
-		d := detalle{producto: l.ProductoID, cantidad: l.Cantidad.Round(3), costo: l.CostoUnitario.Round(4), vencimiento: l.FechaVencimiento}
-		if l.Lote != "" {
-			lote := l.Lote
-			d.lote = &lote
-		}
-		ds[i] = d
-		lineas[i], productos[i] = int32(i+1), d.producto
+	for i, d := range p.ds {
+		lineas[i], productos[i] = d.linea, d.producto
 		cantidades[i], costos[i], lotes[i], vencimientos[i] = db.Numeric(d.cantidad), db.Numeric(d.costo), d.lote, d.vencimiento
 	}
-	rows, err := tx.Query(ctx, `with m as (
+	// A processed movement is born Procesada (the insert fires the same
+	// triggers as the update to Procesada did).
+	b.Queue(`with `+documentos.NumeroCTE("$1", "$4", 8)+`,
+		m as (
 			insert into movimientos_inventario (empresa_id, clase, tipo, numero, almacen_id, fecha, usuario_id,
-				orden_compra_id, venta_id, proveedor_id, cliente_id, movimiento_par_id, observaciones)
-			values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning id),
+				orden_compra_id, venta_id, proveedor_id, cliente_id, movimiento_par_id, observaciones, estado, procesado_en)
+			values ($1, $2, $3, (select numero from numero), $5, $6, $7, $8,
+				coalesce($9::bigint, case when $20::boolean then currval('ventas_id_seq') end), $10, $11, $12,
+				case when $20::boolean then $13::text || (select numero_comprobante from ventas where empresa_id = $1 and id = currval('ventas_id_seq'))
+				else $13::text end,
+				$21::text, case when $21::text = 'Procesada' then now() end)
+			returning id),
 		d as (
 			insert into detalles_movimiento (empresa_id, movimiento_id, linea, producto_id, cantidad, costo_unitario, lote, fecha_vencimiento)
 			select $1, m.id, x.linea, x.producto, x.cantidad, x.costo, x.lote, x.vence
 			from m, unnest($14::int[], $15::bigint[], $16::numeric[], $17::numeric[], $18::text[], $19::date[])
-			  as x(linea, producto, cantidad, costo, lote, vence)
-			returning id, linea)
-		select m.id, d.id, d.linea from m left join d on true order by d.linea`,
-		empresaID, m.Clase, m.Tipo, documentos.Numero(prefix, n, 8), m.AlmacenID, fecha, usuario,
+			  as x(linea, producto, cantidad, costo, lote, vence))
+		select id from m`,
+		empresaID, m.Clase, m.Tipo, prefix, m.AlmacenID, fecha, usuario,
 		m.OrdenCompraID, m.VentaID, m.ProveedorID, m.ClienteID, m.MovimientoParID, m.Observaciones,
-		lineas, productos, cantidades, costos, lotes, vencimientos)
-	if err != nil {
-		return 0, fmt.Errorf("inventario: movimiento: %w", err)
+		lineas, productos, cantidades, costos, lotes, vencimientos, m.VentaNueva, estado).QueryRow(func(r pgx.Row) error {
+		return r.Scan(&p.ID)
+	})
+	if !m.Procesar {
+		return
 	}
-	var id int64
-	for rows.Next() {
-		var detalleID *int64
-		var linea *int32
-		if err := rows.Scan(&id, &detalleID, &linea); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("inventario: movimiento: %w", err)
-		}
-		if detalleID != nil && *linea >= 1 && int(*linea) <= k {
-			ds[*linea-1].id = *detalleID
-		}
+	if m.Clase == Entrada {
+		entrar(tx, b, m.AlmacenID, p.ds)
+		return
 	}
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("inventario: movimiento: %w", err)
-	}
-	if m.Procesar {
-		if err := aplicar(ctx, tx, id, m.Clase, m.AlmacenID, ds, m.PermitirNegativo); err != nil {
-			return 0, err
-		}
-	}
-	return id, nil
-}
-
-type detalle struct {
-	id          int64
-	producto    int64
-	cantidad    decimal.Decimal
-	costo       decimal.Decimal
-	lote        *string
-	vencimiento *time.Time
+	p.plan.queue(tx, b, nil, m.AlmacenID)
+	avisarBajoMinimo(tx, b, m.AlmacenID, p.ds)
 }
 
 // Procesar applies a Pendiente movement to stock and marks it Procesada.
@@ -182,7 +243,7 @@ func Procesar(ctx context.Context, tx *db.Tx, id int64, permitirNegativo bool) e
 	// The movement (locked, so that a concurrent Procesar or Cancelar waits)
 	// with its lines, in one read.
 	rows, err := tx.Query(ctx, `select m.clase, m.estado, m.almacen_id,
-			d.id, d.producto_id, d.cantidad, d.costo_unitario, d.lote, d.fecha_vencimiento
+			d.id, d.linea, d.producto_id, d.cantidad, d.costo_unitario, d.lote, d.fecha_vencimiento
 		from movimientos_inventario m
 		left join detalles_movimiento d on d.empresa_id = m.empresa_id and d.movimiento_id = m.id
 		where m.empresa_id = $1 and m.id = $2 and not m.eliminado
@@ -198,14 +259,15 @@ func Procesar(ctx context.Context, tx *db.Tx, id int64, permitirNegativo bool) e
 	for rows.Next() {
 		found = true
 		var detalleID, producto *int64
+		var linea *int32
 		var cant, costo pgtype.Numeric
 		var d detalle
-		if err := rows.Scan(&clase, &estado, &almacen, &detalleID, &producto, &cant, &costo, &d.lote, &d.vencimiento); err != nil {
+		if err := rows.Scan(&clase, &estado, &almacen, &detalleID, &linea, &producto, &cant, &costo, &d.lote, &d.vencimiento); err != nil {
 			rows.Close()
 			return fmt.Errorf("inventario: procesar %d: %w", id, err)
 		}
 		if detalleID != nil {
-			d.id, d.producto, d.cantidad, d.costo = *detalleID, *producto, db.Decimal(cant), db.Decimal(costo)
+			d.id, d.linea, d.producto, d.cantidad, d.costo = *detalleID, *linea, *producto, db.Decimal(cant), db.Decimal(costo)
 			ds = append(ds, d)
 		}
 	}
@@ -221,16 +283,25 @@ func Procesar(ctx context.Context, tx *db.Tx, id int64, permitirNegativo bool) e
 	return aplicar(ctx, tx, id, clase, almacen, ds, permitirNegativo)
 }
 
-// aplicar writes a movement's effect on stock, its new state and (for an
-// exit) the low-stock events in one pipelined batch; an exit first reads and
-// locks the batches it consumes.
+// aplicar writes a saved movement's effect on stock, its new state and
+// (for an exit) the low-stock events in one pipelined batch; an exit first
+// reads and locks the batches it consumes.
 func aplicar(ctx context.Context, tx *db.Tx, id int64, clase string, almacen int64, ds []detalle, permitirNegativo bool) error {
 	empresaID := tx.EmpresaID()
 	b := &pgx.Batch{}
 	if clase == Entrada {
 		entrar(tx, b, almacen, ds)
-	} else if err := salir(ctx, tx, b, almacen, ds, permitirNegativo); err != nil {
-		return err
+	} else {
+		lb := &pgx.Batch{}
+		lotes := queueLotes(tx, lb, almacen, productosDe(ds))
+		if err := tx.SendBatch(ctx, lb).Close(); err != nil {
+			return err
+		}
+		plan, err := planear(lotes.filas, ds, permitirNegativo)
+		if err != nil {
+			return err
+		}
+		plan.queue(tx, b, &id, almacen)
 	}
 	b.Queue(`update movimientos_inventario set estado = 'Procesada', procesado_en = now() where empresa_id = $1 and id = $2`, empresaID, id)
 	if clase == Salida {
@@ -283,45 +354,78 @@ type lote struct {
 	costo      decimal.Decimal
 }
 
-// salir consumes stock FIFO for every line at once: one locking read of the
-// batches of all the products, the arithmetic here, and the writes queued on
-// b (sent by aplicar with the state change).
-func salir(ctx context.Context, tx *db.Tx, b *pgx.Batch, almacen int64, ds []detalle, permitirNegativo bool) error {
-	empresaID := tx.EmpresaID()
+// Lotes are the batches of a warehouse's products, read and locked
+// (QueueLotes) for an exit planned ahead (Preparar).
+type Lotes struct {
+	filas []lote
+}
+
+// QueueLotes queues on b the locking read of the batches of the lines'
+// products in almacen, in the order exits consume them (and lock them:
+// product by product, so two exits do not deadlock). They are available
+// once the batch is closed.
+func QueueLotes(tx *db.Tx, b *pgx.Batch, almacen int64, lineas []Linea) *Lotes {
+	productos := make([]int64, len(lineas))
+	for i, l := range lineas {
+		productos[i] = l.ProductoID
+	}
+	return queueLotes(tx, b, almacen, productos)
+}
+
+func queueLotes(tx *db.Tx, b *pgx.Batch, almacen int64, productos []int64) *Lotes {
+	ls := &Lotes{}
+	b.Queue(`select id, producto_id, cantidad_disponible, costo_unitario from inventarios
+		where empresa_id = $1 and almacen_id = $2 and producto_id = any($3) and not eliminado
+		order by producto_id, fecha_vencimiento nulls last, creado_en, id
+		for update`, tx.EmpresaID(), almacen, productos).Query(func(rows pgx.Rows) error {
+		var err error
+		ls.filas, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (lote, error) {
+			var l lote
+			var disp, costo pgtype.Numeric
+			if err := r.Scan(&l.id, &l.producto, &disp, &costo); err != nil {
+				return l, err
+			}
+			l.disponible, l.costo = db.Decimal(disp), db.Decimal(costo)
+			return l, nil
+		})
+		if err != nil {
+			return fmt.Errorf("inventario: lotes: %w", err)
+		}
+		return nil
+	})
+	return ls
+}
+
+func productosDe(ds []detalle) []int64 {
 	productos := make([]int64, len(ds))
 	for i, d := range ds {
 		productos[i] = d.producto
 	}
-	rows, err := tx.Query(ctx, `select id, producto_id, cantidad_disponible, costo_unitario from inventarios
-		where empresa_id = $1 and almacen_id = $2 and producto_id = any($3) and not eliminado
-		order by producto_id, fecha_vencimiento nulls last, creado_en, id
-		for update`, empresaID, almacen, productos)
-	if err != nil {
-		return fmt.Errorf("inventario: lotes: %w", err)
-	}
-	lotes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lote, error) {
-		var l lote
-		var disp, costo pgtype.Numeric
-		if err := r.Scan(&l.id, &l.producto, &disp, &costo); err != nil {
-			return l, err
-		}
-		l.disponible, l.costo = db.Decimal(disp), db.Decimal(costo)
-		return l, nil
-	})
-	if err != nil {
-		return fmt.Errorf("inventario: lotes: %w", err)
-	}
+	return productos
+}
+
+// consumo is what an exit takes: per line, from which batch, how much and
+// at which cost; what each batch keeps; and what negative stock lets
+// through per product.
+type consumo struct {
+	cLinea                  []int32
+	cInventario             []int64
+	cCantidad, cCosto       []pgtype.Numeric
+	ids                     []int64
+	quedan                  []pgtype.Numeric
+	negProductos            []int64
+	negCantidades, negCosto []pgtype.Numeric
+}
+
+// planear consumes the locked batches FIFO for every line at once (the
+// arithmetic here; the writes are queued by consumo.queue).
+func planear(lotes []lote, ds []detalle, permitirNegativo bool) (*consumo, error) {
+	lotes = append([]lote(nil), lotes...)
 	byProduct := map[int64][]*lote{}
 	for i := range lotes {
 		byProduct[lotes[i].producto] = append(byProduct[lotes[i].producto], &lotes[i])
 	}
-	var (
-		cDetalle, cInventario []int64
-		cCantidad, cCosto     []pgtype.Numeric
-		negProductos          []int64
-		negCantidades         []pgtype.Numeric
-		negCostos             []pgtype.Numeric
-	)
+	c := &consumo{}
 	for i, d := range ds {
 		need := d.cantidad
 		for _, l := range byProduct[d.producto] {
@@ -334,43 +438,54 @@ func salir(ctx context.Context, tx *db.Tx, b *pgx.Batch, almacen int64, ds []det
 			take := decimal.Min(need, l.disponible)
 			l.disponible = l.disponible.Sub(take)
 			need = need.Sub(take)
-			cDetalle, cInventario = append(cDetalle, d.id), append(cInventario, l.id)
-			cCantidad, cCosto = append(cCantidad, db.Numeric(take)), append(cCosto, db.Numeric(l.costo))
+			c.cLinea, c.cInventario = append(c.cLinea, d.linea), append(c.cInventario, l.id)
+			c.cCantidad, c.cCosto = append(c.cCantidad, db.Numeric(take)), append(c.cCosto, db.Numeric(l.costo))
 		}
 		if need.IsPositive() {
 			if !permitirNegativo {
 				have := d.cantidad.Sub(need)
-				return &FaltaStock{Linea: i, ProductoID: d.producto, Disponible: have, Pedido: d.cantidad}
+				return nil, &FaltaStock{Linea: i, ProductoID: d.producto, Disponible: have, Pedido: d.cantidad}
 			}
 			costo := decimal.Zero
 			if ls := byProduct[d.producto]; len(ls) > 0 {
 				costo = ls[len(ls)-1].costo
 			}
-			negProductos, negCantidades, negCostos = append(negProductos, d.producto), append(negCantidades, db.Numeric(need)), append(negCostos, db.Numeric(costo))
+			c.negProductos, c.negCantidades, c.negCosto = append(c.negProductos, d.producto), append(c.negCantidades, db.Numeric(need)), append(c.negCosto, db.Numeric(costo))
 		}
 	}
-	ids := make([]int64, 0, len(lotes))
-	quedan := make([]pgtype.Numeric, 0, len(lotes))
+	c.ids = make([]int64, 0, len(lotes))
+	c.quedan = make([]pgtype.Numeric, 0, len(lotes))
 	for _, l := range lotes {
-		ids, quedan = append(ids, l.id), append(quedan, db.Numeric(l.disponible))
+		c.ids, c.quedan = append(c.ids, l.id), append(c.quedan, db.Numeric(l.disponible))
 	}
+	return c, nil
+}
+
+// queue queues the exit's writes: what the batches keep, what each line
+// consumed (by line number of the movement id, or of the movement the same
+// batch inserted before when id is nil) and the negative remainders.
+func (c *consumo) queue(tx *db.Tx, b *pgx.Batch, id *int64, almacen int64) {
+	empresaID := tx.EmpresaID()
 	b.Queue(`update inventarios i set cantidad_disponible = x.queda
 		from unnest($2::bigint[], $3::numeric[]) as x(id, queda)
-		where i.empresa_id = $1 and i.id = x.id and i.cantidad_disponible <> x.queda`, empresaID, ids, quedan)
+		where i.empresa_id = $1 and i.id = x.id and i.cantidad_disponible <> x.queda`, empresaID, c.ids, c.quedan)
+	// In line order, then FIFO order: the order Consumido reads them back.
 	b.Queue(`insert into consumos_lote (empresa_id, detalle_id, inventario_id, cantidad, costo_unitario)
-		select $1, x.detalle, x.inventario, x.cantidad, x.costo
-		from unnest($2::bigint[], $3::bigint[], $4::numeric[], $5::numeric[]) as x(detalle, inventario, cantidad, costo)`,
-		empresaID, cDetalle, cInventario, cCantidad, cCosto)
-	if len(negProductos) > 0 {
+		select $1, d.id, x.inventario, x.cantidad, x.costo
+		from unnest($3::int[], $4::bigint[], $5::numeric[], $6::numeric[]) with ordinality as x(linea, inventario, cantidad, costo, n)
+		join detalles_movimiento d on d.empresa_id = $1 and d.linea = x.linea
+		  and d.movimiento_id = (select coalesce($2::bigint, currval('movimientos_inventario_id_seq')))
+		order by x.n`,
+		empresaID, id, c.cLinea, c.cInventario, c.cCantidad, c.cCosto)
+	if len(c.negProductos) > 0 {
 		// The uncovered remainder goes to the product's batch-less row, below zero.
 		b.Queue(`insert into inventarios (empresa_id, almacen_id, producto_id, cantidad_disponible, costo_unitario)
 			select $1, $2, x.producto, -sum(x.cantidad), max(x.costo)
 			from unnest($3::bigint[], $4::numeric[], $5::numeric[]) as x(producto, cantidad, costo) group by x.producto
 			on conflict (empresa_id, almacen_id, producto_id, coalesce(lote, ''), coalesce(fecha_vencimiento, 'infinity'::date)) where not eliminado
 			do update set cantidad_disponible = inventarios.cantidad_disponible + excluded.cantidad_disponible`,
-			empresaID, almacen, negProductos, negCantidades, negCostos)
+			empresaID, almacen, c.negProductos, c.negCantidades, c.negCosto)
 	}
-	return nil
 }
 
 // avisarBajoMinimo queues an InventarioBajoEvent for every product of the

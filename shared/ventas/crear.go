@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/documentos"
 	"github.com/erpcr/erp/shared/eventos"
+	"github.com/erpcr/erp/shared/inventario"
 	"github.com/erpcr/erp/shared/montos"
 	"github.com/erpcr/erp/shared/valid"
 )
@@ -231,9 +233,12 @@ type contexto struct {
 	refTipo    string
 }
 
-func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (contexto, error) {
+// leerContexto reads what the database says about the body and, when the
+// sale names its warehouse and takes stock out of it (not a draft), reads
+// and locks the batches of its products in the same round trip (lotes).
+func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (c contexto, lotes *inventario.Lotes, err error) {
 	empresaID := tx.EmpresaID()
-	c := contexto{productos: map[int64]producto{}}
+	c = contexto{productos: map[int64]producto{}}
 	ids := make([]int64, 0, len(x.lineas))
 	for _, l := range x.lineas {
 		ids = append(ids, l.productoID)
@@ -253,8 +258,16 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (contexto, error) {
 	b.Queue(`select id from almacenes where empresa_id = $1 and es_principal and activo and not eliminado
 		order by (sucursal_id = $2) desc nulls last, id limit 1`, empresaID, x.sucursalID)
 	b.Queue(`select estado <> 'anulada', tipo_comprobante from ventas where empresa_id = $1 and id = $2 and not eliminado`, empresaID, x.referenciaID)
+	if x.almacenID != nil && x.estado != Borrador {
+		lotes = inventario.QueueLotes(tx, b, *x.almacenID, lineasInventario(x.lineas))
+	}
 	br := tx.SendBatch(ctx, b)
-	defer br.Close()
+	defer func() {
+		// The batches' read (last) is run by Close.
+		if cerr := br.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
 
 	rows, _ := br.Query()
 	for rows.Next() {
@@ -263,22 +276,22 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (contexto, error) {
 		var pct pgtype.Numeric
 		if err := rows.Scan(&id, &p.nombre, &p.activo, &p.gestionado, &pct); err != nil {
 			rows.Close()
-			return c, fmt.Errorf("ventas: productos: %w", err)
+			return c, nil, fmt.Errorf("ventas: productos: %w", err)
 		}
 		p.porcentaje = db.Decimal(pct)
 		c.productos[id] = p
 	}
 	if err := rows.Err(); err != nil {
-		return c, fmt.Errorf("ventas: productos: %w", err)
+		return c, nil, fmt.Errorf("ventas: productos: %w", err)
 	}
-	err := br.QueryRow().Scan(&c.cliente.activo, &c.diasCredito)
+	err = br.QueryRow().Scan(&c.cliente.activo, &c.diasCredito)
 	if c.cliente.existe, err = found(err); err != nil {
-		return c, fmt.Errorf("ventas: cliente: %w", err)
+		return c, nil, fmt.Errorf("ventas: cliente: %w", err)
 	}
 	for _, ref := range []*referencia{&c.sucursal, &c.almacen, &c.formaPago} {
 		err := br.QueryRow().Scan(&ref.activo)
 		if ref.existe, err = found(err); err != nil {
-			return c, fmt.Errorf("ventas: referencias: %w", err)
+			return c, nil, fmt.Errorf("ventas: referencias: %w", err)
 		}
 	}
 	rows, _ = br.Query()
@@ -287,7 +300,7 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (contexto, error) {
 		var on bool
 		if err := rows.Scan(&clave, &on); err != nil {
 			rows.Close()
-			return c, fmt.Errorf("ventas: configuraciones: %w", err)
+			return c, nil, fmt.Errorf("ventas: configuraciones: %w", err)
 		}
 		switch clave {
 		case ajusteDescontar:
@@ -297,22 +310,32 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (contexto, error) {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return c, fmt.Errorf("ventas: configuraciones: %w", err)
+		return c, nil, fmt.Errorf("ventas: configuraciones: %w", err)
 	}
 	var principal int64
 	err = br.QueryRow().Scan(&principal)
 	ok, err := found(err)
 	if err != nil {
-		return c, fmt.Errorf("ventas: almacén principal: %w", err)
+		return c, nil, fmt.Errorf("ventas: almacén principal: %w", err)
 	}
 	if ok {
 		c.almacenPrincipalID = &principal
 	}
 	err = br.QueryRow().Scan(&c.referencia.activo, &c.refTipo)
 	if c.referencia.existe, err = found(err); err != nil {
-		return c, fmt.Errorf("ventas: venta de referencia: %w", err)
+		return c, nil, fmt.Errorf("ventas: venta de referencia: %w", err)
 	}
-	return c, nil
+	return c, lotes, nil
+}
+
+// lineasInventario are the products of a sale's lines, as the lines whose
+// batches an exit reads.
+func lineasInventario(ls []lineaIn) []inventario.Linea {
+	out := make([]inventario.Linea, len(ls))
+	for i, l := range ls {
+		out[i] = inventario.Linea{ProductoID: l.productoID, Cantidad: l.cantidad}
+	}
+	return out
 }
 
 // found turns pgx.ErrNoRows into (false, nil).
@@ -372,7 +395,7 @@ func crearVenta(ctx context.Context, tx *db.Tx, p auth.Principal, b ventaBody) (
 // Any failure leaves nothing behind (the caller's transaction rolls back,
 // giving the number back).
 func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x ventaIn) (Venta, error) {
-	c, err := leerContexto(ctx, tx, x)
+	c, lotes, err := leerContexto(ctx, tx, x)
 	if err != nil {
 		return Venta{}, err
 	}
@@ -434,14 +457,33 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	if almacen == nil && c.descontar {
 		almacen = c.almacenPrincipalID
 	}
-
-	prefix := Prefijos[x.tipo]
-	n, err := documentos.Siguiente(ctx, tx, prefix)
-	if err != nil {
-		return Venta{}, err
+	// The stock exit is planned before anything is written: a line the
+	// stock cannot cover is a 422 that cost no number and no write.
+	var exit *inventario.Preparado
+	if almacen != nil && x.estado != Borrador {
+		var sl []lineaStock
+		for i, l := range lineas {
+			if l.gestionado {
+				sl = append(sl, lineaStock{indice: i, productoID: l.productoID, cantidad: l.cantidad})
+			}
+		}
+		v := ventaStock{almacenID: *almacen, clienteID: x.clienteID, fecha: x.fecha, lineas: sl, permitirNegativo: c.permitirNegativo}
+		if len(sl) > 0 && lotes == nil {
+			// The company's principal warehouse, known only now.
+			b := &pgx.Batch{}
+			lotes = inventario.QueueLotes(tx, b, *almacen, movimientoVenta(p, v).Lineas)
+			if err := tx.SendBatch(ctx, b).Close(); err != nil {
+				return Venta{}, err
+			}
+		}
+		if exit, err = prepararSalida(p, v, lotes); err != nil {
+			return Venta{}, err
+		}
 	}
-	numero := documentos.Numero(prefix, n, 8)
 
+	// One round trip writes the sale: its number (the counter's row lock,
+	// taken here, the last lock of the transaction but the commit's), the
+	// sale and its lines, its receivable, and its stock exit.
 	k := len(lineas)
 	nums := make([]int32, k)
 	prods := make([]int64, k)
@@ -453,13 +495,14 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		cants[i], precios[i], descuentos[i], pcts[i] = db.Numeric(l.cantidad), db.Numeric(l.precio), db.Numeric(l.descuento), db.Numeric(l.tasa)
 		subs[i], imps[i], tots[i] = db.Numeric(l.importe.Subtotal), db.Numeric(l.importe.Impuesto), db.Numeric(l.importe.Total)
 	}
+	var id int64
 	b := &pgx.Batch{}
-	b.Queue(`with v as (
+	b.Queue(`with `+documentos.NumeroCTE("$1", "$7", 8)+`, v as (
 		  insert into ventas (empresa_id, sucursal_id, cliente_id, usuario_id, forma_pago_id, almacen_id, numero_comprobante,
 		    tipo_comprobante, fecha_venta, estado, condicion_venta, observaciones,
 		    monto_subtotal, monto_descuentos, monto_impuestos, monto_total,
 		    venta_referencia_id, codigo_referencia, razon_referencia, moneda, tipo_cambio, cuenta_bancaria_id, caja_id)
-		  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29, $30, $31, $32, $33) returning id
+		  values ($1, $2, $3, $4, $5, $6, (select numero from numero), $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29, $30, $31, $32, $33) returning id
 		), d as (
 		  insert into detalles_venta (empresa_id, venta_id, linea, producto_id, descripcion, cantidad, precio_unitario, descuento,
 		    porcentaje_impuesto, subtotal, monto_impuesto, total)
@@ -469,43 +512,24 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		    as x(linea, producto, descripcion, cantidad, precio, descuento, porcentaje, subtotal, impuesto, total)
 		)
 		select id from v`,
-		tx.EmpresaID(), x.sucursalID, x.clienteID, p.UsuarioID, x.formaPagoID, almacen, numero,
+		tx.EmpresaID(), x.sucursalID, x.clienteID, p.UsuarioID, x.formaPagoID, almacen, Prefijos[x.tipo],
 		x.tipo, x.fecha, x.estado, condicion, x.observaciones,
 		db.Numeric(total.Subtotal), db.Numeric(total.Descuento), db.Numeric(total.Impuesto), db.Numeric(total.Total),
 		nums, prods, descs, cants, precios, descuentos, pcts, subs, imps, tots,
-		x.referenciaID, x.codigoRef, x.razonRef, x.moneda, db.Numeric(x.tipoCambio), x.cuentaBancariaID, x.cajaID)
-	abre := condicion == Credito && x.estado != Borrador
-	if abre {
-		queueAbrirCuenta(tx, b, nil, &numero)
+		x.referenciaID, x.codigoRef, x.razonRef, x.moneda, db.Numeric(x.tipoCambio), x.cuentaBancariaID, x.cajaID).QueryRow(func(r pgx.Row) error {
+		return r.Scan(&id)
+	})
+	if condicion == Credito && x.estado != Borrador {
+		queueAbrirCuenta(tx, b, nil)
 	}
-	var id int64
-	br := tx.SendBatch(ctx, b)
-	err = br.QueryRow().Scan(&id)
-	if err == nil && abre {
-		_, err = br.Exec()
+	if exit != nil {
+		exit.Queue(tx, b)
 	}
-	if cerr := br.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		if _, ok := db.IsUniqueViolation(err); ok {
-			return Venta{}, apperr.NewConflict("El número de comprobante " + numero + " ya existe; intente de nuevo.")
+			return Venta{}, apperr.NewConflict("El número de comprobante " + numeroRepetido(err) + " ya existe; intente de nuevo.")
 		}
 		return Venta{}, fmt.Errorf("ventas: insert: %w", err)
-	}
-
-	if almacen != nil && x.estado != Borrador {
-		var sl []lineaStock
-		for i, l := range lineas {
-			if l.gestionado {
-				sl = append(sl, lineaStock{indice: i, productoID: l.productoID, cantidad: l.cantidad})
-			}
-		}
-		err := salida(ctx, tx, p, ventaStock{id: id, numero: numero, almacenID: *almacen, clienteID: x.clienteID, fecha: x.fecha,
-			lineas: sl, permitirNegativo: c.permitirNegativo})
-		if err != nil {
-			return Venta{}, err
-		}
 	}
 	v, ok, err := Find(ctx, tx, id)
 	if err == nil && !ok {
@@ -514,18 +538,35 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	return v, err
 }
 
-// queueAbrirCuenta queues the receivable of a credit sale (by id or by
-// number): the whole total is due fecha_venta + the customer's dias_credito
-// days (DiasCreditoPorDefecto when the customer has none). A sale of total
-// 0 owes nothing, so its receivable is born paid.
-func queueAbrirCuenta(tx *db.Tx, b *pgx.Batch, id *int64, numero *string) {
+// numeroRepetido is the number a unique violation of ventas reports in its
+// detail ("Key (empresa_id, numero_comprobante)=(1, FAC-00000007) already
+// exists."): the number was taken in SQL, so Go never saw it.
+func numeroRepetido(err error) string {
+	var pg *pgconn.PgError
+	if !errors.As(err, &pg) {
+		return ""
+	}
+	d := strings.TrimSuffix(strings.TrimSpace(pg.Detail), " already exists.")
+	d = strings.TrimSuffix(d, ")")
+	if i := strings.LastIndex(d, ", "); i >= 0 {
+		return d[i+2:]
+	}
+	return ""
+}
+
+// queueAbrirCuenta queues the receivable of a credit sale (id, or with nil
+// the sale the same batch inserted before): the whole total is due
+// fecha_venta + the customer's dias_credito days (DiasCreditoPorDefecto
+// when the customer has none). A sale of total 0 owes nothing, so its
+// receivable is born paid.
+func queueAbrirCuenta(tx *db.Tx, b *pgx.Batch, id *int64) {
 	empresaID := tx.EmpresaID()
 	b.Queue(`insert into cuentas_por_cobrar (empresa_id, cliente_id, venta_id, monto, saldo, fecha_emision, fecha_vencimiento, estado)
 		select v.empresa_id, v.cliente_id, v.id, v.monto_total, v.monto_total, v.fecha_venta,
-		  v.fecha_venta + least(coalesce(nullif(c.dias_credito, 0), $4), 36500),
+		  v.fecha_venta + least(coalesce(nullif(c.dias_credito, 0), $3), 36500),
 		  case when v.monto_total = 0 then 'pagada' else 'pendiente' end
 		from ventas v join clientes c on c.empresa_id = v.empresa_id and c.id = v.cliente_id
 		where v.empresa_id = $1 and v.condicion_venta = 'credito'
-		  and ($2::bigint is null or v.id = $2) and ($3::text is null or v.numero_comprobante = $3)
-		on conflict (empresa_id, venta_id) do nothing`, empresaID, id, numero, DiasCreditoPorDefecto)
+		  and v.id = (select coalesce($2::bigint, currval('ventas_id_seq')))
+		on conflict (empresa_id, venta_id) do nothing`, empresaID, id, DiasCreditoPorDefecto)
 }

@@ -116,7 +116,7 @@ func confirmar(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) err
 	if cur.condicion == Credito {
 		b := &pgx.Batch{}
 		id := cur.id
-		queueAbrirCuenta(tx, b, &id, nil)
+		queueAbrirCuenta(tx, b, &id)
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("ventas: cuenta por cobrar: %w", err)
 		}

@@ -36,24 +36,52 @@ type ventaStock struct {
 	permitirNegativo bool
 }
 
-// salida takes a sale's stock-managed lines out of its warehouse with one
-// processed exit of type Venta (FIFO by batch). A line the stock cannot
-// cover is a 422 under detalles.N.cantidad.
+// salida takes a saved sale's stock-managed lines out of its warehouse
+// with one processed exit of type Venta (FIFO by batch). A line the stock
+// cannot cover is a 422 under detalles.N.cantidad.
 func salida(ctx context.Context, tx *db.Tx, p auth.Principal, v ventaStock) error {
 	if len(v.lineas) == 0 {
 		return nil
 	}
+	_, err := inventario.Crear(ctx, tx, movimientoVenta(p, v))
+	return faltaVenta(err, v)
+}
+
+// prepararSalida plans the stock exit of a sale being created, from the
+// batches read and locked before: the movement to queue in the batch that
+// inserts the sale (its id and number are not known yet), or the 422.
+func prepararSalida(p auth.Principal, v ventaStock, lotes *inventario.Lotes) (*inventario.Preparado, error) {
+	if len(v.lineas) == 0 {
+		return nil, nil
+	}
+	exit, err := inventario.Preparar(movimientoVenta(p, v), lotes)
+	return exit, faltaVenta(err, v)
+}
+
+// movimientoVenta is a sale's exit: with v.id 0, of the sale inserted
+// earlier in the same batch, whose number then follows "Venta " in SQL.
+func movimientoVenta(p auth.Principal, v ventaStock) inventario.Movimiento {
 	lineas := make([]inventario.Linea, len(v.lineas))
 	for i, l := range v.lineas {
 		lineas[i] = inventario.Linea{ProductoID: l.productoID, Cantidad: l.cantidad}
 	}
-	venta := v.id
 	obs := "Venta " + v.numero
-	_, err := inventario.Crear(ctx, tx, inventario.Movimiento{
+	m := inventario.Movimiento{
 		Clase: inventario.Salida, Tipo: "Venta", AlmacenID: v.almacenID, Fecha: v.fecha, UsuarioID: p.UsuarioID,
-		VentaID: &venta, ClienteID: v.clienteID, Observaciones: &obs, Lineas: lineas, Procesar: true,
+		ClienteID: v.clienteID, Observaciones: &obs, Lineas: lineas, Procesar: true,
 		PermitirNegativo: v.permitirNegativo,
-	})
+	}
+	if v.id == 0 {
+		m.VentaNueva = true
+	} else {
+		venta := v.id
+		m.VentaID = &venta
+	}
+	return m
+}
+
+// faltaVenta turns a line the stock cannot cover into the sale's 422.
+func faltaVenta(err error, v ventaStock) error {
 	var falta *inventario.FaltaStock
 	if errors.As(err, &falta) && falta.Linea >= 0 && falta.Linea < len(v.lineas) {
 		return apperr.InvalidField("detalles."+strconv.Itoa(v.lineas[falta.Linea].indice)+".cantidad",
