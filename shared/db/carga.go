@@ -38,8 +38,29 @@ func Leer[T any](c *Carga, what string, scan pgx.RowToFunc[T], sql string, args 
 // Enviar sends the queued reads in one round trip and fills their results,
 // in the order they were queued.
 func (c *Carga) Enviar(ctx context.Context, q Querier) error {
-	br := q.SendBatch(ctx, &c.b)
+	return c.EnviarTras(ctx, q, &pgx.Batch{})
+}
+
+// EnviarTras is Enviar with b's statements (the writes of a record the
+// reads then load) sent ahead of the reads in the same round trip, so the
+// reads see what they wrote. Each of b's statements is read by its callback
+// (pgx.QueuedQuery's Query, QueryRow or Exec) or, without one, only
+// checked for its error.
+func (c *Carga) EnviarTras(ctx context.Context, q Querier, b *pgx.Batch) error {
+	nb := &pgx.Batch{QueuedQueries: append(append([]*pgx.QueuedQuery(nil), b.QueuedQueries...), c.b.QueuedQueries...)}
+	br := q.SendBatch(ctx, nb)
 	defer br.Close()
+	for _, qq := range b.QueuedQueries {
+		var err error
+		if qq.Fn != nil {
+			err = qq.Fn(br)
+		} else {
+			_, err = br.Exec()
+		}
+		if err != nil {
+			return err
+		}
+	}
 	for _, leer := range c.leers {
 		if err := leer(br); err != nil {
 			return err

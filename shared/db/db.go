@@ -146,6 +146,8 @@ type Tx struct {
 	finalBatch bool
 	// despertar is app.despertar as read at commit.
 	despertar *string
+	// atCommit are the writes deferred to the commit (ExecAtCommit).
+	atCommit []*pgx.QueuedQuery
 }
 
 // EmpresaID is the tenant the transaction is bound to (row-level security
@@ -190,7 +192,7 @@ func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err er
 		if tx.done {
 			return
 		}
-		if !tx.begun {
+		if !tx.begun && (err != nil || len(tx.atCommit) == 0) {
 			// Nothing was sent: there is nothing to commit or roll back.
 			return
 		}
@@ -209,7 +211,7 @@ func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err er
 		// deliveries): one round trip, as a bare COMMIT.
 		b := &pgx.Batch{}
 		tx.queueCommit(b)
-		if cErr := conn.SendBatch(ctx, b).Close(); cErr != nil {
+		if cErr := tx.SendBatch(ctx, b).Close(); cErr != nil {
 			tx.despertar = nil
 			err = fmt.Errorf("db: commit: %w", cErr)
 			_ = conn.Conn().Close(ctx)

@@ -263,10 +263,20 @@ func (e errRows) TypeMap() *pgtype.Map                         { return nil }
 // it when nothing follows their read (handler.Show, handler.List).
 func (t *Tx) CommitWithFinalBatch() { t.finalBatch = true }
 
-// queueCommit queues the commit and, ahead of it, the read of
-// app.despertar, which database code sets when the transaction left work
-// for a worker (webhook deliveries).
+// ExecAtCommit queues a write that nothing in the transaction reads and
+// nothing after it depends on (an outbox row): it travels in the commit's
+// round trip instead of one of its own. Its failure fails the commit (the
+// transaction rolls back) and WithTx returns it.
+func (t *Tx) ExecAtCommit(sql string, args ...any) {
+	t.atCommit = append(t.atCommit, &pgx.QueuedQuery{SQL: sql, Arguments: args})
+}
+
+// queueCommit queues the commit and, ahead of it, the writes deferred to it
+// (ExecAtCommit) and the read of app.despertar, which database code sets
+// when the transaction left work for a worker (webhook deliveries).
 func (t *Tx) queueCommit(b *pgx.Batch) {
+	b.QueuedQueries = append(b.QueuedQueries, t.atCommit...)
+	t.atCommit = nil
 	b.Queue(`select nullif(current_setting('app.despertar', true), '')`).QueryRow(func(r pgx.Row) error { return r.Scan(&t.despertar) })
 	b.Queue("commit")
 }

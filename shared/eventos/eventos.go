@@ -35,16 +35,29 @@ var Tipos = []string{VentaCreada, ClienteCreado, PagoRecibido, FacturaEmitida, I
 // Registrar writes an event of the transaction's tenant into the outbox, in
 // that transaction. payload is the resource as the API shows it.
 func Registrar(ctx context.Context, tx *db.Tx, tipo string, payload any) error {
-	q, empresaID := tx, tx.EmpresaID()
 	raw, err := json.Marshal(payload)
 	if err != nil {
 		return fmt.Errorf("eventos: %s payload: %w", tipo, err)
 	}
-	if _, err := q.Exec(ctx, `insert into eventos (empresa_id, tipo, payload) values ($1, $2, $3::jsonb)`, empresaID, tipo, raw); err != nil {
+	if _, err := tx.Exec(ctx, insertar, tx.EmpresaID(), tipo, raw); err != nil {
 		return fmt.Errorf("eventos: %s: %w", tipo, err)
 	}
 	return nil
 }
+
+// RegistrarAlConfirmar is Registrar for an event that is its transaction's
+// last write: the insert travels with the COMMIT (db.Tx.ExecAtCommit)
+// instead of a round trip of its own, and a failure fails the commit.
+func RegistrarAlConfirmar(tx *db.Tx, tipo string, payload any) error {
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("eventos: %s payload: %w", tipo, err)
+	}
+	tx.ExecAtCommit(insertar, tx.EmpresaID(), tipo, raw)
+	return nil
+}
+
+const insertar = `insert into eventos (empresa_id, tipo, payload) values ($1, $2, $3::jsonb)`
 
 // Evento is an outbox row as the API shows it.
 type Evento struct {

@@ -383,7 +383,8 @@ func crearVenta(ctx context.Context, tx *db.Tx, p auth.Principal, b ventaBody) (
 	if err != nil {
 		return Venta{}, err
 	}
-	if err := eventos.Registrar(ctx, tx, eventos.VentaCreada, v); err != nil {
+	// The event is the sale's last write: it travels with the commit.
+	if err := eventos.RegistrarAlConfirmar(tx, eventos.VentaCreada, v); err != nil {
 		return Venta{}, err
 	}
 	return v, nil
@@ -481,9 +482,10 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		}
 	}
 
-	// One round trip writes the sale: its number (the counter's row lock,
-	// taken here, the last lock of the transaction but the commit's), the
-	// sale and its lines, its receivable, and its stock exit.
+	// One round trip writes the sale and reads it back: its number (the
+	// counter's row lock, taken here, the last lock of the transaction but
+	// the commit's), the sale and its lines, its receivable, its stock exit
+	// and the nested objects of the answer.
 	k := len(lineas)
 	nums := make([]int32, k)
 	prods := make([]int64, k)
@@ -495,14 +497,15 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		cants[i], precios[i], descuentos[i], pcts[i] = db.Numeric(l.cantidad), db.Numeric(l.precio), db.Numeric(l.descuento), db.Numeric(l.tasa)
 		subs[i], imps[i], tots[i] = db.Numeric(l.importe.Subtotal), db.Numeric(l.importe.Impuesto), db.Numeric(l.importe.Total)
 	}
-	var id int64
+	vs := []Venta{{UsuarioID: p.UsuarioID, ClienteID: x.clienteID, SucursalID: x.sucursalID, AlmacenID: almacen, FormaPagoID: x.formaPagoID,
+		CondicionVenta: condicion, Estado: x.estado}}
 	b := &pgx.Batch{}
 	b.Queue(`with `+documentos.NumeroCTE("$1", "$7", 8)+`, v as (
 		  insert into ventas (empresa_id, sucursal_id, cliente_id, usuario_id, forma_pago_id, almacen_id, numero_comprobante,
 		    tipo_comprobante, fecha_venta, estado, condicion_venta, observaciones,
 		    monto_subtotal, monto_descuentos, monto_impuestos, monto_total,
 		    venta_referencia_id, codigo_referencia, razon_referencia, moneda, tipo_cambio, cuenta_bancaria_id, caja_id)
-		  values ($1, $2, $3, $4, $5, $6, (select numero from numero), $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29, $30, $31, $32, $33) returning id
+		  values ($1, $2, $3, $4, $5, $6, (select numero from numero), $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29, $30, $31, $32, $33) returning *
 		), d as (
 		  insert into detalles_venta (empresa_id, venta_id, linea, producto_id, descripcion, cantidad, precio_unitario, descuento,
 		    porcentaje_impuesto, subtotal, monto_impuesto, total)
@@ -511,13 +514,15 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		    $24::numeric[], $25::numeric[], $26::numeric[])
 		    as x(linea, producto, descripcion, cantidad, precio, descuento, porcentaje, subtotal, impuesto, total)
 		)
-		select id from v`,
+		select `+ventaCols+` from v`,
 		tx.EmpresaID(), x.sucursalID, x.clienteID, p.UsuarioID, x.formaPagoID, almacen, Prefijos[x.tipo],
 		x.tipo, x.fecha, x.estado, condicion, x.observaciones,
 		db.Numeric(total.Subtotal), db.Numeric(total.Descuento), db.Numeric(total.Impuesto), db.Numeric(total.Total),
 		nums, prods, descs, cants, precios, descuentos, pcts, subs, imps, tots,
-		x.referenciaID, x.codigoRef, x.razonRef, x.moneda, db.Numeric(x.tipoCambio), x.cuentaBancariaID, x.cajaID).QueryRow(func(r pgx.Row) error {
-		return r.Scan(&id)
+		x.referenciaID, x.codigoRef, x.razonRef, x.moneda, db.Numeric(x.tipoCambio), x.cuentaBancariaID, x.cajaID).Query(func(rows pgx.Rows) error {
+		v, err := pgx.CollectExactlyOneRow(rows, scanVenta)
+		vs[0] = v
+		return err
 	})
 	if condicion == Credito && x.estado != Borrador {
 		queueAbrirCuenta(tx, b, nil)
@@ -525,17 +530,17 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	if exit != nil {
 		exit.Queue(tx, b)
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+	// The answer is read in the same round trip, after the writes.
+	carga := &db.Carga{}
+	colgar := leerVentas(carga, tx.EmpresaID(), vs, true, true)
+	if err := carga.EnviarTras(ctx, tx, b); err != nil {
 		if _, ok := db.IsUniqueViolation(err); ok {
 			return Venta{}, apperr.NewConflict("El número de comprobante " + numeroRepetido(err) + " ya existe; intente de nuevo.")
 		}
 		return Venta{}, fmt.Errorf("ventas: insert: %w", err)
 	}
-	v, ok, err := Find(ctx, tx, id)
-	if err == nil && !ok {
-		err = fmt.Errorf("ventas: created sale %d not visible", id)
-	}
-	return v, err
+	colgar(vs)
+	return vs[0], nil
 }
 
 // numeroRepetido is the number a unique violation of ventas reports in its

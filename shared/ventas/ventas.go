@@ -217,10 +217,27 @@ func scanClienteRef(r pgx.CollectableRow) (ClienteRef, error) {
 // loadVentas fills the nested objects of every sale (and, with detalle, the
 // lines with their products) in one pipelined round trip.
 func loadVentas(ctx context.Context, q *db.Tx, vs []Venta, detalle bool) error {
-	empresaID := q.EmpresaID()
 	if len(vs) == 0 {
 		return nil
 	}
+	carga := &db.Carga{}
+	colgar := leerVentas(carga, q.EmpresaID(), vs, detalle, false)
+	if err := carga.Enviar(ctx, q); err != nil {
+		return err
+	}
+	colgar(vs)
+	return nil
+}
+
+// leerVentas queues on carga the reads of the nested objects of vs (and,
+// with detalle, of their lines) and returns what hangs them on the sales
+// once carga was sent; a relation no sale references is not read. With
+// nueva, vs is the one sale the writes sent ahead of the reads inserted
+// (db.Carga.EnviarTras), whose id is not known yet: the reads keyed by sale
+// take it from ventas_id_seq, there is no electronic document to read (one
+// is only made after the sale commits), and a receivable only when the sale
+// opened one (credit, not a draft).
+func leerVentas(carga *db.Carga, empresaID int64, vs []Venta, detalle, nueva bool) func([]Venta) {
 	ids := make([]int64, len(vs))
 	var clientes, usuarios, sucursales, almacenes, formas []int64
 	for i, v := range vs {
@@ -239,37 +256,51 @@ func loadVentas(ctx context.Context, q *db.Tx, vs []Venta, detalle bool) error {
 			formas = append(formas, *v.FormaPagoID)
 		}
 	}
-	carga := &db.Carga{}
-	cs := db.Leer(carga, "ventas: clientes", scanClienteRef, clienteRefSQL, empresaID, clientes)
+	porVenta, args := "any($2)", []any{empresaID, ids}
+	if nueva {
+		porVenta, args = "(select currval('ventas_id_seq'))", []any{empresaID}
+	}
+	cs, ss, as, fs := new([]ClienteRef), new([]Ref), new([]Ref), new([]FormaPagoRef)
+	cxcs, fes, ds := new([]CuentaRef), new([]FacturaRef), new([]Detalle)
+	if len(clientes) > 0 {
+		cs = db.Leer(carga, "ventas: clientes", scanClienteRef, clienteRefSQL, empresaID, clientes)
+	}
 	us := db.Leer(carga, "ventas: usuarios", pgx.RowToStructByPos[UsuarioRef], `select id, nombre, apellidos, email from usuarios where id = any($1)`, usuarios)
-	ss := db.Leer(carga, "ventas: sucursales", pgx.RowToStructByPos[Ref], `select id, nombre, codigo from sucursales where empresa_id = $1 and id = any($2)`, empresaID, sucursales)
-	as := db.Leer(carga, "ventas: almacenes", pgx.RowToStructByPos[Ref], `select id, nombre, codigo from almacenes where empresa_id = $1 and id = any($2)`, empresaID, almacenes)
-	fs := db.Leer(carga, "ventas: formas de pago", pgx.RowToStructByPos[FormaPagoRef], `select id, codigo, nombre from formas_pago where id = any($1)`, formas)
-	cxcs := db.Leer(carga, "ventas: cuentas por cobrar", scanCuentaRef, `select venta_id, id, monto, saldo, fecha_vencimiento::text, estado from cuentas_por_cobrar
-		where empresa_id = $1 and venta_id = any($2) and not eliminado`, empresaID, ids)
-	fes := db.Leer(carga, "ventas: comprobantes electrónicos", scanFacturaRef, `select distinct on (venta_id) venta_id, id, clave, estado from comprobantes_electronicos
+	if len(sucursales) > 0 {
+		ss = db.Leer(carga, "ventas: sucursales", pgx.RowToStructByPos[Ref], `select id, nombre, codigo from sucursales where empresa_id = $1 and id = any($2)`, empresaID, sucursales)
+	}
+	if len(almacenes) > 0 {
+		as = db.Leer(carga, "ventas: almacenes", pgx.RowToStructByPos[Ref], `select id, nombre, codigo from almacenes where empresa_id = $1 and id = any($2)`, empresaID, almacenes)
+	}
+	if len(formas) > 0 {
+		fs = db.Leer(carga, "ventas: formas de pago", pgx.RowToStructByPos[FormaPagoRef], `select id, codigo, nombre from formas_pago where id = any($1)`, formas)
+	}
+	if !nueva || (vs[0].CondicionVenta == Credito && vs[0].Estado != Borrador) {
+		cxcs = db.Leer(carga, "ventas: cuentas por cobrar", scanCuentaRef, `select venta_id, id, monto, saldo, fecha_vencimiento::text, estado from cuentas_por_cobrar
+		where empresa_id = $1 and venta_id = `+porVenta+` and not eliminado`, args...)
+	}
+	if !nueva {
+		fes = db.Leer(carga, "ventas: comprobantes electrónicos", scanFacturaRef, `select distinct on (venta_id) venta_id, id, clave, estado from comprobantes_electronicos
 		where empresa_id = $1 and venta_id = any($2) and not eliminado order by venta_id, id desc`, empresaID, ids)
-	ds := new([]Detalle)
+	}
 	if detalle {
 		ds = db.Leer(carga, "ventas: detalles", scanDetalle, `select d.id, d.venta_id, d.linea, d.producto_id, d.descripcion, d.cantidad, d.precio_unitario, d.descuento,
 			d.porcentaje_impuesto, d.subtotal, d.monto_impuesto, d.total,
 			p.id, p.codigo, p.nombre, p.tipo, p.gestionado_inventario, p.codigo_cabys
 			from detalles_venta d join productos p on p.empresa_id = d.empresa_id and p.id = d.producto_id
-			where d.empresa_id = $1 and d.venta_id = any($2) order by d.venta_id, d.linea`, empresaID, ids)
+			where d.empresa_id = $1 and d.venta_id = `+porVenta+` order by d.venta_id, d.linea`, args...)
 	}
-	if err := carga.Enviar(ctx, q); err != nil {
-		return err
+	return func(vs []Venta) {
+		db.Colgar(vs, *cs, idCliente, func(v *Venta) (*int64, **ClienteRef) { return v.ClienteID, &v.Cliente })
+		db.Colgar(vs, *us, func(u *UsuarioRef) int64 { return u.ID }, func(v *Venta) (*int64, **UsuarioRef) { return &v.UsuarioID, &v.Usuario })
+		db.Colgar(vs, *ss, idRef, func(v *Venta) (*int64, **Ref) { return v.SucursalID, &v.Sucursal })
+		db.Colgar(vs, *as, idRef, func(v *Venta) (*int64, **Ref) { return v.AlmacenID, &v.Almacen })
+		db.Colgar(vs, *fs, func(f *FormaPagoRef) int64 { return f.ID }, func(v *Venta) (*int64, **FormaPagoRef) { return v.FormaPagoID, &v.FormaPago })
+		// A sale's receivable and latest comprobante name the sale.
+		db.Colgar(vs, *cxcs, func(x *CuentaRef) int64 { return x.venta }, func(v *Venta) (*int64, **CuentaRef) { return &v.ID, &v.CuentaPorCobrar })
+		db.Colgar(vs, *fes, func(x *FacturaRef) int64 { return x.venta }, func(v *Venta) (*int64, **FacturaRef) { return &v.ID, &v.FacturaElectronica })
+		db.Agrupar(vs, *ds, func(d *Detalle) int64 { return d.VentaID }, func(v *Venta) (int64, *[]Detalle) { return v.ID, &v.Detalles })
 	}
-	db.Colgar(vs, *cs, idCliente, func(v *Venta) (*int64, **ClienteRef) { return v.ClienteID, &v.Cliente })
-	db.Colgar(vs, *us, func(u *UsuarioRef) int64 { return u.ID }, func(v *Venta) (*int64, **UsuarioRef) { return &v.UsuarioID, &v.Usuario })
-	db.Colgar(vs, *ss, idRef, func(v *Venta) (*int64, **Ref) { return v.SucursalID, &v.Sucursal })
-	db.Colgar(vs, *as, idRef, func(v *Venta) (*int64, **Ref) { return v.AlmacenID, &v.Almacen })
-	db.Colgar(vs, *fs, func(f *FormaPagoRef) int64 { return f.ID }, func(v *Venta) (*int64, **FormaPagoRef) { return v.FormaPagoID, &v.FormaPago })
-	// A sale's receivable and latest comprobante name the sale.
-	db.Colgar(vs, *cxcs, func(x *CuentaRef) int64 { return x.venta }, func(v *Venta) (*int64, **CuentaRef) { return &v.ID, &v.CuentaPorCobrar })
-	db.Colgar(vs, *fes, func(x *FacturaRef) int64 { return x.venta }, func(v *Venta) (*int64, **FacturaRef) { return &v.ID, &v.FacturaElectronica })
-	db.Agrupar(vs, *ds, func(d *Detalle) int64 { return d.VentaID }, func(v *Venta) (int64, *[]Detalle) { return v.ID, &v.Detalles })
-	return nil
 }
 
 func idCliente(c *ClienteRef) int64 { return c.ID }
