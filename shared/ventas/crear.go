@@ -236,9 +236,9 @@ type contexto struct {
 // leerContexto reads what the database says about the body and, when the
 // sale names its warehouse and takes stock out of it (not a draft), reads
 // and locks the batches of its products in the same round trip (lotes).
-func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (c contexto, lotes *inventario.Lotes, err error) {
+func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (contexto, *inventario.Lotes, error) {
 	empresaID := tx.EmpresaID()
-	c = contexto{productos: map[int64]producto{}}
+	c := contexto{productos: map[int64]producto{}}
 	ids := make([]int64, 0, len(x.lineas))
 	for _, l := range x.lineas {
 		ids = append(ids, l.productoID)
@@ -246,84 +246,77 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (c contexto, lotes 
 	b := &pgx.Batch{}
 	b.Queue(`select p.id, p.nombre, p.activo, p.gestionado_inventario, coalesce(ti.porcentaje, 0)
 		from productos p left join tipos_impuesto ti on ti.id = p.tipo_impuesto_id
-		where p.empresa_id = $1 and p.id = any($2) and not p.eliminado`, empresaID, ids)
-	b.Queue(`select activo, dias_credito from clientes where empresa_id = $1 and id = $2 and not eliminado`, empresaID, x.clienteID)
-	b.Queue(`select activo from sucursales where empresa_id = $1 and id = $2 and not eliminado`, empresaID, x.sucursalID)
-	b.Queue(`select activo from almacenes where empresa_id = $1 and id = $2 and not eliminado`, empresaID, x.almacenID)
-	b.Queue(`select activo from formas_pago where id = $1 and not eliminado`, x.formaPagoID)
+		where p.empresa_id = $1 and p.id = any($2) and not p.eliminado`, empresaID, ids).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var id int64
+			var p producto
+			var pct pgtype.Numeric
+			if err := rows.Scan(&id, &p.nombre, &p.activo, &p.gestionado, &pct); err != nil {
+				return fmt.Errorf("ventas: productos: %w", err)
+			}
+			p.porcentaje = db.Decimal(pct)
+			c.productos[id] = p
+		}
+		return rows.Err()
+	})
+	// A reference the body does not name is not read.
+	leer := func(named bool, what string, sql string, args []any, dest ...any) *bool {
+		existe := new(bool)
+		if named {
+			b.Queue(sql, args...).QueryRow(func(r pgx.Row) error {
+				var err error
+				if *existe, err = found(r.Scan(dest...)); err != nil {
+					return fmt.Errorf("ventas: %s: %w", what, err)
+				}
+				return nil
+			})
+		}
+		return existe
+	}
+	cliente := leer(x.clienteID != nil, "cliente", `select activo, dias_credito from clientes where empresa_id = $1 and id = $2 and not eliminado`,
+		[]any{empresaID, x.clienteID}, &c.cliente.activo, &c.diasCredito)
+	sucursal := leer(x.sucursalID != nil, "sucursal", `select activo from sucursales where empresa_id = $1 and id = $2 and not eliminado`,
+		[]any{empresaID, x.sucursalID}, &c.sucursal.activo)
+	almacen := leer(x.almacenID != nil, "almacén", `select activo from almacenes where empresa_id = $1 and id = $2 and not eliminado`,
+		[]any{empresaID, x.almacenID}, &c.almacen.activo)
+	formaPago := leer(x.formaPagoID != nil, "forma de pago", `select activo from formas_pago where id = $1 and not eliminado`,
+		[]any{x.formaPagoID}, &c.formaPago.activo)
+	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', tipo_comprobante from ventas where empresa_id = $1 and id = $2 and not eliminado`,
+		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refTipo)
 	b.Queue(`select clave, valor = 'true'::jsonb from configuraciones
-		where empresa_id = $1 and clave = any($2) and activo and not eliminado`, empresaID, []string{ajusteDescontar, ajusteNegativo})
-	// The branch's principal warehouse: the company's principal warehouse
-	// when it belongs to the sale's branch, else the company's principal one.
-	b.Queue(`select id from almacenes where empresa_id = $1 and es_principal and activo and not eliminado
-		order by (sucursal_id = $2) desc nulls last, id limit 1`, empresaID, x.sucursalID)
-	b.Queue(`select estado <> 'anulada', tipo_comprobante from ventas where empresa_id = $1 and id = $2 and not eliminado`, empresaID, x.referenciaID)
+		where empresa_id = $1 and clave = any($2) and activo and not eliminado`, empresaID, []string{ajusteDescontar, ajusteNegativo}).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var clave string
+			var on bool
+			if err := rows.Scan(&clave, &on); err != nil {
+				return fmt.Errorf("ventas: configuraciones: %w", err)
+			}
+			switch clave {
+			case ajusteDescontar:
+				c.descontar = on
+			case ajusteNegativo:
+				c.permitirNegativo = on
+			}
+		}
+		return rows.Err()
+	})
+	// Without a warehouse, the sale may take its stock from the branch's
+	// principal one: the company's principal warehouse when it belongs to
+	// the sale's branch, else the company's principal one.
+	var principal int64
+	hayPrincipal := leer(x.almacenID == nil, "almacén principal", `select id from almacenes where empresa_id = $1 and es_principal and activo and not eliminado
+		order by (sucursal_id = $2) desc nulls last, id limit 1`, []any{empresaID, x.sucursalID}, &principal)
+	var lotes *inventario.Lotes
 	if x.almacenID != nil && x.estado != Borrador {
 		lotes = inventario.QueueLotes(tx, b, *x.almacenID, lineasInventario(x.lineas))
 	}
-	br := tx.SendBatch(ctx, b)
-	defer func() {
-		// The batches' read (last) is run by Close.
-		if cerr := br.Close(); err == nil && cerr != nil {
-			err = cerr
-		}
-	}()
-
-	rows, _ := br.Query()
-	for rows.Next() {
-		var id int64
-		var p producto
-		var pct pgtype.Numeric
-		if err := rows.Scan(&id, &p.nombre, &p.activo, &p.gestionado, &pct); err != nil {
-			rows.Close()
-			return c, nil, fmt.Errorf("ventas: productos: %w", err)
-		}
-		p.porcentaje = db.Decimal(pct)
-		c.productos[id] = p
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return c, nil, err
 	}
-	if err := rows.Err(); err != nil {
-		return c, nil, fmt.Errorf("ventas: productos: %w", err)
-	}
-	err = br.QueryRow().Scan(&c.cliente.activo, &c.diasCredito)
-	if c.cliente.existe, err = found(err); err != nil {
-		return c, nil, fmt.Errorf("ventas: cliente: %w", err)
-	}
-	for _, ref := range []*referencia{&c.sucursal, &c.almacen, &c.formaPago} {
-		err := br.QueryRow().Scan(&ref.activo)
-		if ref.existe, err = found(err); err != nil {
-			return c, nil, fmt.Errorf("ventas: referencias: %w", err)
-		}
-	}
-	rows, _ = br.Query()
-	for rows.Next() {
-		var clave string
-		var on bool
-		if err := rows.Scan(&clave, &on); err != nil {
-			rows.Close()
-			return c, nil, fmt.Errorf("ventas: configuraciones: %w", err)
-		}
-		switch clave {
-		case ajusteDescontar:
-			c.descontar = on
-		case ajusteNegativo:
-			c.permitirNegativo = on
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return c, nil, fmt.Errorf("ventas: configuraciones: %w", err)
-	}
-	var principal int64
-	err = br.QueryRow().Scan(&principal)
-	ok, err := found(err)
-	if err != nil {
-		return c, nil, fmt.Errorf("ventas: almacén principal: %w", err)
-	}
-	if ok {
+	c.cliente.existe, c.sucursal.existe, c.almacen.existe = *cliente, *sucursal, *almacen
+	c.formaPago.existe, c.referencia.existe = *formaPago, *referencia
+	if *hayPrincipal {
 		c.almacenPrincipalID = &principal
-	}
-	err = br.QueryRow().Scan(&c.referencia.activo, &c.refTipo)
-	if c.referencia.existe, err = found(err); err != nil {
-		return c, nil, fmt.Errorf("ventas: venta de referencia: %w", err)
 	}
 	return c, lotes, nil
 }
