@@ -31,9 +31,9 @@ func Siguiente(ctx context.Context, tx *db.Tx, clave string) (int64, error) {
 // number of the series clave formatted as Numero(clave, n, width). empresa
 // and clave are the statement's placeholders ("$1", "$7"); the series'
 // name is its prefix. A document inserted by the same statement (insert
-// ... select ..., numero.numero from numero) takes the counter's row lock
-// only when it is written, so its caller can take the lock as late as its
-// transaction allows instead of a round trip before the insert.
+// ... values (..., (select numero from numero), ...)) takes the counter's
+// row lock only when it is written, so its caller can take the lock as late
+// as its transaction allows instead of a round trip before the insert.
 func NumeroCTE(empresa, clave string, width int) string {
 	w := strconv.Itoa(width)
 	return `numero as (insert into contadores (empresa_id, clave, valor) values (` + empresa + `, ` + clave + `::text, 1)
