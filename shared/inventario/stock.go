@@ -208,7 +208,7 @@ func (p *Preparado) Queue(tx *db.Tx, b *pgx.Batch) {
 				orden_compra_id, venta_id, proveedor_id, cliente_id, movimiento_par_id, observaciones, estado, procesado_en)
 			values ($1, $2, $3, (select numero from numero), $5, $6, $7, $8,
 				coalesce($9::bigint, case when $20::boolean then currval('ventas_id_seq') end), $10, $11, $12,
-				case when $20::boolean then $13::text || (select numero_comprobante from ventas where empresa_id = $1 and id = currval('ventas_id_seq'))
+				case when $20::boolean then $13::text || (select numero_comprobante from ventas where empresa_id = $1 and id = (select currval('ventas_id_seq')))
 				else $13::text end,
 				$21::text, case when $21::text = 'Procesada' then now() end)
 			returning id),
@@ -501,7 +501,7 @@ func avisarBajoMinimo(tx *db.Tx, b *pgx.Batch, almacen int64, ds []detalle) {
 		  'stock_actual', coalesce(s.total, 0), 'stock_minimo', p.stock_minimo)
 		from productos p
 		left join (select producto_id, sum(cantidad_disponible) total from inventarios
-		           where empresa_id = $1 and almacen_id = $2 and not eliminado group by producto_id) s on s.producto_id = p.id
+		           where empresa_id = $1 and almacen_id = $2 and producto_id = any($3) and not eliminado group by producto_id) s on s.producto_id = p.id
 		where p.empresa_id = $1 and p.id = any($3) and p.gestionado_inventario and coalesce(s.total, 0) < p.stock_minimo`,
 		empresaID, almacen, productos, eventos.InventarioBajo)
 }
