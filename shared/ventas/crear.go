@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
@@ -528,28 +527,12 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	colgar := leerVentas(carga, tx.EmpresaID(), vs, true, true)
 	if err := carga.EnviarTras(ctx, tx, b); err != nil {
 		if _, ok := db.IsUniqueViolation(err); ok {
-			return Venta{}, apperr.NewConflict("El número de comprobante " + numeroRepetido(err) + " ya existe; intente de nuevo.")
+			return Venta{}, apperr.NewConflict("El número de comprobante asignado ya existe; intente de nuevo.")
 		}
 		return Venta{}, fmt.Errorf("ventas: insert: %w", err)
 	}
 	colgar(vs)
 	return vs[0], nil
-}
-
-// numeroRepetido is the number a unique violation of ventas reports in its
-// detail ("Key (empresa_id, numero_comprobante)=(1, FAC-00000007) already
-// exists."): the number was taken in SQL, so Go never saw it.
-func numeroRepetido(err error) string {
-	var pg *pgconn.PgError
-	if !errors.As(err, &pg) {
-		return ""
-	}
-	d := strings.TrimSuffix(strings.TrimSpace(pg.Detail), " already exists.")
-	d = strings.TrimSuffix(d, ")")
-	if i := strings.LastIndex(d, ", "); i >= 0 {
-		return d[i+2:]
-	}
-	return ""
 }
 
 // queueAbrirCuenta queues the receivable of a credit sale (id, or with nil
