@@ -51,10 +51,10 @@ const (
 )
 
 type options struct {
-	dir, out, only, profileDir, scripts, cold string
-	clients, pgClients                        int
-	warmup, duration                          time.Duration
-	productos, clientes                       int
+	dir, out, only, profileDir, scripts, cold, baseline string
+	clients, pgClients                                  int
+	warmup, duration                                    time.Duration
+	productos, clientes                                 int
 }
 
 func main() {
@@ -63,6 +63,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "bench/results", "directory of the markdown results")
 	flag.StringVar(&o.only, "only", "", "comma-separated scenarios to run (default all)")
 	flag.StringVar(&o.scripts, "scripts", "", "directory where the pgbench replay scripts are kept (default: discarded)")
+	flag.StringVar(&o.baseline, "baseline", "bench/baseline/e156efa", "directory of the replay scripts of the statements each request sent before issue 17's changes, replayed after each scenario's own (empty or missing: none)")
 	flag.StringVar(&o.profileDir, "cpuprofile", "", "directory for a CPU profile of each scenario's measured window")
 	flag.StringVar(&o.cold, "coldstart", "productos", "function whose stripped binary size and start -> ready time are reported (empty: none)")
 	flag.IntVar(&o.clients, "clients", 32, "concurrent closed-loop clients")
@@ -87,6 +88,12 @@ func run(ctx context.Context, o options) error {
 	cfg, err := config.Load()
 	if err != nil {
 		return err
+	}
+	if o.baseline != "" {
+		if _, err := os.Stat(o.baseline); err != nil {
+			fmt.Println("sin línea base:", err)
+			o.baseline = ""
+		}
 	}
 	fmt.Println("PostgreSQL privado en", o.dir, "...")
 	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: o.dir})
@@ -205,6 +212,9 @@ func run(ctx context.Context, o options) error {
 			rw.pgbench, rw.replayNote, err = replay(ctx, owner, tmp, appURL, stmts, o, s.captured != nil)
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.name, err)
+			}
+			if rw.before, err = replayBaseline(ctx, owner, tmp, appURL, s.name, token, out, o, s.captured != nil); err != nil {
+				return fmt.Errorf("%s: línea base: %w", s.name, err)
 			}
 		}
 		if s.name == "login" {

@@ -19,7 +19,8 @@ type row struct {
 	statements, roundTrips int
 	pgbench                float64 // same-SQL replay, transactions per second
 	replayNote             string
-	bcrypt                 float64 // raw CompareHashAndPassword per second
+	before                 *baselineResult // the statements sent before issue 17's changes, replayed alike
+	bcrypt                 float64         // raw CompareHashAndPassword per second
 	bcryptCost             int
 }
 
@@ -35,6 +36,18 @@ func (r row) ratio() string {
 	return "—"
 }
 
+// beforeRatio is the API against the replay of the statements the same
+// request sent at the baseline commit.
+func (r row) beforeRatio() string {
+	switch {
+	case r.before == nil:
+		return "—"
+	case r.before.err != nil:
+		return fmt.Sprintf("replay failed (%d statements; see below)", r.before.statements)
+	}
+	return fmt.Sprintf("%.2f (%.0f vs %.0f per s, %d statements%s)", r.perSecond/r.before.tps, r.perSecond, r.before.tps, r.before.statements, note(r.before.note))
+}
+
 func note(n string) string {
 	if n == "" {
 		return ""
@@ -43,8 +56,8 @@ func note(n string) string {
 }
 
 func (r row) summary() string {
-	return fmt.Sprintf("%.0f/s p50 %s p95 %s p99 %s ms, %d sentencias en %d viajes, CPU %s ms/req, %.0f allocs/req, ratio %s, errores %d",
-		r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, ms(r.cpu), r.allocs, r.ratio(), r.errors)
+	return fmt.Sprintf("%.0f/s p50 %s p95 %s p99 %s ms, %d sentencias en %d viajes, CPU %s ms/req, %.0f allocs/req, ratio %s, antes %s, errores %d",
+		r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, ms(r.cpu), r.allocs, r.ratio(), r.beforeRatio(), r.errors)
 }
 
 // writeReport prints the markdown table and saves it as
@@ -65,11 +78,19 @@ func writeReport(o options, rows []row, cfg config.Config, cs coldResult) error 
 	fmt.Fprintf(&b, "pool %d connections (ERP_DB_MAX_CONNS), exec mode %s; pgbench -M prepared -c %d as erp_app (RLS) for as long, same PostgreSQL;\n",
 		cfg.DBMaxConns, cfg.DBExecMode, o.pgClients)
 	fmt.Fprintf(&b, "data: %d products, %d customers, stock; rate limits off, login limiter thresholds raised (its statements still run). CPU and allocations: the whole process (gateway, functions and load generator) per request.\n\n", o.productos, o.clientes)
-	b.WriteString("| request | per s | p50 ms | p95 ms | p99 ms | statements / round trips | CPU ms/req | allocs/req | KB/req | API / same SQL in pgbench | errors |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| request | per s | p50 ms | p95 ms | p99 ms | statements / round trips | CPU ms/req | allocs/req | KB/req | API / same SQL in pgbench | API / before-change SQL in pgbench | errors |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %d / %d | %.2f | %.0f | %.1f | %s | %d |\n",
-			r.label, r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, float64(r.cpu.Microseconds())/1000, r.allocs, r.bytes/1024, r.ratio(), r.errors)
+		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %d / %d | %.2f | %.0f | %.1f | %s | %s | %d |\n",
+			r.label, r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, float64(r.cpu.Microseconds())/1000, r.allocs, r.bytes/1024, r.ratio(), r.beforeRatio(), r.errors)
+	}
+	if o.baseline != "" {
+		fmt.Fprintf(&b, "\nBefore-change SQL: the statements each request sent at the baseline commit, kept in %s (see its README), replayed by pgbench with the same settings right after the request's own replay, with this run's token and, for a sale, this run's traced sale's rows.\n", o.baseline)
+		for _, r := range rows {
+			if r.before != nil && r.before.err != nil {
+				fmt.Fprintf(&b, "\n%s: the before-change replay fails on today's schema:\n\n```\n%s\n```\n", r.label, tail(r.before.err.Error(), 1500))
+			}
+		}
 	}
 	if cs.fn != "" {
 		fmt.Fprintf(&b, "\nCold start: functions/%s stripped (-s -w, -trimpath, lambda.norpc, %s) is %.1f MB; process start -> ready (asking the Lambda runtime API for its first invocation) %.1f ms, median of 7.\n",
