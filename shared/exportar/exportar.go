@@ -11,10 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // Formatos are the file formats a list can be exported to.
@@ -162,52 +158,4 @@ func CSV(w io.Writer, t Tabla) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// Excel writes the table as one sheet with a bold header row; numbers are
-// number cells.
-func Excel(w io.Writer, hoja string, t Tabla) error {
-	f := excelize.NewFile()
-	defer f.Close()
-	if err := f.SetSheetName("Sheet1", hoja); err != nil {
-		return err
-	}
-	sw, err := f.NewStreamWriter(hoja)
-	if err != nil {
-		return err
-	}
-	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
-	if err != nil {
-		return err
-	}
-	header := make([]any, len(t.Columnas))
-	for i, c := range t.Columnas {
-		header[i] = excelize.Cell{StyleID: bold, Value: c}
-	}
-	if err := sw.SetRow("A1", header); err != nil {
-		return err
-	}
-	for r, fila := range t.Filas {
-		cells := make([]any, len(fila))
-		for i, v := range fila {
-			switch x := v.(type) {
-			case json.Number:
-				if n, err := strconv.ParseFloat(string(x), 64); err == nil && !strings.ContainsAny(string(x), "eE") {
-					cells[i] = n
-				} else {
-					cells[i] = string(x)
-				}
-			default:
-				cells[i] = texto(v)
-			}
-		}
-		cell, _ := excelize.CoordinatesToCellName(1, r+2)
-		if err := sw.SetRow(cell, cells); err != nil {
-			return err
-		}
-	}
-	if err := sw.Flush(); err != nil {
-		return err
-	}
-	return f.Write(w)
 }
