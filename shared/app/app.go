@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/erpcr/erp/shared/catalogo"
 	"github.com/erpcr/erp/shared/compras"
@@ -87,12 +89,15 @@ type Deps struct {
 	programados     *programados.Servicio
 }
 
-// Open builds the dependencies from cfg.
+// Open builds the dependencies from cfg. Outside Lambda, AWS clients (the
+// scheduled reports' S3 and SES, when configured) take the SDK's default
+// chain (profiles, SSO); the function binaries link only shared/awsenv.
 func Open(ctx context.Context, cfg config.Config) (*Deps, error) {
 	d, err := plataforma.Open(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
+	d.AWS = func(ctx context.Context) (aws.Config, error) { return awsconfig.LoadDefaultConfig(ctx) }
 	return &Deps{Deps: d}, nil
 }
 

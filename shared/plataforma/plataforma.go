@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	"github.com/erpcr/erp/shared/auth"
@@ -38,6 +39,11 @@ type Deps struct {
 	Cfg config.Config
 	Log *slog.Logger
 	DB  *db.DB
+	// AWS loads the configuration of the process's AWS clients (S3, SES);
+	// nil is awsenv.Load, the Lambda environment. shared/app (make run,
+	// tools) sets the SDK's default chain, with profiles: only it links
+	// that chain, not the function binaries (shared/awsenv says why).
+	AWS func(context.Context) (aws.Config, error)
 
 	localOnce sync.Once
 	local     *queue.Local
@@ -97,6 +103,14 @@ func MustOpen() *Deps {
 		os.Exit(1)
 	}
 	return d
+}
+
+// AWSConfig is the configuration for the process's AWS clients (Deps.AWS).
+func (d *Deps) AWSConfig(ctx context.Context) (aws.Config, error) {
+	if d.AWS != nil {
+		return d.AWS(ctx)
+	}
+	return awsenv.Load(ctx)
 }
 
 // Close releases the pool (Lambda SIGTERM hook).

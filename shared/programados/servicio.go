@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 
@@ -68,7 +67,7 @@ func Nuevo(d *plataforma.Deps) *Servicio {
 	}
 	bucket, remitente := os.Getenv(EnvBucket), os.Getenv(EnvRemitente)
 	if bucket != "" || remitente != "" {
-		awsCfg, err := awsconfig.LoadDefaultConfig(context.Background())
+		awsCfg, err := d.AWSConfig(context.Background())
 		if err != nil {
 			d.Log.Error("reportes programados: configuración de AWS", "error", err.Error())
 		} else {
