@@ -78,10 +78,73 @@ func TestExcelIsAWorkbookExcelizeReadsCellByCell(t *testing.T) {
 	}
 }
 
+// A sheet written row by row keeps its column widths and the styles a
+// report uses: bold, and #,##0.00 amounts (plain or bold).
+func TestASheetKeepsWidthsAndAmountStyles(t *testing.T) {
+	var buf bytes.Buffer
+	h, err := exportar.NuevaHoja(&buf, "Reporte", exportar.Ancho{Desde: 1, Hasta: 1, Ancho: 18}, exportar.Ancho{Desde: 2, Hasta: 2, Ancho: 40},
+		exportar.Ancho{Desde: 3, Hasta: 5, Ancho: 18})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Fila(exportar.Texto("Demo S.A.", exportar.Negrita))
+	h.Fila()
+	h.Fila(exportar.Texto("Ventas", exportar.Normal), exportar.Numero(15000.5, exportar.Importe), exportar.Numero(-88000, exportar.ImporteNegrita))
+	if err := h.Cerrar(); err != nil {
+		t.Fatal(err)
+	}
+	x, err := excelize.OpenReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cell, raw string
+		bold      bool
+		fmt       int
+	}{
+		{"A1", "Demo S.A.", true, 0},
+		{"A2", "", false, 0},
+		{"A3", "Ventas", false, 0},
+		{"B3", "15000.5", false, 4},
+		{"C3", "-88000", true, 4},
+	} {
+		raw, _ := x.GetCellValue("Reporte", c.cell, excelize.Options{RawCellValue: true})
+		id, _ := x.GetCellStyle("Reporte", c.cell)
+		st, err := x.GetStyle(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bold := st.Font != nil && st.Font.Bold; raw != c.raw || bold != c.bold || st.NumFmt != c.fmt {
+			t.Errorf("%s = %q bold %v format %d, want %q %v %d", c.cell, raw, bold, st.NumFmt, c.raw, c.bold, c.fmt)
+		}
+	}
+	if v, _ := x.GetCellValue("Reporte", "B3"); v != "15,000.50" {
+		t.Errorf("B3 formatted = %q", v)
+	}
+	for col, w := range map[string]float64{"A": 18, "B": 40, "C": 18, "E": 18} {
+		if got, _ := x.GetColWidth("Reporte", col); got != w {
+			t.Errorf("column %s width %v, want %v", col, got, w)
+		}
+	}
+}
+
 func TestExcelRefusesASheetNameExcelWouldNot(t *testing.T) {
 	for _, name := range []string{"", "a/b", "[x]", strings.Repeat("h", 32)} {
-		if err := exportar.Excel(&bytes.Buffer{}, name, exportar.Tabla{Columnas: []string{"a"}}); err == nil {
+		if _, err := exportar.NuevaHoja(&bytes.Buffer{}, name); err == nil {
 			t.Errorf("%q accepted", name)
+		}
+	}
+}
+
+func TestColumnWidthsThatOverlapAreRefused(t *testing.T) {
+	for name, anchos := range map[string][]exportar.Ancho{
+		"overlapping":  {{Desde: 1, Hasta: 3, Ancho: 18}, {Desde: 2, Hasta: 2, Ancho: 40}},
+		"out of order": {{Desde: 3, Hasta: 3, Ancho: 18}, {Desde: 1, Hasta: 1, Ancho: 40}},
+		"column 0":     {{Desde: 0, Hasta: 1, Ancho: 18}},
+		"no width":     {{Desde: 1, Hasta: 1}},
+	} {
+		if _, err := exportar.NuevaHoja(&bytes.Buffer{}, "Hoja", anchos...); err == nil {
+			t.Errorf("%s accepted", name)
 		}
 	}
 }

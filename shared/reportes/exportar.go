@@ -11,7 +11,8 @@ import (
 
 	"github.com/go-pdf/fpdf"
 	"github.com/shopspring/decimal"
-	"github.com/xuri/excelize/v2"
+
+	"github.com/erpcr/erp/shared/exportar"
 )
 
 // Encabezado is the company every exported page names.
@@ -357,91 +358,48 @@ func exportarCSV(bs []bloque) ([]byte, error) {
 // exportarExcel writes one sheet: the company header, then each block
 // with its title, a header row and its rows; amounts are number cells.
 func exportarExcel(r *Reporte, bs []bloque, h Encabezado) ([]byte, error) {
-	f := excelize.NewFile()
-	defer f.Close()
-	const hoja = "Reporte"
-	if err := f.SetSheetName("Sheet1", hoja); err != nil {
-		return nil, fmt.Errorf("reportes: excel: %w", err)
-	}
-	numero, err := f.NewStyle(&excelize.Style{NumFmt: 4}) // #,##0.00
-	if err != nil {
-		return nil, fmt.Errorf("reportes: excel: %w", err)
-	}
-	numeroTotal, err := f.NewStyle(&excelize.Style{NumFmt: 4, Font: &excelize.Font{Bold: true}})
-	if err != nil {
-		return nil, fmt.Errorf("reportes: excel: %w", err)
-	}
-	negrita, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
-	if err != nil {
-		return nil, fmt.Errorf("reportes: excel: %w", err)
-	}
-	fila := 1
-	set := func(col, row int, v any, style int) error {
-		ref, err := excelize.CoordinatesToCellName(col, row)
-		if err != nil {
-			return err
-		}
-		if err := f.SetCellValue(hoja, ref, v); err != nil {
-			return err
-		}
-		if style != 0 {
-			return f.SetCellStyle(hoja, ref, ref, style)
-		}
-		return nil
-	}
-	for _, l := range []string{h.Empresa, "Cédula jurídica: " + h.Cedula, r.Titulo, periodo(r)} {
-		if err := set(1, fila, l, negrita); err != nil {
-			return nil, fmt.Errorf("reportes: excel: %w", err)
-		}
-		fila++
-	}
 	maxCols := 2
 	for _, b := range bs {
-		fila++
-		if err := set(1, fila, b.titulo, negrita); err != nil {
-			return nil, fmt.Errorf("reportes: excel: %w", err)
-		}
-		fila++
-		for i, c := range b.columnas {
-			if err := set(i+1, fila, c.Titulo, negrita); err != nil {
-				return nil, fmt.Errorf("reportes: excel: %w", err)
-			}
-		}
 		maxCols = max(maxCols, len(b.columnas))
-		fila++
+	}
+	anchos := []exportar.Ancho{{Desde: 1, Hasta: 1, Ancho: 18}, {Desde: 2, Hasta: 2, Ancho: 40}}
+	if maxCols > 2 {
+		anchos = append(anchos, exportar.Ancho{Desde: 3, Hasta: maxCols, Ancho: 18})
+	}
+	var buf bytes.Buffer
+	x, err := exportar.NuevaHoja(&buf, "Reporte", anchos...)
+	if err != nil {
+		return nil, fmt.Errorf("reportes: excel: %w", err)
+	}
+	for _, l := range []string{h.Empresa, "Cédula jurídica: " + h.Cedula, r.Titulo, periodo(r)} {
+		x.Fila(exportar.Texto(l, exportar.Negrita))
+	}
+	for _, b := range bs {
+		x.Fila()
+		x.Fila(exportar.Texto(b.titulo, exportar.Negrita))
+		titulos := make([]exportar.Celda, len(b.columnas))
+		for i, c := range b.columnas {
+			titulos[i] = exportar.Texto(c.Titulo, exportar.Negrita)
+		}
+		x.Fila(titulos...)
 		for _, cs := range b.filas {
+			fila := make([]exportar.Celda, len(cs))
 			for i, c := range cs {
-				var err error
 				switch {
+				case c.importe != nil && c.total:
+					fila[i] = exportar.Numero(c.importe.InexactFloat64(), exportar.ImporteNegrita)
 				case c.importe != nil:
-					style := numero
-					if c.total {
-						style = numeroTotal
-					}
-					err = set(i+1, fila, c.importe.InexactFloat64(), style)
-				case c.texto != "":
-					style := 0
-					if c.total {
-						style = negrita
-					}
-					err = set(i+1, fila, c.texto, style)
-				}
-				if err != nil {
-					return nil, fmt.Errorf("reportes: excel: %w", err)
+					fila[i] = exportar.Numero(c.importe.InexactFloat64(), exportar.Importe)
+				case c.total:
+					fila[i] = exportar.Texto(c.texto, exportar.Negrita)
+				default:
+					fila[i] = exportar.Texto(c.texto, exportar.Normal)
 				}
 			}
-			fila++
+			x.Fila(fila...)
 		}
 	}
-	last, _ := excelize.ColumnNumberToName(maxCols)
-	if err := f.SetColWidth(hoja, "A", last, 18); err != nil {
-		return nil, fmt.Errorf("reportes: excel: %w", err)
-	}
-	if err := f.SetColWidth(hoja, "B", "B", 40); err != nil {
-		return nil, fmt.Errorf("reportes: excel: %w", err)
-	}
-	buf, err := f.WriteToBuffer()
-	if err != nil {
+	if err := x.Cerrar(); err != nil {
 		return nil, fmt.Errorf("reportes: excel: %w", err)
 	}
 	return buf.Bytes(), nil
