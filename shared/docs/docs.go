@@ -15,7 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
+	"html"
 	"net/http"
 	"path"
 	"strings"
@@ -189,19 +189,32 @@ func (s *Service) page(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("docs: page: %w", err)
 	}
-	var esc bytes.Buffer
-	json.HTMLEscape(&esc, raw)
+	// The page is assembled by hand, not with html/template: text/template
+	// calls methods through reflection, and the linker then keeps every
+	// exported method of every type in the binary (about 2 MB of the docs
+	// function). Only the versions (constants) and the documents (JSON,
+	// HTML-escaped so that no "</script>" can close the element) go in.
+	antes, resto, _ := strings.Cut(pagina, "{{opciones}}")
+	medio, despues, _ := strings.Cut(resto, "{{documentos}}")
 	var out bytes.Buffer
-	if err := pagina.Execute(&out, map[string]any{
-		"Specs": template.JS(esc.String()), "Versions": Versions, "Inicial": inicial,
-	}); err != nil {
-		return fmt.Errorf("docs: page: %w", err)
+	out.Grow(len(pagina) + len(raw) + 64)
+	out.WriteString(antes)
+	for _, v := range Versions {
+		sel := ""
+		if v == inicial {
+			sel = " selected"
+		}
+		out.WriteString(`<option value="` + html.EscapeString(v) + `"` + sel + `>` + html.EscapeString(v) + `</option>`)
 	}
+	out.WriteString(medio)
+	json.HTMLEscape(&out, raw)
+	out.WriteString(despues)
 	return write(w, out.Bytes(), "Content-Type", "text/html; charset=utf-8",
 		"Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'")
 }
 
-var pagina = template.Must(template.New("pagina").Parse(`<!DOCTYPE html>
+// pagina is the page; page fills {{opciones}} and {{documentos}}.
+const pagina = `<!DOCTYPE html>
 <html lang="es">
 <head>
 <meta charset="utf-8">
@@ -220,10 +233,10 @@ var pagina = template.Must(template.New("pagina").Parse(`<!DOCTYPE html>
 <header class="erp-barra">
   <h1>Documentación de la API</h1>
   <label for="version">Versión</label>
-  <select id="version">{{range .Versions}}<option value="{{.}}"{{if eq . $.Inicial}} selected{{end}}>{{.}}</option>{{end}}</select>
+  <select id="version">{{opciones}}</select>
 </header>
 <div id="swagger-ui"></div>
-<script id="documentos" type="application/json">{{.Specs}}</script>
+<script id="documentos" type="application/json">{{documentos}}</script>
 <script src="documentation/ui/swagger-ui-bundle.js"></script>
 <script src="documentation/ui/swagger-ui-standalone-preset.js"></script>
 <script>
@@ -256,7 +269,7 @@ var pagina = template.Must(template.New("pagina").Parse(`<!DOCTYPE html>
 </script>
 </body>
 </html>
-`))
+`
 
 // tenancyNone asks the authorizer about the token and the user only.
 var tenancyNone = tenancy.Request{}
