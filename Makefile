@@ -43,7 +43,8 @@ build:
 template: openapi
 	$(GO) run ./cmd/gentemplate -o template.yaml
 
-## openapi: regenerate shared/docs/openapi/v1.json and v2.json (route table + declared schemas)
+## openapi: regenerate shared/docs/openapi/v1.json and v2.json (route table + declared schemas), and the .gz of
+## those and of shared/docs/ui's scripts and stylesheet that the docs function embeds
 openapi:
 	$(GO) run ./cmd/genopenapi
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +27,46 @@ func TestCommittedDocumentsMatchTheGenerator(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("shared/docs/openapi/%s.json is stale: run make openapi", v)
 		}
+		if !bytes.Equal(gunzip(t, filepath.Join(dir, v+".json.gz")), want) {
+			t.Errorf("shared/docs/openapi/%s.json.gz (what the docs function embeds) is stale: run make openapi", v)
+		}
 	}
+}
+
+// TestEmbeddedSwaggerUIIsTheVendoredOne: each compressed copy the docs
+// function embeds decompresses to the vendored file beside it.
+func TestEmbeddedSwaggerUIIsTheVendoredOne(t *testing.T) {
+	assets, err := UIAssets("../../shared/docs/ui")
+	if err != nil || len(assets) < 3 {
+		t.Fatalf("assets %v %v", assets, err)
+	}
+	for _, a := range assets {
+		want, err := os.ReadFile(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(gunzip(t, a+".gz"), want) {
+			t.Errorf("%s.gz is stale: run make openapi", a)
+		}
+	}
+}
+
+func gunzip(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return b
 }
 
 // TestDocumentsValidateAgainstTheOpenAPI31MetaSchema runs the reference

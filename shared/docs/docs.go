@@ -11,7 +11,6 @@ package docs
 import (
 	"bytes"
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,12 +28,6 @@ import (
 	"github.com/erpcr/erp/shared/tenancy"
 )
 
-//go:embed openapi/v1.json openapi/v2.json
-var documentos embed.FS
-
-//go:embed ui/swagger-ui-bundle.js ui/swagger-ui-standalone-preset.js ui/swagger-ui.css ui/LICENSE ui/NOTICE
-var ui embed.FS
-
 // SwaggerUIVersion is the vendored swagger-ui-dist release.
 const SwaggerUIVersion = "5.32.0"
 
@@ -43,8 +36,7 @@ var Versions = []string{"v1", "v2"}
 
 // Documento returns the embedded document of a version.
 func Documento(version string) ([]byte, bool) {
-	b, err := documentos.ReadFile("openapi/" + version + ".json")
-	return b, err == nil
+	return archivo("openapi/" + version + ".json")
 }
 
 // Service serves the docs group.
@@ -165,8 +157,8 @@ var contentTypes = map[string]string{
 // (open source; public also in production, it holds nothing of the API).
 func (s *Service) asset(w http.ResponseWriter, r *http.Request) error {
 	name := path.Base(r.PathValue("archivo"))
-	b, err := ui.ReadFile("ui/" + name)
-	if err != nil || name == "." || name == "/" {
+	b, ok := archivo("ui/" + name)
+	if !ok || name == "." || name == "/" {
 		return apperr.NewNotFound("El archivo solicitado no existe.")
 	}
 	return write(w, b, "Content-Type", contentTypes[path.Ext(name)], "Cache-Control", "public, max-age=86400")
