@@ -2,7 +2,7 @@
 # set-up on a fresh machine that has Go and the PostgreSQL server binaries.
 SHELL := /bin/bash
 GO ?= go
-FUNCTIONS := $(sort $(notdir $(wildcard functions/*)))
+FUNCTIONS := $(sort $(notdir $(patsubst %/,%,$(wildcard functions/*/))))
 LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 PIP ?= $(shell command -v pip3 || command -v pip)
 # What GET /api/health reports: the version (a tag, else the short commit) and the commit.
@@ -32,11 +32,17 @@ test: tools
 unit:
 	$(GO) test -count=1 ./...
 
-## build: every function for Lambda (linux/arm64, provided.al2023) into .build/<fn>/bootstrap
+## build: every function for Lambda (linux/arm64, provided.al2023) into .build/<fn>/bootstrap; fails when one
+## is over MAX_FUNCTION_BYTES stripped (15 MiB: issue 17; what a function links is guarded by functions/enlace_test.go)
+MAX_FUNCTION_BYTES := 15728640
 build:
 	@for fn in $(FUNCTIONS); do \
-		echo "build $$fn"; \
 		$(LAMBDA_ENV) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w $(STAMP)" -o .build/$$fn/bootstrap ./functions/$$fn || exit 1; \
+		size=$$(wc -c < .build/$$fn/bootstrap); \
+		awk -v fn=$$fn -v s=$$size 'BEGIN { printf "build %-16s %6.2f MB\n", fn, s / 1048576 }'; \
+		if [ $$size -gt $(MAX_FUNCTION_BYTES) ]; then \
+			echo "build: functions/$$fn is $$size bytes stripped, over the limit of $(MAX_FUNCTION_BYTES) bytes: see what it links with go version -m and go tool nm -size -sort size"; exit 1; \
+		fi; \
 	done
 
 ## template: regenerate template.yaml and the OpenAPI documents from the route table
