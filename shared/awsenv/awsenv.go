@@ -9,7 +9,8 @@
 // first provider), but linking it brings SSO, SSO-OIDC, sign-in, STS,
 // instance metadata and shared-file parsing into every function, about
 // 2.4 MB of a stripped binary that never uses them. Code that runs outside
-// Lambda with profiles (tools, programados' S3/SES) keeps the default chain.
+// Lambda with profiles (tools, make run: shared/app sets plataforma.Deps.AWS)
+// keeps the default chain.
 package awsenv
 
 import (
