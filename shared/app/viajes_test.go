@@ -35,7 +35,10 @@ func TestRoundTripsAndStatementsPerRequest(t *testing.T) {
 		{"5-line sale", testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: admin, Body: map[string]any{
 			"fecha_venta": "2026-11-20", "tipo_comprobante": "factura", "almacen_id": almacen, "detalles": lineas}}, http.StatusCreated, 4, 18},
 		{"login", testenv.Req{Method: http.MethodPost, Path: "/api/login", Body: map[string]any{
-			"email": testenv.Admin1, "password": testenv.DemoPassword}}, http.StatusOK, 6, 14},
+			"email": testenv.Admin1, "password": testenv.DemoPassword}}, http.StatusOK, 2, 10},
+		{"failed login", testenv.Req{Method: http.MethodPost, Path: "/api/login", Body: map[string]any{
+			"email": testenv.Admin1, "password": "Incorrecta1!"}}, http.StatusUnauthorized, 1, 8},
+		{"me", testenv.Req{Method: http.MethodGet, Path: "/api/me", Token: admin}, http.StatusOK, 2, 10},
 	}
 	for _, c := range cases {
 		// Warm once (prepared statements, caches), then count.

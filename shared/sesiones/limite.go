@@ -44,8 +44,10 @@ type intento struct {
 // round trip (a pipelined batch in one implicit transaction).
 //
 // also is queued after the limiter's statements, in the same round trip
-// (the login's user lookup, which needs no answer of the limiter); read
-// is called with its results, whatever the limiter decided.
+// and the same implicit transaction (the login's reads, which need no
+// answer of the limiter); read is called with their results, whatever the
+// limiter decided, and callbacks queued by also run when the results are
+// closed, before begin returns.
 func (l *Limiter) begin(ctx context.Context, pool db.Querier, email, direccion string, also func(b *pgx.Batch), read func(br pgx.BatchResults) error) (*intento, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	in := &intento{l: l, email: email}

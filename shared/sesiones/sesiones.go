@@ -74,15 +74,26 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 		id, empresaID int64
 		hash          string
 		activo        bool
+		usuario       *usuarios.Lectura
+		permisos      *[]string
 	)
-	// The limiter's statements and the user lookup travel in one round
-	// trip; the lookup's answer is used only when the limiter admits the
-	// attempt.
+	// Everything the login reads travels in one round trip, with the
+	// limiter's statements (limite.go), since none of it needs an answer
+	// of another: the lookup by e-mail, which also sets the tenant and
+	// user settings of the pipeline's transaction from the row it finds,
+	// and, under those settings (row-level security reads them), the user
+	// object and the permissions a successful login returns. What was read
+	// is used only when the limiter admitted the attempt and the password
+	// proved right; the settings end with the pipeline's transaction.
 	lookup := func(b *pgx.Batch) {
-		b.Queue(`select id, empresa_id, password_hash, activo from auth_buscar_login($1)`, email)
+		b.Queue(`select id, empresa_id, password_hash, activo,
+				set_config('app.empresa_id', empresa_id::text, true), set_config('app.usuario_id', id::text, true)
+			from auth_buscar_login($1)`, email)
+		usuario = usuarios.QueueFind(b, usuarios.DeLaSesion)
+		permisos = usuarios.QueuePermisos(b, usuarios.DeLaSesion)
 	}
 	read := func(br pgx.BatchResults) error {
-		err := br.QueryRow().Scan(&id, &empresaID, &hash, &activo)
+		err := br.QueryRow().Scan(&id, &empresaID, &hash, &activo, nil, nil)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("login: lookup: %w", err)
 		}
@@ -107,42 +118,33 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 		}
 		return apperr.NewForbidden("El usuario está inactivo. Contacte al administrador de su empresa.")
 	}
+	u, found := usuario.Usuario()
+	if !found {
+		// No token, and the failure recorded in advance stays, as before
+		// the reads moved ahead of the password check.
+		return apperr.NewForbidden("El usuario no tiene acceso a su empresa.")
+	}
 	if nombre == "" {
 		nombre = "api"
 	}
 	secret := auth.NewSecret()
 	expira := time.Now().Add(s.TokenTTL).UTC().Truncate(time.Second)
-	var data LoginData
-	err = s.DB.WithTx(ctx, db.Scope{EmpresaID: empresaID, UsuarioID: id}, func(tx *db.Tx) error {
-		// The password was right: this was no failed guess. Forgetting the
-		// e-mail's failures and creating the token travel together (with
-		// the transaction's BEGIN); a failure of the transaction keeps the
-		// failure recorded in advance, as a refused attempt would.
-		b := &pgx.Batch{}
-		intento.queueForget(b)
-		var tokenID int64
-		b.Queue(`select auth_crear_token($1, $2, $3, $4)`, id, auth.HashSecret(secret), expira, nombre).QueryRow(func(r pgx.Row) error { return r.Scan(&tokenID) })
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return fmt.Errorf("login: token: %w", err)
-		}
-		u, found, err := usuarios.Find(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if !found {
-			return apperr.NewForbidden("El usuario no tiene acceso a su empresa.")
-		}
-		perms, err := usuarios.PermisosDe(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		u.Permisos = perms
-		data = LoginData{Usuario: u, Token: auth.FormatToken(tokenID, secret), TokenType: "Bearer", ExpiraEn: expira, Permisos: perms}
-		return nil
-	})
-	if err != nil {
-		return err
+	// The second and last round trip, which needs the password check:
+	// forgetting the e-mail's failures (the one recorded in advance
+	// included) and creating the token, in the pipeline's one transaction,
+	// so that a failure to create the token keeps the failure recorded, as
+	// a refused attempt would. Neither statement reads the tenant settings
+	// (fallos_login is no tenant table; auth_crear_token is the owner's),
+	// so no BEGIN, settings or COMMIT of their own.
+	b := &pgx.Batch{}
+	intento.queueForget(b)
+	var tokenID int64
+	b.Queue(`select auth_crear_token($1, $2, $3, $4)`, id, auth.HashSecret(secret), expira, nombre).QueryRow(func(r pgx.Row) error { return r.Scan(&tokenID) })
+	if err := s.DB.Pool.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("login: token: %w", err)
 	}
+	u.Permisos = *permisos
+	data := LoginData{Usuario: u, Token: auth.FormatToken(tokenID, secret), TokenType: "Bearer", ExpiraEn: expira, Permisos: *permisos}
 	return httpx.OK(w, "Inicio de sesión exitoso.", data)
 }
 
@@ -165,10 +167,26 @@ func (s *Service) me(w http.ResponseWriter, r *http.Request) error {
 	p, _ := auth.FromContext(r.Context())
 	var out Me
 	err := s.DB.WithTx(r.Context(), db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}, func(tx *db.Tx) error {
-		u, found, err := usuarios.Find(r.Context(), tx, p.UsuarioID)
-		if err != nil {
+		// The user, its relations and the acting company in one round
+		// trip, which also carries BEGIN and COMMIT.
+		b := &pgx.Batch{}
+		usuario := usuarios.QueueFind(b, usuarios.PorID(p.UsuarioID))
+		b.Queue(`select id, nombre, razon_social, nit_ruc, subdominio from empresas where id = $1`, p.EmpresaID).
+			Query(func(rows pgx.Rows) error {
+				for rows.Next() {
+					var e usuarios.EmpresaRef
+					if err := rows.Scan(&e.ID, &e.Nombre, &e.RazonSocial, &e.NitRuc, &e.Subdominio); err != nil {
+						return fmt.Errorf("me: empresa: %w", err)
+					}
+					out.EmpresaActual = &e
+				}
+				return rows.Err()
+			})
+		tx.CommitWithFinalBatch()
+		if err := tx.SendFinalBatch(r.Context(), b).Close(); err != nil {
 			return err
 		}
+		u, found := usuario.Usuario()
 		if !found {
 			return apperr.NewUnauthenticated("El token de acceso no es válido, expiró o fue revocado.")
 		}
@@ -177,11 +195,6 @@ func (s *Service) me(w http.ResponseWriter, r *http.Request) error {
 			u.Permisos = []string{}
 		}
 		out.Usuario = u
-		var e usuarios.EmpresaRef
-		if err := tx.QueryRow(r.Context(), `select id, nombre, razon_social, nit_ruc, subdominio from empresas where id = $1`, p.EmpresaID).
-			Scan(&e.ID, &e.Nombre, &e.RazonSocial, &e.NitRuc, &e.Subdominio); err == nil {
-			out.EmpresaActual = &e
-		}
 		return nil
 	})
 	if err != nil {

@@ -65,66 +65,67 @@ func scanUsuario(row pgx.CollectableRow) (Usuario, error) {
 	return u, err
 }
 
-// loadRelations fills empresa, cargo and the roles held in the tenant for
-// every user, in one pipelined round trip whatever the number of users.
-func loadRelations(ctx context.Context, tx *db.Tx, us []Usuario) error {
-	q, empresaID := tx, tx.EmpresaID()
-	if len(us) == 0 {
-		return nil
-	}
-	ids := make([]int64, 0, len(us))
-	var empresas, cargos []int64
-	for _, u := range us {
-		ids = append(ids, u.ID)
-		empresas = append(empresas, u.EmpresaID)
-		if u.CargoID != nil {
-			cargos = append(cargos, *u.CargoID)
-		}
-	}
-	b := &pgx.Batch{}
-	b.Queue(`select id, nombre, razon_social, nit_ruc, subdominio from empresas where id = any($1)`, empresas)
-	b.Queue(`select id, nombre from cargos where id = any($1)`, cargos)
+// Quien names the users a queued read is about, as SQL: an expression of
+// type bigint[] and its arguments. PorID names users by their ids; the
+// login names DeLaSesion, whose id Go does not know yet when it queues
+// the reads (its lookup sets it earlier in the same pipeline).
+type Quien struct {
+	ids  string
+	args []any
+}
+
+// PorID names users by id.
+func PorID(ids ...int64) Quien { return Quien{"$1::bigint[]", []any{ids}} }
+
+// DeLaSesion is the user app.usuario_id names: the login sets it, with
+// app.empresa_id, from its lookup by e-mail in the statement before the
+// reads (transaction-local settings, which row-level security reads too).
+var DeLaSesion = Quien{"array[app_usuario_id()]", nil}
+
+// relaciones are the company, position and roles in the tenant of users,
+// read by three statements that need no earlier answer: they find the
+// companies and positions through the users themselves, so they travel in
+// the same round trip as the users' row when the ids are known (Find) or
+// named by the session (login).
+type relaciones struct {
+	emps   []EmpresaRef
+	cargos []CargoRef
+	roles  []rolDeUsuario
+}
+
+type rolDeUsuario struct {
+	usuario int64
+	rol     RolRef
+}
+
+func (r *relaciones) queue(b *pgx.Batch, q Quien) {
+	b.Queue(`select id, nombre, razon_social, nit_ruc, subdominio from empresas
+		where id in (select empresa_id from usuarios where id = any(`+q.ids+`))`, q.args...).
+		Query(collect(&r.emps, "empresas", func(row pgx.CollectableRow) (e EmpresaRef, err error) {
+			return e, row.Scan(&e.ID, &e.Nombre, &e.RazonSocial, &e.NitRuc, &e.Subdominio)
+		}))
+	b.Queue(`select id, nombre from cargos
+		where id in (select cargo_id from usuarios where id = any(`+q.ids+`))`, q.args...).
+		Query(collect(&r.cargos, "cargos", func(row pgx.CollectableRow) (c CargoRef, err error) {
+			return c, row.Scan(&c.ID, &c.Nombre)
+		}))
 	b.Queue(`select ur.usuario_id, r.id, r.nombre, r.slug, r.descripcion
 		from usuario_roles ur join roles r on r.empresa_id = ur.empresa_id and r.id = ur.rol_id and not r.eliminado
-		where ur.empresa_id = $1 and ur.usuario_id = any($2) order by r.id`, empresaID, ids)
-	br := q.SendBatch(ctx, b)
-	defer br.Close()
+		where ur.empresa_id = app_empresa_id() and ur.usuario_id = any(`+q.ids+`) order by r.id`, q.args...).
+		Query(collect(&r.roles, "roles", func(row pgx.CollectableRow) (x rolDeUsuario, err error) {
+			return x, row.Scan(&x.usuario, &x.rol.ID, &x.rol.Nombre, &x.rol.Slug, &x.rol.Descripcion)
+		}))
+}
 
-	rows, _ := br.Query()
-	emps, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (EmpresaRef, error) {
-		var e EmpresaRef
-		return e, r.Scan(&e.ID, &e.Nombre, &e.RazonSocial, &e.NitRuc, &e.Subdominio)
-	})
-	if err != nil {
-		return fmt.Errorf("usuarios: empresas: %w", err)
-	}
-	rows, _ = br.Query()
-	cs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (CargoRef, error) {
-		var c CargoRef
-		return c, r.Scan(&c.ID, &c.Nombre)
-	})
-	if err != nil {
-		return fmt.Errorf("usuarios: cargos: %w", err)
-	}
-	type userRole struct {
-		usuario int64
-		rol     RolRef
-	}
-	rows, _ = br.Query()
-	urs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (userRole, error) {
-		var x userRole
-		return x, r.Scan(&x.usuario, &x.rol.ID, &x.rol.Nombre, &x.rol.Slug, &x.rol.Descripcion)
-	})
-	if err != nil {
-		return fmt.Errorf("usuarios: roles: %w", err)
-	}
+// fill sets the relations read on every user.
+func (r *relaciones) fill(us []Usuario) {
 	empByID := map[int64]*EmpresaRef{}
-	for i := range emps {
-		empByID[emps[i].ID] = &emps[i]
+	for i := range r.emps {
+		empByID[r.emps[i].ID] = &r.emps[i]
 	}
 	cargoByID := map[int64]*CargoRef{}
-	for i := range cs {
-		cargoByID[cs[i].ID] = &cs[i]
+	for i := range r.cargos {
+		cargoByID[r.cargos[i].ID] = &r.cargos[i]
 	}
 	idx := map[int64]int{}
 	for i := range us {
@@ -134,34 +135,89 @@ func loadRelations(ctx context.Context, tx *db.Tx, us []Usuario) error {
 			us[i].Cargo = cargoByID[*us[i].CargoID]
 		}
 	}
-	for _, x := range urs {
-		i := idx[x.usuario]
-		us[i].Roles = append(us[i].Roles, x.rol)
+	for _, x := range r.roles {
+		if i, ok := idx[x.usuario]; ok {
+			us[i].Roles = append(us[i].Roles, x.rol)
+		}
 	}
+}
+
+// collect is a batch callback that collects a statement's rows into dst.
+func collect[T any](dst *[]T, what string, scan pgx.RowToFunc[T]) func(pgx.Rows) error {
+	return func(rows pgx.Rows) error {
+		out, err := pgx.CollectRows(rows, scan)
+		if err != nil {
+			return fmt.Errorf("usuarios: %s: %w", what, err)
+		}
+		*dst = out
+		return nil
+	}
+}
+
+// loadRelations fills empresa, cargo and the roles held in the tenant for
+// every user, in one pipelined round trip whatever the number of users.
+func loadRelations(ctx context.Context, tx *db.Tx, us []Usuario) error {
+	if len(us) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(us))
+	for i, u := range us {
+		ids[i] = u.ID
+	}
+	var r relaciones
+	b := &pgx.Batch{}
+	r.queue(b, PorID(ids...))
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return err
+	}
+	r.fill(us)
 	return nil
 }
 
+// Lectura is Find queued on a batch (QueueFind): the user's row and its
+// relations, four statements in the batch's round trip. Its answer is
+// ready once the batch's results were closed without error.
+type Lectura struct {
+	us     []Usuario
+	rel    relaciones
+	filled bool
+}
+
+// QueueFind queues on b the reads of Find for the user q names (one user),
+// in the tenant of the transaction's settings.
+func QueueFind(b *pgx.Batch, q Quien) *Lectura {
+	l := &Lectura{}
+	b.Queue(`select `+usuarioCols+` from usuarios u
+		join membresias m on m.usuario_id = u.id and m.empresa_id = app_empresa_id() and not m.eliminado
+		where u.id = any(`+q.ids+`) and not u.eliminado`, q.args...).
+		Query(collect(&l.us, "find", scanUsuario))
+	l.rel.queue(b, q)
+	return l
+}
+
+// Usuario is the user read, with relations; found is false when the tenant
+// has no such member.
+func (l *Lectura) Usuario() (u Usuario, found bool) {
+	if len(l.us) == 0 {
+		return Usuario{}, false
+	}
+	if !l.filled {
+		l.filled = true
+		l.rel.fill(l.us)
+	}
+	return l.us[0], true
+}
+
 // Find loads one user visible in the transaction's tenant (a member of it),
-// with relations. found is false when there is none.
+// with relations, in one round trip. found is false when there is none.
 func Find(ctx context.Context, tx *db.Tx, id int64) (Usuario, bool, error) {
-	q, empresaID := tx, tx.EmpresaID()
-	rows, err := q.Query(ctx, `select `+usuarioCols+` from usuarios u
-		join membresias m on m.usuario_id = u.id and m.empresa_id = $1 and not m.eliminado
-		where u.id = $2 and not u.eliminado`, empresaID, id)
-	if err != nil {
-		return Usuario{}, false, fmt.Errorf("usuarios: find: %w", err)
-	}
-	us, err := pgx.CollectRows(rows, scanUsuario)
-	if err != nil {
-		return Usuario{}, false, fmt.Errorf("usuarios: find: %w", err)
-	}
-	if len(us) == 0 {
-		return Usuario{}, false, nil
-	}
-	if err := loadRelations(ctx, tx, us); err != nil {
+	b := &pgx.Batch{}
+	l := QueueFind(b, PorID(id))
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return Usuario{}, false, err
 	}
-	return us[0], true, nil
+	u, found := l.Usuario()
+	return u, found, nil
 }
 
 // PermisosDeRoles lists the permission slugs the given roles of a company
@@ -179,21 +235,36 @@ func PermisosDeRoles(ctx context.Context, tx *db.Tx, roleIDs []int64) ([]string,
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
-// PermisosDe lists the permission slugs a user holds in the transaction's
-// tenant.
-func PermisosDe(ctx context.Context, tx *db.Tx, usuarioID int64) ([]string, error) {
-	q, empresaID := tx, tx.EmpresaID()
-	rows, err := q.Query(ctx, `select distinct p.slug from usuario_roles ur
+// QueuePermisos queues on b the read of the permission slugs the user q
+// names (one user) holds in the tenant of the transaction's settings; the
+// slice is filled (never nil) once the batch's results were closed.
+func QueuePermisos(b *pgx.Batch, q Quien) *[]string {
+	out := &[]string{}
+	b.Queue(`select distinct p.slug from usuario_roles ur
 		join roles r on r.empresa_id = ur.empresa_id and r.id = ur.rol_id and r.activo and not r.eliminado
 		join rol_permisos rp on rp.empresa_id = r.empresa_id and rp.rol_id = r.id
 		join permisos p on p.id = rp.permiso_id
-		where ur.empresa_id = $1 and ur.usuario_id = $2 order by p.slug`, empresaID, usuarioID)
-	if err != nil {
-		return nil, fmt.Errorf("usuarios: permisos: %w", err)
+		where ur.empresa_id = app_empresa_id() and ur.usuario_id = any(`+q.ids+`) order by p.slug`, q.args...).
+		Query(func(rows pgx.Rows) error {
+			slugs, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil {
+				return fmt.Errorf("usuarios: permisos: %w", err)
+			}
+			if slugs != nil {
+				*out = slugs
+			}
+			return nil
+		})
+	return out
+}
+
+// PermisosDe lists the permission slugs a user holds in the transaction's
+// tenant.
+func PermisosDe(ctx context.Context, tx *db.Tx, usuarioID int64) ([]string, error) {
+	b := &pgx.Batch{}
+	out := QueuePermisos(b, PorID(usuarioID))
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return nil, err
 	}
-	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if out == nil {
-		out = []string{}
-	}
-	return out, err
+	return *out, nil
 }
