@@ -71,11 +71,11 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	var (
-		id, empresaID int64
-		hash          string
-		activo        bool
-		usuario       *usuarios.Lectura
-		permisos      *[]string
+		id       int64
+		hash     string
+		activo   bool
+		usuario  *usuarios.Lectura
+		permisos *[]string
 	)
 	// Everything the login reads travels in one round trip, with the
 	// limiter's statements (limite.go), since none of it needs an answer
@@ -86,14 +86,14 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	// is used only when the limiter admitted the attempt and the password
 	// proved right; the settings end with the pipeline's transaction.
 	lookup := func(b *pgx.Batch) {
-		b.Queue(`select id, empresa_id, password_hash, activo,
+		b.Queue(`select id, password_hash, activo,
 				set_config('app.empresa_id', empresa_id::text, true), set_config('app.usuario_id', id::text, true)
 			from auth_buscar_login($1)`, email)
 		usuario = usuarios.QueueFind(b, usuarios.DeLaSesion)
 		permisos = usuarios.QueuePermisos(b, usuarios.DeLaSesion)
 	}
 	read := func(br pgx.BatchResults) error {
-		err := br.QueryRow().Scan(&id, &empresaID, &hash, &activo, nil, nil)
+		err := br.QueryRow().Scan(&id, &hash, &activo, nil, nil)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("login: lookup: %w", err)
 		}

@@ -184,7 +184,9 @@ type Lectura struct {
 }
 
 // QueueFind queues on b the reads of Find for the user q names (one user),
-// in the tenant of the transaction's settings.
+// in the tenant of the transaction's settings: app_empresa_id(), the value
+// row-level security reads (Tx.EmpresaID() in a db.Tx), which the login
+// sets in the same pipeline.
 func QueueFind(b *pgx.Batch, q Quien) *Lectura {
 	l := &Lectura{}
 	b.Queue(`select `+usuarioCols+` from usuarios u
