@@ -43,26 +43,39 @@ type intento struct {
 // concurrency: ten simultaneous guesses cannot all see zero failures. One
 // round trip (a pipelined batch in one implicit transaction).
 //
-// also is queued after the limiter's statements, in the same round trip
+// also is queued ahead of the limiter's statements, in the same round trip
 // and the same implicit transaction (the login's reads, which need no
-// answer of the limiter); read is called with their results, whatever the
-// limiter decided, and callbacks queued by also run when the results are
+// answer of the limiter): the lock is taken by the batch's next-to-last
+// statement and released when the batch ends, so logins of one e-mail
+// wait for each other only while the limiter's own statement runs. read is
+// called first, with the results of also, whatever the limiter decides;
+// callbacks queued by also and the limiter's run when the results are
 // closed, before begin returns.
 func (l *Limiter) begin(ctx context.Context, pool db.Querier, email, direccion string, also func(b *pgx.Batch), read func(br pgx.BatchResults) error) (*intento, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	in := &intento{l: l, email: email}
 	b := &pgx.Batch{}
-	if l == nil || (l.PorEmail <= 0 && l.PorDireccion <= 0) {
-		in.admitido = true
-		also(b)
+	also(b)
+	send := func() error {
 		br := pool.SendBatch(ctx, b)
 		defer br.Close()
 		if err := read(br); err != nil {
+			return err
+		}
+		if err := br.Close(); err != nil {
+			return fmt.Errorf("login limiter: %w", err)
+		}
+		return nil
+	}
+	if l == nil || (l.PorEmail <= 0 && l.PorDireccion <= 0) {
+		in.admitido = true
+		if err := send(); err != nil {
 			return nil, err
 		}
-		return in, br.Close()
+		return in, nil
 	}
 	porEmail, porDir := limit(l.PorEmail), limit(l.PorDireccion)
+	var id, espera *int64
 	b.Queue(`select pg_advisory_xact_lock(hashtextextended('login:' || $1, 0))`, email)
 	// The n-th most recent failure is the one whose expiry lifts the lock.
 	b.Queue(`with f as (
@@ -83,22 +96,10 @@ func (l *Limiter) begin(ctx context.Context, pool db.Querier, email, direccion s
 				case when n_email >= $4 then limite_email + $3::interval - now() end,
 				case when n_dir >= $5 then limite_dir + $3::interval - now() end)))::bigint
 		from c`,
-		email, direccion, l.Ventana.String(), porEmail, porDir)
-	also(b)
-	br := pool.SendBatch(ctx, b)
-	defer br.Close()
-	if _, err := br.Exec(); err != nil {
-		return nil, fmt.Errorf("login limiter: lock: %w", err)
-	}
-	var id, espera *int64
-	if err := br.QueryRow().Scan(&id, &espera); err != nil {
-		return nil, fmt.Errorf("login limiter: %w", err)
-	}
-	if err := read(br); err != nil {
+		email, direccion, l.Ventana.String(), porEmail, porDir).
+		QueryRow(func(r pgx.Row) error { return r.Scan(&id, &espera) })
+	if err := send(); err != nil {
 		return nil, err
-	}
-	if err := br.Close(); err != nil {
-		return nil, fmt.Errorf("login limiter: %w", err)
 	}
 	if id != nil {
 		in.falloID, in.admitido = *id, true
