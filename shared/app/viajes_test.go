@@ -33,7 +33,7 @@ func TestRoundTripsAndStatementsPerRequest(t *testing.T) {
 		{"product show", testenv.Req{Method: http.MethodGet, Path: "/api/productos/" + itoa(producto), Token: admin}, http.StatusOK, 2, 6},
 		{"product list", testenv.Req{Method: http.MethodGet, Path: "/api/productos?per_page=15", Token: admin}, http.StatusOK, 2, 7},
 		{"5-line sale", testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: admin, Body: map[string]any{
-			"fecha_venta": "2026-11-20", "tipo_comprobante": "factura", "almacen_id": almacen, "detalles": lineas}}, http.StatusCreated, 4, 18},
+			"fecha_venta": "2026-11-20", "tipo_comprobante": "factura", "almacen_id": almacen, "detalles": lineas}}, http.StatusCreated, 4, 19},
 		{"login", testenv.Req{Method: http.MethodPost, Path: "/api/login", Body: map[string]any{
 			"email": testenv.Admin1, "password": testenv.DemoPassword}}, http.StatusOK, 2, 10},
 		{"failed login", testenv.Req{Method: http.MethodPost, Path: "/api/login", Body: map[string]any{
