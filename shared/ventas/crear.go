@@ -232,6 +232,18 @@ type contexto struct {
 	refTipo    string
 }
 
+// queueLotes queues the locking read of the stock batches a sale of tipo
+// takes from almacen, after locking its series' counter row. Sales of a
+// company then queue on that one row instead of on each other's batches,
+// where a sale blocked halfway through its products holds the rest and
+// convoys form (50-line sales ran at a quarter of the rate). Every sale that
+// takes stock locks in this order, counter then batches, so two cannot
+// deadlock; a sale without stock takes the counter in its insert.
+func queueLotes(tx *db.Tx, b *pgx.Batch, tipo string, almacen int64, lineas []inventario.Linea) *inventario.Lotes {
+	b.Queue(`select 1 from contadores where empresa_id = $1 and clave = $2 for update`, tx.EmpresaID(), Prefijos[tipo])
+	return inventario.QueueLotes(tx, b, almacen, lineas)
+}
+
 // leerContexto reads what the database says about the body and, when the
 // sale names its warehouse and takes stock out of it (not a draft), reads
 // and locks the batches of its products in the same round trip (lotes).
@@ -307,12 +319,7 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (contexto, *inventa
 		order by (sucursal_id = $2) desc nulls last, id limit 1`, []any{empresaID, x.sucursalID}, &principal)
 	var lotes *inventario.Lotes
 	if x.almacenID != nil && x.estado != Borrador {
-		// The series' counter row is locked before the batches: sales of a
-		// company then queue on one row instead of on each other's batches,
-		// where a sale blocked halfway through its products holds the rest
-		// and convoys form (50-line sales ran at a quarter of the rate).
-		b.Queue(`select 1 from contadores where empresa_id = $1 and clave = $2 for update`, empresaID, Prefijos[x.tipo])
-		lotes = inventario.QueueLotes(tx, b, *x.almacenID, lineasInventario(x.lineas))
+		lotes = queueLotes(tx, b, x.tipo, *x.almacenID, lineasInventario(x.lineas))
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return c, nil, err
@@ -469,7 +476,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		if len(sl) > 0 && lotes == nil {
 			// The company's principal warehouse, known only now.
 			b := &pgx.Batch{}
-			lotes = inventario.QueueLotes(tx, b, *almacen, movimientoVenta(p, v).Lineas)
+			lotes = queueLotes(tx, b, x.tipo, *almacen, movimientoVenta(p, v).Lineas)
 			if err := tx.SendBatch(ctx, b).Close(); err != nil {
 				return Venta{}, err
 			}
