@@ -22,15 +22,9 @@ var errRapido = errors.New("httpx: invalid JSON")
 
 // DecodeRow decodes one JSON object as json.Decoder with UseNumber would.
 func DecodeRow(raw []byte) (map[string]any, error) {
-	d := decoder{b: raw}
-	d.space()
-	v, err := d.value()
+	v, err := DecodeValue(raw)
 	if err != nil {
 		return nil, err
-	}
-	d.space()
-	if d.i != len(d.b) {
-		return nil, errRapido
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
