@@ -14,10 +14,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -301,13 +302,8 @@ func (g *Gateway) authorize(ctx context.Context, ev events.APIGatewayV2HTTPReque
 // event builds the API Gateway v2 request event for r.
 func (g *Gateway) event(r *http.Request, route routes.Route, params map[string]string, body []byte, now time.Time) events.APIGatewayV2HTTPRequest {
 	headers := map[string]string{}
-	keys := make([]string, 0, len(r.Header))
-	for k := range r.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var cookies []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(r.Header)) {
 		lk := strings.ToLower(k)
 		if lk == "cookie" {
 			for _, c := range r.Header.Values(k) {

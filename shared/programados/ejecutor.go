@@ -6,9 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -286,13 +287,8 @@ func mensajeFallo(s *Servicio, empresa, eid int64, etapa string, err error) erro
 	if e, ok := apperr.As(err); ok && e.Kind != apperr.Internal {
 		msg := e.Message
 		if len(e.Fields) > 0 {
-			keys := make([]string, 0, len(e.Fields))
-			for k := range e.Fields {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
 			var parts []string
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(e.Fields)) {
 				parts = append(parts, k+": "+strings.Join(e.Fields[k], " "))
 			}
 			msg += " " + strings.Join(parts, "; ")
