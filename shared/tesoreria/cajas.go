@@ -42,14 +42,12 @@ const sesionesRecientes = `(select coalesce(jsonb_agg(x.j order by x.id desc), '
 
 // DatosCaja is a validated cash-box body; nil fields were not sent.
 type DatosCaja struct {
-	in                 *valid.Input
-	SucursalID         *int64
-	Nombre, Codigo     *string
-	Descripcion        *string
-	CuentaContableID   *int64
-	Activo             *bool
-	limpiarCodigo      bool
-	limpiarDescripcion bool
+	in               *valid.Input
+	SucursalID       *int64
+	Nombre, Codigo   *string
+	CuentaContableID *int64
+	limpiarCodigo    bool
+	comunes
 }
 
 // BuscarCaja loads a cash box of the tenant with its recent sessions.
@@ -98,11 +96,10 @@ func CrearCaja(ctx context.Context, tx *db.Tx, _ auth.Principal, d DatosCaja) (j
 	if err := d.in.Err(); err != nil {
 		return nil, err
 	}
-	activo := d.Activo == nil || *d.Activo
 	var id int64
 	err := tx.QueryRow(ctx, `insert into cajas (empresa_id, sucursal_id, nombre, codigo, descripcion, cuenta_contable_id, activo)
 		select $1, $2, $3, $4, $5, coalesce($6, cfg.cuenta_caja_id), $7 from contabilidad_configuracion cfg where cfg.empresa_id = $1
-		returning id`, tx.EmpresaID(), d.SucursalID, d.Nombre, d.Codigo, d.Descripcion, d.CuentaContableID, activo).Scan(&id)
+		returning id`, tx.EmpresaID(), d.SucursalID, d.Nombre, d.Codigo, d.Descripcion, d.CuentaContableID, d.activo()).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, apperr.InvalidField("cuenta_contable_id", "La empresa no tiene configuración contable; indique la cuenta contable de la caja.")
 	}

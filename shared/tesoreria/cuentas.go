@@ -60,15 +60,13 @@ const movimientosPendientes = `(select coalesce(jsonb_agg(` + lineaJSON + ` orde
 
 // DatosCuenta is a validated bank-account body; nil fields were not sent.
 type DatosCuenta struct {
-	in                 *valid.Input
-	Banco, Numero      *string
-	IBAN, Moneda       *string
-	Titular            *string
-	Descripcion        *string
-	CuentaContableID   *int64
-	Activo             *bool
-	limpiarTitular     bool
-	limpiarDescripcion bool
+	in               *valid.Input
+	Banco, Numero    *string
+	IBAN, Moneda     *string
+	Titular          *string
+	CuentaContableID *int64
+	limpiarTitular   bool
+	comunes
 }
 
 // BuscarCuenta loads a bank account of the tenant with its balance and its
@@ -190,11 +188,10 @@ func CrearCuenta(ctx context.Context, tx *db.Tx, _ auth.Principal, d DatosCuenta
 		}
 		cuenta = &nueva
 	}
-	activo := d.Activo == nil || *d.Activo
 	var id int64
 	err := tx.QueryRow(ctx, `insert into cuentas_bancarias (empresa_id, banco, numero, iban, moneda, titular, descripcion, cuenta_contable_id, activo)
 		values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
-		tx.EmpresaID(), *d.Banco, *d.Numero, *d.IBAN, moneda, d.Titular, d.Descripcion, *cuenta, activo).Scan(&id)
+		tx.EmpresaID(), *d.Banco, *d.Numero, *d.IBAN, moneda, d.Titular, d.Descripcion, *cuenta, d.activo()).Scan(&id)
 	if err != nil {
 		return nil, errorCuenta(err)
 	}

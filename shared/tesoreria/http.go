@@ -80,6 +80,13 @@ func text(in *valid.Input, key string, rule valid.Str) (v *string, clear bool) {
 	return nil, in.IsNull(key) && !rule.Required
 }
 
+// leerComunes reads descripcion and activo, alike in every record body.
+func leerComunes(in *valid.Input) (c comunes) {
+	c.Descripcion, c.limpiarDescripcion = text(in, "descripcion", valid.Str{Max: 1000})
+	c.Activo = in.OptionalBool("activo")
+	return c
+}
+
 func readCuenta(in *valid.Input, creando bool) DatosCuenta {
 	d := DatosCuenta{in: in}
 	d.Banco, _ = text(in, "banco", valid.Str{Required: creando, Max: 255})
@@ -96,9 +103,8 @@ func readCuenta(in *valid.Input, creando bool) DatosCuenta {
 	}
 	d.Moneda = valid.Opt(in.OneOf("moneda", false, Monedas))
 	d.Titular, d.limpiarTitular = text(in, "titular", valid.Str{Max: 255})
-	d.Descripcion, d.limpiarDescripcion = text(in, "descripcion", valid.Str{Max: 1000})
+	d.comunes = leerComunes(in)
 	d.CuentaContableID = in.OptionalID("cuenta_contable_id")
-	d.Activo = in.OptionalBool("activo")
 	obligatorios(in, creando, "banco", "numero")
 	return d
 }
@@ -132,9 +138,8 @@ func readCaja(in *valid.Input, creando bool) DatosCaja {
 	}
 	d.Nombre, _ = text(in, "nombre", valid.Str{Required: creando, Max: 255})
 	d.Codigo, d.limpiarCodigo = text(in, "codigo", valid.Str{Max: 50})
-	d.Descripcion, d.limpiarDescripcion = text(in, "descripcion", valid.Str{Max: 1000})
+	d.comunes = leerComunes(in)
 	d.CuentaContableID = in.OptionalID("cuenta_contable_id")
-	d.Activo = in.OptionalBool("activo")
 	obligatorios(in, creando, "sucursal_id", "nombre")
 	return d
 }
@@ -178,8 +183,7 @@ func readPresupuesto(in *valid.Input, creando bool) DatosPresupuesto {
 			}
 		}
 	}
-	d.Descripcion, d.limpiarDescripcion = text(in, "descripcion", valid.Str{Max: 1000})
-	d.Activo = in.OptionalBool("activo")
+	d.comunes = leerComunes(in)
 	obligatorios(in, creando, "anio", "cuenta_contable_id", "montos")
 	return d
 }

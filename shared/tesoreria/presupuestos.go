@@ -27,13 +27,11 @@ const presupuestoJSON = `jsonb_build_object('id', p.id, 'empresa_id', p.empresa_
 
 // DatosPresupuesto is a validated budget body; nil fields were not sent.
 type DatosPresupuesto struct {
-	in                 *valid.Input
-	Anio               *int64
-	CuentaContableID   *int64
-	Montos             []decimal.Decimal // nil: not sent; else 12
-	Descripcion        *string
-	Activo             *bool
-	limpiarDescripcion bool
+	in               *valid.Input
+	Anio             *int64
+	CuentaContableID *int64
+	Montos           []decimal.Decimal // nil: not sent; else 12
+	comunes
 }
 
 // BuscarPresupuesto loads a budget of the tenant.
@@ -81,11 +79,10 @@ func CrearPresupuesto(ctx context.Context, tx *db.Tx, _ auth.Principal, d DatosP
 	if err := d.in.Err(); err != nil {
 		return nil, err
 	}
-	activo := d.Activo == nil || *d.Activo
 	var id int64
 	err := tx.QueryRow(ctx, `insert into presupuestos (empresa_id, anio, cuenta_contable_id, montos, descripcion, activo)
 		values ($1, $2, $3, $4::numeric[], $5, $6) returning id`,
-		tx.EmpresaID(), *d.Anio, *d.CuentaContableID, numerics(d.Montos), d.Descripcion, activo).Scan(&id)
+		tx.EmpresaID(), *d.Anio, *d.CuentaContableID, numerics(d.Montos), d.Descripcion, d.activo()).Scan(&id)
 	if err != nil {
 		return nil, errorPresupuesto(err)
 	}

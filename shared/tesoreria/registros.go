@@ -36,6 +36,18 @@ func existe(ctx context.Context, tx *db.Tx, tabla string, id int64, que, msg str
 	return nil
 }
 
+// comunes are the fields every treasury record body (bank account, cash box,
+// budget) carries with the same rules: a description (an explicit null
+// empties it) and the active flag; nil fields were not sent.
+type comunes struct {
+	Descripcion        *string
+	Activo             *bool
+	limpiarDescripcion bool
+}
+
+// activo is the flag a new record takes: active unless sent false.
+func (c comunes) activo() bool { return c.Activo == nil || *c.Activo }
+
 // seleccionada reports under campo a record the body names (la que) that
 // its read (err, activo) found missing from the tenant or inactive; another
 // error of the read is returned.
