@@ -262,6 +262,14 @@ func campo(t Tipo, nombre string) *esquema.Campo {
 	return nil
 }
 
+// paginacion is the page of n rows (sections) out of total, numbered as
+// httpx numbers the pages of a list: one arithmetic for both.
+func (c Consulta) paginacion(n, total int) *Paginacion {
+	pg := httpx.NewPage(c.Pagina, make([]struct{}, n), total)
+	return &Paginacion{CurrentPage: pg.CurrentPage, PerPage: pg.PerPage, Total: pg.Total, LastPage: pg.LastPage,
+		From: pg.From, To: pg.To}
+}
+
 // anterior is the previous period of the same length: it ends the day
 // before fecha_inicio.
 func (c Consulta) anterior() Consulta {

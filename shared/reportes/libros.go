@@ -343,13 +343,7 @@ func diario(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	r := &Reporte{Tipo: LibroDiario, Titulo: "Libro diario", Secciones: secciones,
 		Totales: map[string]Importe{"debe": Imp(debe), "haber": Imp(haber)}}
 	if limite != nil {
-		pg := Paginacion{CurrentPage: c.Pagina.Page, PerPage: c.Pagina.PerPage, Total: total,
-			LastPage: max(1, (total+c.Pagina.PerPage-1)/c.Pagina.PerPage)}
-		if len(secciones) > 0 {
-			from, to := offset+1, offset+len(secciones)
-			pg.From, pg.To = &from, &to
-		}
-		r.Paginacion = &pg
+		r.Paginacion = c.paginacion(len(secciones), total)
 	}
 	return r, nil
 }
