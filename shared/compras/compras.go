@@ -12,11 +12,9 @@
 package compras
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/db"
@@ -72,10 +70,3 @@ var (
 	// (at most 100%) and totals still fit numeric(18,2).
 	limiteOrden = decimal.New(1, 15)
 )
-
-// scanJSON scans a one-column jsonb row.
-func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
-	var b []byte
-	err := r.Scan(&b)
-	return b, err
-}

@@ -95,7 +95,7 @@ func (f *filtros) consulta(cols, from string, sorts map[string]string, id string
 		return handler.Query[json.RawMessage]{}, err
 	}
 	return handler.Query[json.RawMessage]{Cols: cols, From: from + " where " + strings.Join(f.conds, " and "),
-		Order: order + ", " + id, Args: f.args[1:], Scan: scanJSON}, nil
+		Order: order + ", " + id, Args: f.args[1:], Scan: handler.ScanJSON}, nil
 }
 
 func decodePago(in *valid.Input) (pagoIn, error) {

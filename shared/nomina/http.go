@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/apperr"
@@ -170,12 +169,6 @@ func parseAnio(r *http.Request) (int64, error) {
 
 // ---- lists ------------------------------------------------------------------
 
-func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
-	var b []byte
-	err := r.Scan(&b)
-	return b, err
-}
-
 var planillaSorts = map[string]string{"id": "p.id", "numero": "p.numero", "fecha_inicio": "p.fecha_inicio",
 	"fecha_fin": "p.fecha_fin", "estado": "p.estado", "creado_en": "p.creado_en", "actualizado_en": "p.actualizado_en"}
 
@@ -193,7 +186,7 @@ func listaPlanillas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMe
 	return handler.Query[json.RawMessage]{Cols: planillaJSON, From: `from planillas p where p.empresa_id = $1
 		and ($2::text is null or p.estado = $2) and ($3::text is null or p.tipo = $3)
 		and ($4::integer is null or extract(year from p.fecha_fin) = $4)`,
-		Order: order + ", p.id desc", Args: []any{estado, tipo, anio}, Scan: scanJSON}, nil
+		Order: order + ", p.id desc", Args: []any{estado, tipo, anio}, Scan: handler.ScanJSON}, nil
 }
 
 var tarifaSorts = map[string]string{"id": "t.id", "tipo": "t.tipo", "concepto": "t.concepto", "vigente_desde": "t.vigente_desde"}
@@ -212,5 +205,5 @@ func listaTarifas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMess
 	return handler.Query[json.RawMessage]{Cols: tarifaJSON, Global: true, From: `from nomina_tarifas t
 		where ($1::text is null or t.tipo = $1) and ($2::text is null or t.concepto = $2)
 		and ($3::date is null or (t.vigente_desde <= $3 and (t.vigente_hasta is null or t.vigente_hasta >= $3)))`,
-		Order: order + ", t.tipo, t.desde nulls first, t.concepto, t.id", Args: []any{tipo, concepto, vigente}, Scan: scanJSON}, nil
+		Order: order + ", t.tipo, t.desde nulls first, t.concepto, t.id", Args: []any{tipo, concepto, vigente}, Scan: handler.ScanJSON}, nil
 }

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/erpcr/erp/shared/apperr"
@@ -225,12 +224,6 @@ func parseConsultaPresupuesto(r *http.Request) (ConsultaPresupuesto, error) {
 
 // ---- lists ------------------------------------------------------------------
 
-func scanJSON(r pgx.CollectableRow) (json.RawMessage, error) {
-	var b []byte
-	err := r.Scan(&b)
-	return b, err
-}
-
 // lista is a list of JSON rows of from (its $1 the tenant, args from $2)
 // once f has read its filters cleanly, ordered by ?sort among sorts with
 // the id breaking ties.
@@ -239,7 +232,7 @@ func lista(f *httpx.Filters, sorts map[string]string, id, cols, from string, arg
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
-	return handler.Query[json.RawMessage]{Cols: cols, From: from, Order: order + ", " + id, Args: args, Scan: scanJSON}, nil
+	return handler.Query[json.RawMessage]{Cols: cols, From: from, Order: order + ", " + id, Args: args, Scan: handler.ScanJSON}, nil
 }
 
 var cuentaSorts = map[string]string{"id": "b.id", "banco": "b.banco", "numero": "b.numero", "moneda": "b.moneda",
@@ -265,7 +258,7 @@ func listaConciliaciones(r *http.Request, _ auth.Principal) (handler.Query[json.
 	}
 	return handler.Query[json.RawMessage]{Cols: conciliacionJSON,
 		From:  `from conciliaciones_bancarias r where r.empresa_id = $1 and r.cuenta_bancaria_id = $2`,
-		Order: "r.fecha_corte desc, r.id desc", Args: []any{id}, Scan: scanJSON,
+		Order: "r.fecha_corte desc, r.id desc", Args: []any{id}, Scan: handler.ScanJSON,
 		Check: func(ctx context.Context, tx *db.Tx) error {
 			return existe(ctx, tx, "cuentas_bancarias", id, "cuenta bancaria", msgCuentaNoEncontrada)
 		}}, nil
