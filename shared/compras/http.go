@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
@@ -135,18 +134,8 @@ func decodeOrden(creating bool) handler.DecodeFunc[ordenBody] {
 // change, applies sql ($1 tenant, $2 id) and answers the order's detail.
 func transicion(check func(*ordenActual) string, sql string) handler.ActionFunc[struct{}, json.RawMessage] {
 	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (json.RawMessage, error) {
-		cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, tx.EmpresaID(), id))
-		if err != nil {
+		if err := cambiar(ctx, tx, id, check, sql); err != nil {
 			return nil, err
-		}
-		if cur == nil {
-			return nil, apperr.NewNotFound(msgNoEncontrada)
-		}
-		if refusal := check(cur); refusal != "" {
-			return nil, apperr.InvalidField("estado", refusal)
-		}
-		if _, err := tx.Exec(ctx, sql, tx.EmpresaID(), id); err != nil {
-			return nil, fmt.Errorf("compras: transición de %d: %w", id, err)
 		}
 		data, _, err := findOrden(ctx, tx, id)
 		return data, err

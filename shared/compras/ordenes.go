@@ -174,22 +174,7 @@ func actualizarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64,
 	return data, err
 }
 
-// destroy soft-deletes an order in borrador.
 // eliminarOrden soft-deletes an order in borrador.
-func eliminarOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*struct{}, error) {
-
-	cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, tx.EmpresaID(), id))
-	if err != nil {
-		return nil, err
-	}
-	if cur == nil {
-		return nil, apperr.NewNotFound(msgNoEncontrada)
-	}
-	if cur.estado != Borrador {
-		return nil, apperr.InvalidField("estado", msgEliminar)
-	}
-	if _, err := tx.Exec(ctx, `update ordenes_compra set activo = false, eliminado = true where empresa_id = $1 and id = $2`, tx.EmpresaID(), id); err != nil {
-		return nil, fmt.Errorf("compras: delete %d: %w", id, err)
-	}
-	return nil, nil
+func eliminarOrden(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64, _ struct{}) (*struct{}, error) {
+	return nil, cambiar(ctx, tx, id, rechazoEliminar, sqlEliminar)
 }

@@ -33,11 +33,40 @@ import (
 // Anything else is a 422 under estado.
 
 // The writes of approving and cancelling, shared by the action routes and
-// by estado in a create or an edit ($1 tenant, $2 id).
+// by estado in a create or an edit, and of deleting ($1 tenant, $2 id).
 const (
 	sqlAprobar  = `update ordenes_compra set estado = 'aprobada', aprobado_en = now() where empresa_id = $1 and id = $2`
 	sqlCancelar = `update ordenes_compra set estado = 'cancelada', cancelado_en = now() where empresa_id = $1 and id = $2`
+	sqlEliminar = `update ordenes_compra set activo = false, eliminado = true where empresa_id = $1 and id = $2`
 )
+
+// cambiar locks order id (a 404 when the tenant has none), lets rechazo
+// refuse the change under estado and applies sql ($1 tenant, $2 id): the
+// one shape of approving, cancelling and deleting by their routes.
+func cambiar(ctx context.Context, tx *db.Tx, id int64, rechazo func(*ordenActual) string, sql string) error {
+	cur, err := scanOrden(tx.QueryRow(ctx, lockOrden, tx.EmpresaID(), id))
+	if err != nil {
+		return err
+	}
+	if cur == nil {
+		return apperr.NewNotFound(msgNoEncontrada)
+	}
+	if refusal := rechazo(cur); refusal != "" {
+		return apperr.InvalidField("estado", refusal)
+	}
+	if _, err := tx.Exec(ctx, sql, tx.EmpresaID(), id); err != nil {
+		return fmt.Errorf("compras: transición de %d: %w", id, err)
+	}
+	return nil
+}
+
+// rechazoEliminar is why an order cannot be deleted ("" when it can).
+func rechazoEliminar(o *ordenActual) string {
+	if o.estado != Borrador {
+		return msgEliminar
+	}
+	return ""
+}
 
 // rechazoCancelar is why an order cannot be cancelled ("" when it can).
 func rechazoCancelar(o *ordenActual) string {
