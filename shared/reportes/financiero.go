@@ -219,11 +219,7 @@ var flujoSQL = `with cfg as (
 ), lineas as (
 	select l.asiento_id, l.cuenta_id, a.fecha, (l.debe - l.haber) / ` + tasa("$5") + ` as neto,
 		l.cuenta_id in (select id from efectivo) as es_efectivo
-	from asiento_lineas l
-	join asientos_contables a on a.empresa_id = l.empresa_id and a.id = l.asiento_id
-	` + joinTasa("$5") + `
-	where l.empresa_id = $1 and ` + asientosPosteados + ` and a.fecha <= $3
-	  and ($4::bigint is null or l.sucursal_id = $4)
+	from asiento_lineas l ` + lineasPosteadas("$3", "$4", "$5") + `
 ), con_efectivo as (
 	select distinct asiento_id from lineas where es_efectivo and fecha >= $2
 )

@@ -34,6 +34,17 @@ func joinTasa(param string) string {
 	return fmt.Sprintf(tasaJoin, param)
 }
 
+// lineasPosteadas follows "from asiento_lineas l": the lines of the
+// company's posted entries a up to the date parameter fin, of the branch
+// parameter sucursal when it is not null, with the rate t of the currency
+// parameter usd (tasa) joined. Every ledger report sums these lines.
+func lineasPosteadas(fin, sucursal, usd string) string {
+	return `join asientos_contables a on a.empresa_id = l.empresa_id and a.id = l.asiento_id
+	` + joinTasa(usd) + `
+	where l.empresa_id = $1 and ` + asientosPosteados + ` and a.fecha <= ` + fin + `
+	  and (` + sucursal + `::bigint is null or l.sucursal_id = ` + sucursal + `)`
+}
+
 // sinTasaSQL finds the first date, between $2 and $3, of a posted entry
 // without an exchange rate; $4 is whether the report is in dollars.
 const sinTasaSQL = `select min(a.fecha) from asientos_contables a
@@ -114,11 +125,7 @@ var saldosSQL = `select l.cuenta_id,
 		coalesce(sum((l.debe - l.haber) / ` + tasa("$5") + `) filter (where a.fecha < $2), 0),
 		coalesce(sum(l.debe / ` + tasa("$5") + `) filter (where a.fecha >= $2), 0),
 		coalesce(sum(l.haber / ` + tasa("$5") + `) filter (where a.fecha >= $2), 0)
-	from asiento_lineas l
-	join asientos_contables a on a.empresa_id = l.empresa_id and a.id = l.asiento_id
-	` + joinTasa("$5") + `
-	where l.empresa_id = $1 and ` + asientosPosteados + ` and a.fecha <= $3
-	  and ($4::bigint is null or l.sucursal_id = $4)
+	from asiento_lineas l ` + lineasPosteadas("$3", "$4", "$5") + `
 	group by l.cuenta_id`
 
 // cargarLibro reads the chart, the configuration and the balances of the

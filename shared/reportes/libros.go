@@ -126,12 +126,7 @@ var mayorSQL = `with cuenta as (
 ), lineas as (
 	select a.fecha, a.numero, a.id as asiento_id, l.linea, s.codigo, coalesce(l.descripcion, a.descripcion) as descripcion,
 		l.debe / ` + tasa("$6") + ` as debe, l.haber / ` + tasa("$6") + ` as haber
-	from asiento_lineas l
-	join sub s on s.id = l.cuenta_id
-	join asientos_contables a on a.empresa_id = l.empresa_id and a.id = l.asiento_id
-	` + joinTasa("$6") + `
-	where l.empresa_id = $1 and ` + asientosPosteados + ` and a.fecha <= $4
-	  and ($5::bigint is null or l.sucursal_id = $5)
+	from asiento_lineas l join sub s on s.id = l.cuenta_id ` + lineasPosteadas("$4", "$5", "$6") + `
 )
 select 0 as orden, k.codigo, k.nombre, k.naturaleza, null::date, null::text, null::bigint, null::int, null::text,
 	coalesce((select sum(debe - haber) from lineas where fecha < $3), 0), 0::numeric
