@@ -20,7 +20,6 @@ import (
 	"path"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -485,23 +484,17 @@ func exportarLista[T any](d *db.DB, w http.ResponseWriter, r *http.Request, q Qu
 // name without its extension.
 func EscribirTabla(w http.ResponseWriter, tabla exportar.Tabla, formato, nombre, hoja string) error {
 	var buf bytes.Buffer
+	a := exportar.Archivo{Nombre: nombre + ".xlsx", ContentType: exportar.MediaExcel}
 	var err error
-	switch formato {
-	case "csv":
+	if formato == "csv" {
+		a.Nombre, a.ContentType = nombre+".csv", exportar.MediaCSV
 		err = exportar.CSV(&buf, tabla)
-		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		nombre += ".csv"
-	default:
+	} else {
 		err = exportar.Excel(&buf, hoja, tabla)
-		w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-		nombre += ".xlsx"
 	}
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Disposition", `attachment; filename="`+nombre+`"`)
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
-	return nil
+	a.Datos = buf.Bytes()
+	return a.Escribir(w)
 }

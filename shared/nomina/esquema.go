@@ -1,6 +1,9 @@
 package nomina
 
-import "github.com/erpcr/erp/shared/esquema"
+import (
+	"github.com/erpcr/erp/shared/esquema"
+	"github.com/erpcr/erp/shared/exportar"
+)
 
 // Esquemas are the request bodies of the group's company routes, by route
 // name, as the decoders of http.go read them (the OpenAPI document; the
@@ -83,6 +86,6 @@ var Consultas = map[string][]esquema.Campo{
 
 // Medios are the media types of the file answers.
 var Medios = map[string]string{
-	"planillas.comprobantes.show": MediaPDF,
-	"planillas.reporte-ccss":      "text/csv," + MediaExcel,
+	"planillas.comprobantes.show": exportar.MediaPDF,
+	"planillas.reporte-ccss":      "text/csv," + exportar.MediaExcel,
 }

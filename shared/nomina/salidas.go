@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/go-pdf/fpdf"
@@ -21,30 +19,6 @@ import (
 	"github.com/erpcr/erp/shared/montos"
 	"github.com/erpcr/erp/shared/reportes"
 )
-
-// Media types of the files.
-const (
-	MediaPDF   = "application/pdf"
-	MediaCSV   = "text/csv; charset=utf-8"
-	MediaExcel = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-)
-
-// Archivo is a file answer (handler.Escritor): written after the
-// transaction committed.
-type Archivo struct {
-	Nombre, ContentType string
-	Datos               []byte
-}
-
-// Escribir writes the file as an attachment.
-func (a Archivo) Escribir(w http.ResponseWriter) error {
-	w.Header().Set("Content-Type", a.ContentType)
-	w.Header().Set("Content-Disposition", `attachment; filename="`+a.Nombre+`"`)
-	w.Header().Set("Content-Length", strconv.Itoa(len(a.Datos)))
-	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(a.Datos)
-	return err
-}
 
 // conResultados are the states whose lines hold a calculation.
 func conResultados(estado string) bool {
@@ -71,7 +45,7 @@ type comprobante struct {
 
 // Comprobante renders an employee's pay slip of a calculated, approved or
 // paid planilla as a PDF (one query).
-func Comprobante(ctx context.Context, tx *db.Tx, _ auth.Principal, q ConsultaComprobante) (Archivo, error) {
+func Comprobante(ctx context.Context, tx *db.Tx, _ auth.Principal, q ConsultaComprobante) (exportar.Archivo, error) {
 	var c comprobante
 	m := &c.montos
 	err := tx.QueryRow(ctx, `select em.nombre, em.nit_ruc, p.numero, p.tipo, p.estado, p.fecha_inicio, p.fecha_fin,
@@ -88,19 +62,19 @@ func Comprobante(ctx context.Context, tx *db.Tx, _ auth.Principal, q ConsultaCom
 		&c.nombre, &c.apellidos, &c.tipoID, &c.ident, &c.puesto, &c.jornada, &c.hijos, &c.conyuge, &c.dias, &c.diasInc, &c.horasExtra,
 		&m[0], &m[1], &m[2], &m[3], &m[4], &m[5], &m[6], &m[7], &m[8], &m[9], &m[10], &m[11], &m[12], &m[13], &m[14])
 	if errors.Is(err, pgx.ErrNoRows) {
-		return Archivo{}, apperr.NewNotFound("El empleado no tiene línea en esta planilla (o la planilla no existe).")
+		return exportar.Archivo{}, apperr.NewNotFound("El empleado no tiene línea en esta planilla (o la planilla no existe).")
 	}
 	if err != nil {
-		return Archivo{}, fmt.Errorf("nomina: comprobante: %w", err)
+		return exportar.Archivo{}, fmt.Errorf("nomina: comprobante: %w", err)
 	}
 	if !conResultados(c.estado) {
-		return Archivo{}, rechazo(c.estado, "emitir comprobantes (debe estar calculada)")
+		return exportar.Archivo{}, rechazo(c.estado, "emitir comprobantes (debe estar calculada)")
 	}
 	datos, err := c.pdf()
 	if err != nil {
-		return Archivo{}, err
+		return exportar.Archivo{}, err
 	}
-	return Archivo{Nombre: fmt.Sprintf("comprobante_%s_%s.pdf", c.numero, c.ident), ContentType: MediaPDF, Datos: datos}, nil
+	return exportar.Archivo{Nombre: fmt.Sprintf("comprobante_%s_%s.pdf", c.numero, c.ident), ContentType: exportar.MediaPDF, Datos: datos}, nil
 }
 
 // pdf lays the pay slip out on an A4 page.
@@ -173,7 +147,7 @@ type ConsultaCCSS struct {
 // days of sick leave, which the CCSS covers) and the reported salary (the
 // gross salary, the base of the contributions; the employer's sick-leave
 // subsidy is not salary).
-func ReporteCCSS(ctx context.Context, tx *db.Tx, _ auth.Principal, q ConsultaCCSS) (Archivo, error) {
+func ReporteCCSS(ctx context.Context, tx *db.Tx, _ auth.Principal, q ConsultaCCSS) (exportar.Archivo, error) {
 	var (
 		numero, estado string
 		filas          []json.RawMessage
@@ -205,30 +179,30 @@ func ReporteCCSS(ctx context.Context, tx *db.Tx, _ auth.Principal, q ConsultaCCS
 			return rows.Err()
 		})
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return Archivo{}, fmt.Errorf("nomina: reporte ccss: %w", err)
+		return exportar.Archivo{}, fmt.Errorf("nomina: reporte ccss: %w", err)
 	}
 	if numero == "" {
-		return Archivo{}, apperr.NewNotFound(msgPlanillaNoEncontrada)
+		return exportar.Archivo{}, apperr.NewNotFound(msgPlanillaNoEncontrada)
 	}
 	if !conResultados(estado) {
-		return Archivo{}, rechazo(estado, "reportar a la CCSS (debe estar calculada)")
+		return exportar.Archivo{}, rechazo(estado, "reportar a la CCSS (debe estar calculada)")
 	}
 	t, err := exportar.Aplanar(filas)
 	if err != nil {
-		return Archivo{}, err
+		return exportar.Archivo{}, err
 	}
 	var buf bytes.Buffer
 	nombre := "reporte_ccss_" + numero
 	if q.Formato == "excel" {
 		if err := exportar.Excel(&buf, "SICERE", t); err != nil {
-			return Archivo{}, fmt.Errorf("nomina: reporte ccss excel: %w", err)
+			return exportar.Archivo{}, fmt.Errorf("nomina: reporte ccss excel: %w", err)
 		}
-		return Archivo{Nombre: nombre + ".xlsx", ContentType: MediaExcel, Datos: buf.Bytes()}, nil
+		return exportar.Archivo{Nombre: nombre + ".xlsx", ContentType: exportar.MediaExcel, Datos: buf.Bytes()}, nil
 	}
 	if err := exportar.CSV(&buf, t); err != nil {
-		return Archivo{}, fmt.Errorf("nomina: reporte ccss csv: %w", err)
+		return exportar.Archivo{}, fmt.Errorf("nomina: reporte ccss csv: %w", err)
 	}
-	return Archivo{Nombre: nombre + ".csv", ContentType: MediaCSV, Datos: buf.Bytes()}, nil
+	return exportar.Archivo{Nombre: nombre + ".csv", ContentType: exportar.MediaCSV, Datos: buf.Bytes()}, nil
 }
 
 // AguinaldoEmpleado is one employee's aguinaldo.

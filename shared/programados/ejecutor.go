@@ -17,6 +17,7 @@ import (
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/exportar"
 	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/reportes"
 )
@@ -200,7 +201,7 @@ func (s *Servicio) Ejecutar(ctx context.Context, empresa, eid int64) (corrio boo
 		return false, fmt.Errorf("programados: iniciar ejecución %d/%d: %w", empresa, eid, err)
 	}
 	var (
-		a     reportes.Archivo
+		a     exportar.Archivo
 		key   string
 		fallo error
 	)
@@ -247,11 +248,11 @@ func (s *Servicio) Ejecutar(ctx context.Context, empresa, eid int64) (corrio boo
 // producir generates and stores the file. fallo is the run's error as the
 // runs list shows it (Spanish; internal details only in the log). A panic
 // of a report is a failed run, not a dead scheduler.
-func (s *Servicio) producir(ctx context.Context, empresa, eid int64, p Programado) (a reportes.Archivo, key string, fallo error) {
+func (s *Servicio) producir(ctx context.Context, empresa, eid int64, p Programado) (a exportar.Archivo, key string, fallo error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log().Error("reportes programados: pánico", "empresa", empresa, "ejecucion", eid, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			a, key, fallo = reportes.Archivo{}, "", errors.New("Error interno al generar el reporte.")
+			a, key, fallo = exportar.Archivo{}, "", errors.New("Error interno al generar el reporte.")
 		}
 	}()
 	err := s.DB.WithTx(ctx, db.Scope{EmpresaID: empresa, UsuarioID: p.UsuarioID}, func(tx *db.Tx) error {

@@ -13,6 +13,7 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/exportar"
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
@@ -258,10 +259,5 @@ func (a *archivo) Escribir(w http.ResponseWriter) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", a.d.ContentType)
-	w.Header().Set("Content-Disposition", `attachment; filename="`+strings.ReplaceAll(a.d.Nombre, `"`, "")+`"`)
-	w.Header().Set("Content-Length", strconv.Itoa(len(datos)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(datos)
-	return nil
+	return exportar.Archivo{Nombre: a.d.Nombre, ContentType: a.d.ContentType, Datos: datos}.Escribir(w)
 }

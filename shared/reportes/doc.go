@@ -1,6 +1,9 @@
 package reportes
 
-import "github.com/erpcr/erp/shared/esquema"
+import (
+	"github.com/erpcr/erp/shared/esquema"
+	"github.com/erpcr/erp/shared/exportar"
+)
 
 // The group's routes as the OpenAPI document describes them
 // (shared/docs/fuentes): query parameters from the registry, the report's
@@ -62,7 +65,7 @@ var operativos = map[string]string{
 
 // descargas are the media types of the files (CSV without its charset
 // parameter: the document names the type).
-const descargas = MediaPDF + "," + MediaExcel + ",text/csv"
+const descargas = exportar.MediaPDF + "," + exportar.MediaExcel + ",text/csv"
 
 // Descargas are the media types each report route answers besides JSON.
 var Descargas = map[string]string{

@@ -22,40 +22,26 @@ type Encabezado struct {
 	Cedula string
 }
 
-// Archivo is an exported report.
-type Archivo struct {
-	Nombre      string
-	ContentType string
-	Datos       []byte
-}
-
-// Media types of the exports.
-const (
-	MediaPDF   = "application/pdf"
-	MediaExcel = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-	MediaCSV   = "text/csv; charset=utf-8"
-)
-
 // Exportar renders any report (of any registered type) as a file: the
 // sections with their columns and totals, the comparison when present,
 // and the report's totals in the type's order. Amounts stay decimals up
 // to the file: text in CSV and PDF, number cells (IEEE doubles, as Excel
 // stores every number) with a 2-decimal format in Excel.
-func Exportar(r *Reporte, t Tipo, h Encabezado, formato string) (Archivo, error) {
+func Exportar(r *Reporte, t Tipo, h Encabezado, formato string) (exportar.Archivo, error) {
 	b := bloques(r, t)
 	nombre := nombreArchivo(r)
 	switch formato {
 	case FormatoCSV:
 		d, err := exportarCSV(b)
-		return Archivo{Nombre: nombre + ".csv", ContentType: MediaCSV, Datos: d}, err
+		return exportar.Archivo{Nombre: nombre + ".csv", ContentType: exportar.MediaCSV, Datos: d}, err
 	case FormatoExcel:
 		d, err := exportarExcel(r, b, h)
-		return Archivo{Nombre: nombre + ".xlsx", ContentType: MediaExcel, Datos: d}, err
+		return exportar.Archivo{Nombre: nombre + ".xlsx", ContentType: exportar.MediaExcel, Datos: d}, err
 	case FormatoPDF:
 		d, err := exportarPDF(r, b, h)
-		return Archivo{Nombre: nombre + ".pdf", ContentType: MediaPDF, Datos: d}, err
+		return exportar.Archivo{Nombre: nombre + ".pdf", ContentType: exportar.MediaPDF, Datos: d}, err
 	}
-	return Archivo{}, fmt.Errorf("reportes: formato desconocido %q", formato)
+	return exportar.Archivo{}, fmt.Errorf("reportes: formato desconocido %q", formato)
 }
 
 // nombreArchivo is <tipo>_<fecha_inicio>_<fecha_fin>.

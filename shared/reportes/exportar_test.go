@@ -7,7 +7,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/erpcr/erp/shared/reportes"
+	"github.com/erpcr/erp/shared/exportar"
 	"github.com/erpcr/erp/shared/testenv"
 )
 
@@ -20,7 +20,7 @@ func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
 	nombre := "estado_resultados_2026-03-01_2026-03-31"
 
 	t.Run("pdf", func(t *testing.T) {
-		r := f.descarga(t, fin("estado_resultados", "formato=pdf", "comparar=periodo_anterior"), reportes.MediaPDF, nombre+".pdf")
+		r := f.descarga(t, fin("estado_resultados", "formato=pdf", "comparar=periodo_anterior"), exportar.MediaPDF, nombre+".pdf")
 		if !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
 			t.Fatalf("not a PDF: %q", r.Raw[:min(20, len(r.Raw))])
 		}
@@ -34,7 +34,7 @@ func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
 	})
 
 	t.Run("excel", func(t *testing.T) {
-		r := f.descarga(t, fin("estado_resultados", "formato=excel"), reportes.MediaExcel, nombre+".xlsx")
+		r := f.descarga(t, fin("estado_resultados", "formato=excel"), exportar.MediaExcel, nombre+".xlsx")
 		x, rows := testenv.XLSX(t, r.Raw, "Reporte")
 		if rows[0][0] != "Demo S.A." {
 			t.Errorf("header: %v", rows[:4])
@@ -69,7 +69,7 @@ func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
 	})
 
 	t.Run("csv", func(t *testing.T) {
-		r := f.descarga(t, "/api/reportes/balanza-comprobacion?"+marzo+"&formato=csv", reportes.MediaCSV, "balanza_comprobacion_2026-03-01_2026-03-31.csv")
+		r := f.descarga(t, "/api/reportes/balanza-comprobacion?"+marzo+"&formato=csv", exportar.MediaCSV, "balanza_comprobacion_2026-03-01_2026-03-31.csv")
 		recs := testenv.CSVRows(t, r.Raw)
 		if strings.Join(recs[0], ",") != "seccion,codigo,nombre,saldo_inicial_deudor,saldo_inicial_acreedor,debe,haber,saldo_final_deudor,saldo_final_acreedor" {
 			t.Errorf("header row: %v", recs[0])
@@ -93,7 +93,7 @@ func TestExportsOpenInTheirReadersWithTheReportsFigures(t *testing.T) {
 	})
 
 	t.Run("pdf of the journal", func(t *testing.T) {
-		r := f.descarga(t, "/api/reportes/libro-diario?"+marzo+"&formato=pdf", reportes.MediaPDF, "libro_diario_2026-03-01_2026-03-31.pdf")
+		r := f.descarga(t, "/api/reportes/libro-diario?"+marzo+"&formato=pdf", exportar.MediaPDF, "libro_diario_2026-03-01_2026-03-31.pdf")
 		if !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
 			t.Fatalf("journal pdf: %q", r.Raw[:min(20, len(r.Raw))])
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/exportar"
 )
 
 // MediaJSON is the media type of a report saved as JSON.
@@ -29,25 +30,25 @@ func ValidarParametros(clave string, params url.Values, prefijo string) error {
 // formato: JSON (the report as GET answers it, without the envelope), PDF,
 // Excel or CSV. It goes through the report cache as the route does. A
 // paginated report is generated whole, as its downloads are.
-func GenerarArchivo(ctx context.Context, tx *db.Tx, clave string, params url.Values, formato string) (Archivo, error) {
+func GenerarArchivo(ctx context.Context, tx *db.Tx, clave string, params url.Values, formato string) (exportar.Archivo, error) {
 	t, c, err := consultaDe(clave, params, formato, "parametros.")
 	if err != nil {
-		return Archivo{}, err
+		return exportar.Archivo{}, err
 	}
 	e, err := generar(ctx, tx, auth.Principal{}, peticion{tipo: t, c: c})
 	if err != nil {
-		return Archivo{}, err
+		return exportar.Archivo{}, err
 	}
 	res, ok := e.(*respuesta)
 	if !ok {
-		return Archivo{}, fmt.Errorf("reportes: generar %s: respuesta inesperada %T", clave, e)
+		return exportar.Archivo{}, fmt.Errorf("reportes: generar %s: respuesta inesperada %T", clave, e)
 	}
 	rep, err := decodificar(res.raw)
 	if err != nil {
-		return Archivo{}, err
+		return exportar.Archivo{}, err
 	}
 	if formato == FormatoJSON {
-		return Archivo{Nombre: nombreArchivo(rep) + ".json", ContentType: MediaJSON, Datos: append([]byte(nil), res.raw...)}, nil
+		return exportar.Archivo{Nombre: nombreArchivo(rep) + ".json", ContentType: MediaJSON, Datos: append([]byte(nil), res.raw...)}, nil
 	}
 	return Exportar(rep, t, Encabezado{Empresa: res.empresa, Cedula: res.cedula}, formato)
 }

@@ -206,10 +206,5 @@ func (s *respuesta) Escribir(w http.ResponseWriter) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", a.ContentType)
-	w.Header().Set("Content-Disposition", `attachment; filename="`+a.Nombre+`"`)
-	w.Header().Set("Content-Length", strconv.Itoa(len(a.Datos)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(a.Datos)
-	return nil
+	return a.Escribir(w)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/erpcr/erp/shared/exportar"
 	"github.com/erpcr/erp/shared/reportes"
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -258,7 +259,7 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 
 	t.Run("excel opens with the running balances as numbers", func(t *testing.T) {
 		r := f.descarga(t, "/api/reportes/kardex?producto_id="+itoa64(x)+"&almacen_id="+a+"&fecha_inicio=2026-03-05&fecha_fin=2026-03-31&formato=excel",
-			reportes.MediaExcel, "kardex_2026-03-05_2026-03-31.xlsx")
+			exportar.MediaExcel, "kardex_2026-03-05_2026-03-31.xlsx")
 		xl, rows := testenv.XLSX(t, r.Raw, "Reporte")
 		var ventas [][]string
 		for k, row := range rows {
@@ -343,7 +344,7 @@ func TestPurchasesReportGroupsReceivedOrdersBySupplierOrProduct(t *testing.T) {
 		"data.totales.cantidad": "7.00", "data.totales.subtotal": "4900.00", "data.totales.total": "5537.00"})
 
 	t.Run("csv", func(t *testing.T) {
-		r := f.descarga(t, "/api/reportes/compras?"+periodo+"&formato=csv", reportes.MediaCSV, "compras_"+dias(-1)+"_"+hoy()+".csv")
+		r := f.descarga(t, "/api/reportes/compras?"+periodo+"&formato=csv", exportar.MediaCSV, "compras_"+dias(-1)+"_"+hoy()+".csv")
 		recs := testenv.CSVRows(t, r.Raw)
 		if strings.Join(recs[0], ",") != "seccion,grupo,ordenes,cantidad,subtotal,descuentos,impuestos,total" {
 			t.Errorf("header: %v", recs[0])
@@ -376,7 +377,7 @@ func TestInventoryValuationPDFOpensWithItsFigures(t *testing.T) {
 	f := setup(t)
 	escenarioFIFO(f)
 	r := f.ok("/api/reportes/inventario-valorizado?fecha=2026-03-31&formato=pdf")
-	if r.Header.Get("Content-Type") != reportes.MediaPDF || !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
+	if r.Header.Get("Content-Type") != exportar.MediaPDF || !bytes.HasPrefix(r.Raw, []byte("%PDF-")) {
 		t.Fatalf("not a PDF: %v", r.Header)
 	}
 	text := testenv.PDFTexto(t, r.Raw)
