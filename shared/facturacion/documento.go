@@ -18,6 +18,7 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/hacienda/comprobante"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // lineaVenta is a sale line with what the XML needs of its product.
@@ -169,8 +170,8 @@ func emisorDocumento(c empresaConfig) comprobante.Parte {
 		p.NombreComercial = *e.NombreComercial
 	}
 	if e.Provincia != nil || e.Canton != nil || e.Distrito != nil || e.OtrasSenas != nil {
-		u := &comprobante.Ubicacion{Provincia: deref(e.Provincia), Canton: deref(e.Canton), Distrito: deref(e.Distrito),
-			Barrio: deref(e.Barrio), OtrasSenas: deref(e.OtrasSenas)}
+		u := &comprobante.Ubicacion{Provincia: valid.Valor(e.Provincia), Canton: valid.Valor(e.Canton), Distrito: valid.Valor(e.Distrito),
+			Barrio: valid.Valor(e.Barrio), OtrasSenas: valid.Valor(e.OtrasSenas)}
 		p.Ubicacion = u
 	}
 	if e.Telefono != nil {
@@ -180,13 +181,6 @@ func emisorDocumento(c empresaConfig) comprobante.Parte {
 		p.CorreoElectronico = []string{*e.CorreoElectronico}
 	}
 	return p
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 var (
@@ -202,7 +196,7 @@ func receptorDocumento(c *clienteVenta) *comprobante.Parte {
 		return nil
 	}
 	p := &comprobante.Parte{
-		Nombre:         recortar(strings.TrimSpace(deref(c.nombre)), 100),
+		Nombre:         recortar(strings.TrimSpace(valid.Valor(c.nombre)), 100),
 		Identificacion: comprobante.Identificacion{Tipo: c.tipoHacienda, Numero: soloAlfanumerico(c.identificacion)},
 	}
 	if c.nombreComercial != nil && len([]rune(*c.nombreComercial)) >= 3 {
@@ -247,7 +241,7 @@ func documento(c Comprobante, cfg empresaConfig, v ventaXML) (comprobante.Docume
 	}
 	d := comprobante.Documento{
 		Tipo: comprobante.Tipo(c.TipoDocumento), Clave: c.Clave, ProveedorSistemas: proveedor,
-		CodigoActividadEmisor: deref(cfg.actividad), NumeroConsecutivo: c.NumeroConsecutivo,
+		CodigoActividadEmisor: valid.Valor(cfg.actividad), NumeroConsecutivo: c.NumeroConsecutivo,
 		FechaEmision: c.FechaEmision, Emisor: emisorDocumento(cfg), Receptor: receptorDocumento(v.cliente),
 		CodigoMoneda: v.moneda, TipoCambio: v.tipoCambio,
 	}
@@ -280,7 +274,7 @@ func documento(c Comprobante, cfg empresaConfig, v ventaXML) (comprobante.Docume
 			detalle = strings.TrimSpace(*l.descripcion)
 		}
 		ln := comprobante.Linea{
-			CodigoCABYS: deref(l.cabys), Cantidad: l.cantidad, UnidadMedida: l.unidad, Detalle: recortar(detalle, 200),
+			CodigoCABYS: valid.Valor(l.cabys), Cantidad: l.cantidad, UnidadMedida: l.unidad, Detalle: recortar(detalle, 200),
 			PrecioUnitario: l.precio, ImpuestoCodigo: "01", Tarifa: l.porcentaje, EsServicio: l.tipo == "servicio",
 		}
 		if l.descuento.IsPositive() {

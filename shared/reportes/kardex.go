@@ -12,6 +12,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/routes"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // Kardex is a product's movements with the running quantity and FIFO
@@ -269,7 +270,7 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 		"entradas": Imp(entradas), "valor_entradas": Imp(vEntradas), "salidas": Imp(salidas), "valor_salidas": Imp(vS),
 		"saldo_final_cantidad": Imp(saldoQ), "saldo_final_valor": Imp(saldoV),
 	}
-	titulo := "Kardex de " + deref(codigo) + " " + *nombre
+	titulo := "Kardex de " + valid.Valor(codigo) + " " + *nombre
 	seccion := "Todos los almacenes"
 	if nomAlmacen != nil {
 		seccion = "Almacén " + *nomAlmacen

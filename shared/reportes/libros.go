@@ -14,6 +14,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/routes"
+	"github.com/erpcr/erp/shared/valid"
 )
 
 // The books (their own paths under /api/reportes).
@@ -183,7 +184,7 @@ func mayor(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 			return nil, fmt.Errorf("reportes: libro mayor: %w", err)
 		}
 		if orden == 0 {
-			found, codigo, nombre, natural = true, cod, deref(nom), deref(nat)
+			found, codigo, nombre, natural = true, cod, valid.Valor(nom), valid.Valor(nat)
 			if natural == "acreedora" {
 				signo = decimal.NewFromInt(-1)
 			}
@@ -198,8 +199,8 @@ func mayor(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 		d, h := debe.Round(2), haber.Round(2)
 		saldoAcum = saldoAcum.Add(d.Sub(h).Mul(signo))
 		tDebe, tHab = tDebe.Add(d), tHab.Add(h)
-		filas = append(filas, Fila{"fecha": fecha.Format(time.DateOnly), "numero": deref(num), "asiento_id": *asiento,
-			"codigo": cod, "descripcion": deref(desc), "debe": Imp(d), "haber": Imp(h), "saldo": Imp(saldoAcum)})
+		filas = append(filas, Fila{"fecha": fecha.Format(time.DateOnly), "numero": valid.Valor(num), "asiento_id": *asiento,
+			"codigo": cod, "descripcion": valid.Valor(desc), "debe": Imp(d), "haber": Imp(h), "saldo": Imp(saldoAcum)})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reportes: libro mayor: %w", err)
@@ -212,13 +213,6 @@ func mayor(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 		Secciones: []Seccion{{Clave: "movimientos", Titulo: codigo + " " + nombre + " (naturaleza " + natural + ")",
 			Columnas: columnasMayor, Filas: filas, Totales: tot}},
 		Totales: tot}, nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 var columnasDiario = []Columna{colCodigo, {Clave: "cuenta", Titulo: "Cuenta", Tipo: ColTexto}, colDescripcion, colDebe, colHaber}
@@ -315,7 +309,7 @@ func diario(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 				return nil, fmt.Errorf("reportes: libro diario: líneas: %w", err)
 			}
 		}
-		s := Seccion{Clave: deref(numero), Titulo: deref(numero) + " · " + fecha.Format(time.DateOnly) + " · " + desc,
+		s := Seccion{Clave: valid.Valor(numero), Titulo: valid.Valor(numero) + " · " + fecha.Format(time.DateOnly) + " · " + desc,
 			Columnas: columnasDiario, Filas: []Fila{}}
 		td, th := decimal.Zero, decimal.Zero
 		for _, ln := range lineas {
@@ -327,7 +321,7 @@ func diario(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 			d, h = d.Round(2), h.Round(2)
 			td, th = td.Add(d), th.Add(h)
 			s.Filas = append(s.Filas, Fila{"cuenta_id": ln.CuentaID, "codigo": ln.Codigo, "cuenta": ln.Cuenta,
-				"descripcion": deref(ln.Descripcion), "debe": Imp(d), "haber": Imp(h)})
+				"descripcion": valid.Valor(ln.Descripcion), "debe": Imp(d), "haber": Imp(h)})
 		}
 		s.Totales = map[string]Importe{"debe": Imp(td), "haber": Imp(th)}
 		secciones = append(secciones, s)

@@ -15,6 +15,16 @@ func Opt[T any](v T, ok bool) *T {
 	return &v
 }
 
+// Valor is Opt's inverse: *p, or T's zero value for nil (an optional
+// column or field shown as "" or 0).
+func Valor[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
 // OneOf reads a text field restricted to values. ok is false when it is
 // absent, null or not one of them (the last with a message listing them).
 func (in *Input) OneOf(key string, required bool, values []string) (string, bool) {
