@@ -13,6 +13,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/routes"
 )
 
@@ -38,21 +39,11 @@ const (
 // and the function speak Server-Sent Events, as the first event of a stream
 // kept open (stream).
 func (g *Gateway) respond(w http.ResponseWriter, r *http.Request, route routes.Route, fn *Function, ev events.APIGatewayV2HTTPRequest, resp events.APIGatewayV2HTTPResponse) {
-	if !acceptsSSE(r) || !isSSE(resp) {
+	if !httpx.AceptaSSE(r) || !isSSE(resp) {
 		writeResponse(w, resp)
 		return
 	}
 	g.stream(w, r, route, fn, ev, resp)
-}
-
-func acceptsSSE(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
-		mt, _, _ := strings.Cut(part, ";")
-		if strings.EqualFold(strings.TrimSpace(mt), "text/event-stream") {
-			return true
-		}
-	}
-	return false
 }
 
 func isSSE(resp events.APIGatewayV2HTTPResponse) bool {
@@ -62,7 +53,7 @@ func isSSE(resp events.APIGatewayV2HTTPResponse) bool {
 	for k, v := range resp.Headers {
 		if strings.EqualFold(k, "Content-Type") {
 			mt, _, err := mime.ParseMediaType(v)
-			return err == nil && mt == "text/event-stream"
+			return err == nil && mt == httpx.TipoSSE
 		}
 	}
 	return false

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/erpcr/erp/shared/apperr"
@@ -79,17 +78,6 @@ func intervalo(r *http.Request) (int, error) {
 	return n, nil
 }
 
-// quiereSSE reports whether the client asked for Server-Sent Events.
-func quiereSSE(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
-		mt, _, _ := strings.Cut(part, ";")
-		if strings.EqualFold(strings.TrimSpace(mt), "text/event-stream") {
-			return true
-		}
-	}
-	return false
-}
-
 // tiempoReal answers GET /api/tiempo-real with the counters as JSON, or,
 // with Accept: text/event-stream, as ONE Server-Sent Event carrying a
 // retry: field of the polling interval. A Lambda behind an HTTP API
@@ -123,7 +111,7 @@ func (s *Service) tiempoReal(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("Retry-After", strconv.Itoa(seg))
-	if !quiereSSE(r) {
+	if !httpx.AceptaSSE(r) {
 		return httpx.OK(w, "", x)
 	}
 	body, err := httpx.EncodeJSON(x)
