@@ -50,15 +50,22 @@ func ParsePage(r *http.Request) (PageRequest, error) {
 	return p, nil
 }
 
-// Page is the list response: {data, current_page, per_page, total, last_page, from, to}.
-type Page[T any] struct {
-	Data        []T  `json:"data"`
+// Paginacion is where a page stands among all: {current_page, per_page,
+// total, last_page, from, to}. Lists answer it beside their data (Page);
+// the paginated reports answer it under "paginacion".
+type Paginacion struct {
 	CurrentPage int  `json:"current_page"`
 	PerPage     int  `json:"per_page"`
 	Total       int  `json:"total"`
 	LastPage    int  `json:"last_page"`
 	From        *int `json:"from"`
 	To          *int `json:"to"`
+}
+
+// Page is the list response: {data, current_page, per_page, total, last_page, from, to}.
+type Page[T any] struct {
+	Data []T `json:"data"`
+	Paginacion
 }
 
 // NewPage assembles a page of rows out of total.
@@ -70,7 +77,7 @@ func NewPage[T any](req PageRequest, rows []T, total int) Page[T] {
 	if last < 1 {
 		last = 1
 	}
-	pg := Page[T]{Data: rows, CurrentPage: req.Page, PerPage: req.PerPage, Total: total, LastPage: last}
+	pg := Page[T]{Data: rows, Paginacion: Paginacion{CurrentPage: req.Page, PerPage: req.PerPage, Total: total, LastPage: last}}
 	if len(rows) > 0 {
 		from := req.Offset() + 1
 		to := req.Offset() + len(rows)

@@ -264,10 +264,9 @@ func campo(t Tipo, nombre string) *esquema.Campo {
 
 // paginacion is the page of n rows (sections) out of total, numbered as
 // httpx numbers the pages of a list: one arithmetic for both.
-func (c Consulta) paginacion(n, total int) *Paginacion {
+func (c Consulta) paginacion(n, total int) *httpx.Paginacion {
 	pg := httpx.NewPage(c.Pagina, make([]struct{}, n), total)
-	return &Paginacion{CurrentPage: pg.CurrentPage, PerPage: pg.PerPage, Total: pg.Total, LastPage: pg.LastPage,
-		From: pg.From, To: pg.To}
+	return &pg.Paginacion
 }
 
 // anterior is the previous period of the same length: it ends the day

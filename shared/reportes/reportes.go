@@ -25,6 +25,7 @@ import (
 
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/esquema"
+	"github.com/erpcr/erp/shared/httpx"
 )
 
 // Formats of a report (?formato=).
@@ -51,7 +52,7 @@ type Reporte struct {
 	// (?comparar=periodo_anterior).
 	Comparacion *Comparacion `json:"comparacion,omitempty"`
 	// Paginacion is set by the paginated reports (libro-diario).
-	Paginacion *Paginacion `json:"paginacion,omitempty"`
+	Paginacion *httpx.Paginacion `json:"paginacion,omitempty"`
 	// Movimientos is the kardex's rows in time order, also at the top level
 	// (issue 14 names data.movimientos); the section keeps them for exports.
 	Movimientos []Fila `json:"movimientos,omitempty"`
@@ -103,16 +104,6 @@ type Variacion struct {
 	Anterior   Importe  `json:"anterior"`
 	Monto      Importe  `json:"monto"`
 	Porcentaje *Importe `json:"porcentaje"`
-}
-
-// Paginacion is the page of a paginated report.
-type Paginacion struct {
-	CurrentPage int  `json:"current_page"`
-	PerPage     int  `json:"per_page"`
-	Total       int  `json:"total"`
-	LastPage    int  `json:"last_page"`
-	From        *int `json:"from"`
-	To          *int `json:"to"`
 }
 
 // Importe is an amount: a decimal (never a float) written as a JSON number
