@@ -148,6 +148,8 @@ type Tx struct {
 	despertar *string
 	// atCommit are the writes deferred to the commit (ExecAtCommit).
 	atCommit []*pgx.QueuedQuery
+	// marcadores are the values the commit takes (Marcador).
+	marcadores []*Marcador
 }
 
 // EmpresaID is the tenant the transaction is bound to (row-level security
@@ -214,7 +216,15 @@ func (d *DB) WithTx(ctx context.Context, s Scope, fn func(tx *Tx) error) (err er
 		if cErr := tx.SendBatch(ctx, b).Close(); cErr != nil {
 			tx.despertar = nil
 			err = fmt.Errorf("db: commit: %w", cErr)
-			_ = conn.Conn().Close(ctx)
+			// A statement of the commit's pipeline failed (the rest was
+			// skipped, the transaction is aborted) or the COMMIT did (the
+			// transaction is over; ROLLBACK then only warns): a ROLLBACK
+			// leaves the connection clean for the pool, as for any failed
+			// statement. Writes deferred to the commit may fail there on
+			// purpose (a stale plan, run again), so the connection is kept.
+			if _, rbErr := conn.Exec(context.WithoutCancel(ctx), "rollback"); rbErr != nil {
+				_ = conn.Conn().Close(ctx)
+			}
 		}
 	}()
 	return fn(tx)

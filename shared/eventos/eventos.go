@@ -47,11 +47,19 @@ func Registrar(ctx context.Context, tx *db.Tx, tipo string, payload any) error {
 
 // RegistrarAlConfirmar is Registrar for an event that is its transaction's
 // last write: the insert travels with the COMMIT (db.Tx.ExecAtCommit)
-// instead of a round trip of its own, and a failure fails the commit.
+// instead of a round trip of its own, and a failure fails the commit. The
+// markers of the transaction (db.Marcador) are resolved in the payload.
 func RegistrarAlConfirmar(tx *db.Tx, tipo string, payload any) error {
 	raw, err := json.Marshal(payload)
 	if err != nil {
 		return fmt.Errorf("eventos: %s payload: %w", tipo, err)
+	}
+	if tx.Marcado() {
+		// A value the commit takes (a sale's number) replaces its token:
+		// the payload is what Go would have encoded with it.
+		payload, args := tx.Resuelto("$3::text", []any{tx.EmpresaID(), tipo, string(raw)})
+		tx.ExecAtCommit(`insert into eventos (empresa_id, tipo, payload) values ($1, $2, `+payload+`::jsonb)`, args...)
+		return nil
 	}
 	tx.ExecAtCommit(insertar, tx.EmpresaID(), tipo, raw)
 	return nil

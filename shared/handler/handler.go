@@ -14,7 +14,6 @@ package handler
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"path"
@@ -24,7 +23,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
@@ -73,18 +71,23 @@ func body[In any](decode DecodeFunc[In]) func(*http.Request) (In, error) {
 	}
 }
 
+// intentos is how many times run runs a transaction at most.
+const intentos = 3
+
 // run runs fn in one transaction scoped to the request's principal. A
-// transaction PostgreSQL aborted as a deadlock victim or a serialization
-// failure is run again (up to 3 times): nothing of it committed, and domain
-// functions have no effect outside the database (stock rows are locked by
-// concurrent sales, receipts and transfers).
+// transaction PostgreSQL aborted as a deadlock victim, a serialization
+// failure or a plan gone stale (db.Reintentable) is run again (up to 3
+// times): nothing of it committed, and domain functions have no effect
+// outside the database (stock rows are locked by concurrent sales,
+// receipts and transfers). fn's context tells the last run
+// (db.UltimoIntento), where an optimistic domain function locks instead.
 func run(d *db.DB, r *http.Request, fn func(ctx context.Context, tx *db.Tx, p auth.Principal) error) error {
 	p := auth.FromRequest(r)
 	var err error
-	for range 3 {
-		err = d.WithTx(r.Context(), p.Scope(), func(tx *db.Tx) error { return fn(r.Context(), tx, p) })
-		var pg *pgconn.PgError
-		if !errors.As(err, &pg) || (pg.Code != "40P01" && pg.Code != "40001") {
+	for i := range intentos {
+		ctx := db.ConIntento(r.Context(), i, intentos)
+		err = d.WithTx(ctx, p.Scope(), func(tx *db.Tx) error { return fn(ctx, tx, p) })
+		if !db.Reintentable(err) {
 			return err
 		}
 	}
@@ -261,8 +264,10 @@ func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID, i
 			replay *idempotencia.Stored
 			out    []byte
 			status int
+			last   *db.Tx
 		)
 		err = run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) error {
+			last = tx
 			if key != "" {
 				stored, err := idempotencia.Begin(ctx, tx, key, ruta, huella)
 				if err != nil || stored != nil {
@@ -288,7 +293,8 @@ func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID, i
 			if key == "" {
 				return nil
 			}
-			return idempotencia.Save(ctx, tx, key, ruta, huella, idempotencia.Stored{Status: status, Body: out})
+			idempotencia.SaveAtCommit(tx, key, ruta, huella, idempotencia.Stored{Status: status, Body: out})
+			return nil
 		})
 		if err != nil {
 			return err
@@ -296,6 +302,10 @@ func creating[In, Out any](d *db.DB, msg string, decode DecodeFunc[In], conID, i
 		if replay != nil {
 			idempotencia.Replay(w, replay)
 			return nil
+		}
+		// Values the commit took (a sale's number) replace their tokens.
+		if out, err = last.Resolver(out); err != nil {
+			return err
 		}
 		httpx.WriteBody(w, status, out)
 		return nil

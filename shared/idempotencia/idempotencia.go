@@ -102,19 +102,23 @@ func Begin(ctx context.Context, tx *db.Tx, key, ruta string, huella []byte) (*St
 	return &s, nil
 }
 
-// Save keeps the response of the key's first request, in the same
-// transaction as the work it answers. Keys older than 24 hours are replaced.
-func Save(ctx context.Context, tx *db.Tx, key, ruta string, huella []byte, s Stored) error {
-	empresaID := tx.EmpresaID()
-	_, err := tx.Exec(ctx, `insert into claves_idempotencia (empresa_id, usuario_id, clave, ruta, huella, estado_http, respuesta)
-		values ($1, $2, $3, $4, $5, $6, $7)
-		on conflict (empresa_id, usuario_id, clave) do update set ruta = excluded.ruta, huella = excluded.huella,
-		  estado_http = excluded.estado_http, respuesta = excluded.respuesta, creado_en = now()`,
-		empresaID, tx.UsuarioID(), key, ruta, huella, s.Status, s.Body)
-	if err != nil {
-		return fmt.Errorf("idempotencia: save: %w", err)
+// SaveAtCommit keeps the response of the key's first request, in the same
+// transaction as the work it answers: the insert is the transaction's
+// last write and travels with its COMMIT (db.Tx.ExecAtCommit), and a
+// value the commit takes (db.Marcador: a sale's number) is put in place of
+// its token in the stored body, as in the answer. Keys older than 24
+// hours are replaced.
+func SaveAtCommit(tx *db.Tx, key, ruta string, huella []byte, s Stored) {
+	respuesta, args := "$7", []any{tx.EmpresaID(), tx.UsuarioID(), key, ruta, huella, s.Status, s.Body}
+	if tx.Marcado() {
+		args[6] = string(s.Body)
+		respuesta, args = tx.Resuelto("$7::text", args)
+		respuesta = "convert_to(" + respuesta + ", 'UTF8')"
 	}
-	return nil
+	tx.ExecAtCommit(`insert into claves_idempotencia (empresa_id, usuario_id, clave, ruta, huella, estado_http, respuesta)
+		values ($1, $2, $3, $4, $5, $6, `+respuesta+`)
+		on conflict (empresa_id, usuario_id, clave) do update set ruta = excluded.ruta, huella = excluded.huella,
+		  estado_http = excluded.estado_http, respuesta = excluded.respuesta, creado_en = now()`, args...)
 }
 
 // Replay writes a stored response, marked as a replay.

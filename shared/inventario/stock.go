@@ -65,9 +65,10 @@ type Movimiento struct {
 	Lineas           []Linea
 	Procesar         bool
 	PermitirNegativo bool
-	// VentaNueva: the movement's sale is the one inserted earlier in the
-	// same batch (its id and number are not known when the batch is
-	// queued); the sale's number then follows Observaciones.
+	// VentaNueva: the sale's number, read from its row when the movement
+	// is written, follows Observaciones; with VentaID nil the sale is the
+	// one inserted earlier in the same batch (its id and number are not
+	// known when the batch is queued).
 	VentaNueva bool
 }
 
@@ -135,11 +136,15 @@ type Preparado struct {
 	ds   []detalle
 	plan *consumo
 	ID   int64
+	// verificado: the check-and-lock of a plan made from a snapshot
+	// (QueueVerificacion) is queued.
+	verificado bool
 }
 
 // Preparar computes a movement's statements without sending anything. A
-// processed exit needs the locked batches of its warehouse (QueueLotes,
-// read before) and returns *FaltaStock when they cannot cover a line
+// processed exit needs the batches of its warehouse, read before: locked
+// (QueueLotes) or a snapshot (QueueLotesSinBloqueo, checked and locked
+// when queued); it returns *FaltaStock when they cannot cover a line
 // (unless m.PermitirNegativo).
 func Preparar(m Movimiento, lotes *Lotes) (*Preparado, error) {
 	p := &Preparado{m: m, ds: make([]detalle, len(m.Lineas))}
@@ -161,9 +166,26 @@ func Preparar(m Movimiento, lotes *Lotes) (*Preparado, error) {
 		if err != nil {
 			return nil, err
 		}
+		plan.instantanea = lotes.instantanea
 		p.plan = plan
 	}
 	return p, nil
+}
+
+// QueueVerificacion queues, for an exit planned from a snapshot of its
+// batches (QueueLotesSinBloqueo), the locking of the batches it takes from
+// (in the order every exit locks them: product, then FIFO) and the check
+// that each still holds what the plan takes from it at the plan's cost;
+// otherwise the statement fails with db.PlanVencido and the transaction
+// is to be run again on a fresh read. Queue queues it when the caller did
+// not before (a caller queues it earlier to take these locks before
+// others of its own).
+func (p *Preparado) QueueVerificacion(tx *db.Tx, b *pgx.Batch) {
+	if p.plan == nil || !p.plan.instantanea || p.verificado {
+		return
+	}
+	p.verificado = true
+	b.Queue(`select inventario_tomar_lotes($1, $2, $3, $4)`, tx.EmpresaID(), p.plan.ids, p.plan.tomar, p.plan.costos)
 }
 
 // Queue queues the movement on b: its number (the counter's row lock),
@@ -200,6 +222,8 @@ func (p *Preparado) Queue(tx *db.Tx, b *pgx.Batch) {
 		lineas[i], productos[i] = d.linea, d.producto
 		cantidades[i], costos[i], lotes[i], vencimientos[i] = db.Numeric(d.cantidad), db.Numeric(d.costo), d.lote, d.vencimiento
 	}
+	// The batches first, then the counter: the order of every exit.
+	p.QueueVerificacion(tx, b)
 	// A processed movement is born Procesada (the insert fires the same
 	// triggers as the update to Procesada did).
 	b.Queue(`with `+documentos.NumeroCTE("$1", "$4", 8)+`,
@@ -208,7 +232,7 @@ func (p *Preparado) Queue(tx *db.Tx, b *pgx.Batch) {
 				orden_compra_id, venta_id, proveedor_id, cliente_id, movimiento_par_id, observaciones, estado, procesado_en)
 			values ($1, $2, $3, (select numero from numero), $5, $6, $7, $8,
 				coalesce($9::bigint, case when $20::boolean then currval('ventas_id_seq') end), $10, $11, $12,
-				case when $20::boolean then $13::text || (select numero_comprobante from ventas where empresa_id = $1 and id = (select currval('ventas_id_seq')))
+				case when $20::boolean then $13::text || (select numero_comprobante from ventas where empresa_id = $1 and id = coalesce($9::bigint, (select currval('ventas_id_seq'))))
 				else $13::text end,
 				$21::text, case when $21::text = 'Procesada' then now() end)
 			returning id),
@@ -355,9 +379,12 @@ type lote struct {
 }
 
 // Lotes are the batches of a warehouse's products, read and locked
-// (QueueLotes) for an exit planned ahead (Preparar).
+// (QueueLotes) or only read (QueueLotesSinBloqueo) for an exit planned
+// ahead (Preparar).
 type Lotes struct {
 	filas []lote
+	// instantanea: read without locking; the plan is checked when queued.
+	instantanea bool
 }
 
 // QueueLotes queues on b the locking read of the batches of the lines'
@@ -372,12 +399,29 @@ func QueueLotes(tx *db.Tx, b *pgx.Batch, almacen int64, lineas []Linea) *Lotes {
 	return queueLotes(tx, b, almacen, productos)
 }
 
+// QueueLotesSinBloqueo is QueueLotes without the lock: a snapshot of the
+// batches (READ COMMITTED) to plan an exit from while another may be
+// taking from them. Preparado.Queue then locks the batches the plan takes
+// from and checks that they still hold what it takes, so a transaction
+// holds them only from its last round trip on.
+func QueueLotesSinBloqueo(tx *db.Tx, b *pgx.Batch, almacen int64, lineas []Linea) *Lotes {
+	productos := make([]int64, len(lineas))
+	for i, l := range lineas {
+		productos[i] = l.ProductoID
+	}
+	return queueLeerLotes(tx, b, almacen, productos, "")
+}
+
 func queueLotes(tx *db.Tx, b *pgx.Batch, almacen int64, productos []int64) *Lotes {
-	ls := &Lotes{}
+	return queueLeerLotes(tx, b, almacen, productos, "for update")
+}
+
+func queueLeerLotes(tx *db.Tx, b *pgx.Batch, almacen int64, productos []int64, bloqueo string) *Lotes {
+	ls := &Lotes{instantanea: bloqueo == ""}
 	b.Queue(`select id, producto_id, cantidad_disponible, costo_unitario from inventarios
 		where empresa_id = $1 and almacen_id = $2 and producto_id = any($3) and not eliminado
 		order by producto_id, fecha_vencimiento nulls last, creado_en, id
-		for update`, tx.EmpresaID(), almacen, productos).Query(func(rows pgx.Rows) error {
+		`+bloqueo, tx.EmpresaID(), almacen, productos).Query(func(rows pgx.Rows) error {
 		var err error
 		ls.filas, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (lote, error) {
 			var l lote
@@ -405,22 +449,24 @@ func productosDe(ds []detalle) []int64 {
 }
 
 // consumo is what an exit takes: per line, from which batch, how much and
-// at which cost; what each batch keeps; and what negative stock lets
-// through per product.
+// at which cost; per batch taken from, how much in all and at which cost;
+// and what negative stock lets through per product.
 type consumo struct {
 	cLinea                  []int32
 	cInventario             []int64
 	cCantidad, cCosto       []pgtype.Numeric
 	ids                     []int64
-	quedan                  []pgtype.Numeric
+	tomar, costos           []pgtype.Numeric
 	negProductos            []int64
 	negCantidades, negCosto []pgtype.Numeric
+	// instantanea: planned from unlocked batches (Lotes.instantanea).
+	instantanea bool
 }
 
 // planear consumes the locked batches FIFO for every line at once (the
 // arithmetic here; the writes are queued by consumo.queue).
-func planear(lotes []lote, ds []detalle, permitirNegativo bool) (*consumo, error) {
-	lotes = append([]lote(nil), lotes...)
+func planear(orig []lote, ds []detalle, permitirNegativo bool) (*consumo, error) {
+	lotes := append([]lote(nil), orig...)
 	byProduct := map[int64][]*lote{}
 	for i := range lotes {
 		byProduct[lotes[i].producto] = append(byProduct[lotes[i].producto], &lotes[i])
@@ -453,10 +499,13 @@ func planear(lotes []lote, ds []detalle, permitirNegativo bool) (*consumo, error
 			c.negProductos, c.negCantidades, c.negCosto = append(c.negProductos, d.producto), append(c.negCantidades, db.Numeric(need)), append(c.negCosto, db.Numeric(costo))
 		}
 	}
-	c.ids = make([]int64, 0, len(lotes))
-	c.quedan = make([]pgtype.Numeric, 0, len(lotes))
-	for _, l := range lotes {
-		c.ids, c.quedan = append(c.ids, l.id), append(c.quedan, db.Numeric(l.disponible))
+	// Per batch taken from, in the order the batches were read (the order
+	// exits lock them): what it gives in all, at its cost.
+	for i, l := range lotes {
+		if antes := orig[i].disponible; !l.disponible.Equal(antes) {
+			c.ids = append(c.ids, l.id)
+			c.tomar, c.costos = append(c.tomar, db.Numeric(antes.Sub(l.disponible))), append(c.costos, db.Numeric(l.costo))
+		}
 	}
 	return c, nil
 }
@@ -466,9 +515,13 @@ func planear(lotes []lote, ds []detalle, permitirNegativo bool) (*consumo, error
 // batch inserted before when id is nil) and the negative remainders.
 func (c *consumo) queue(tx *db.Tx, b *pgx.Batch, id *int64, almacen int64) {
 	empresaID := tx.EmpresaID()
-	b.Queue(`update inventarios i set cantidad_disponible = x.queda
-		from unnest($2::bigint[], $3::numeric[]) as x(id, queda)
-		where i.empresa_id = $1 and i.id = x.id and i.cantidad_disponible <> x.queda`, empresaID, c.ids, c.quedan)
+	// What each batch gives is taken from what it holds now: the same as
+	// writing what the plan left when the batches were locked for the plan,
+	// and what a plan from a snapshot needs (QueueVerificacion checked that
+	// each batch holds at least that).
+	b.Queue(`update inventarios i set cantidad_disponible = i.cantidad_disponible - x.toma
+		from unnest($2::bigint[], $3::numeric[]) as x(id, toma)
+		where i.empresa_id = $1 and i.id = x.id`, empresaID, c.ids, c.tomar)
 	// In line order, then FIFO order: the order Consumido reads them back.
 	b.Queue(`insert into consumos_lote (empresa_id, detalle_id, inventario_id, cantidad, costo_unitario)
 		select $1, d.id, x.inventario, x.cantidad, x.costo

@@ -1,9 +1,14 @@
 package ventas_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -147,5 +152,89 @@ func TestConcurrentPaymentsAndCancellationsStayConsistent(t *testing.T) {
 		if n := f.Int(`select count(*) from pagos where cuenta_por_cobrar_id = $1`, cxc); n != int64(paid) {
 			t.Errorf("round %d: %d payments stored, %d answered 201", round, n, paid)
 		}
+	}
+}
+
+// A sale plans its exit from an unlocked read of the batches and locks and
+// checks them only in its commit's round trip. Here another transaction
+// changes the batch between the two: it holds the batch's row lock (so the
+// sale's commit waits on it) and commits once the sale waits.
+func TestABatchChangedBeforeTheSaleCommitsIsCheckedAtCommit(t *testing.T) {
+	f := setup(t)
+	for _, c := range []struct {
+		name, cambio string
+		// status and stock of the sale of 3 (stock 5 at cost 10 when read).
+		status int
+		stock  string
+		costo  string
+	}{
+		// Still enough: the sale takes its 3 from what the batch holds now.
+		{"stock lowered but enough", `cantidad_disponible = 4`, http.StatusCreated, "1.000", "10.0000"},
+		// Not enough any more: the sale runs again on a fresh read, where
+		// the shortage is the usual 422 (and no number is spent).
+		{"stock taken meanwhile", `cantidad_disponible = 1`, http.StatusUnprocessableEntity, "1.000", ""},
+		// Another cost: run again, and the exit is valued at the new cost.
+		{"cost changed meanwhile", `costo_unitario = 12`, http.StatusCreated, "2.000", "12.0000"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := f.Producto(testenv.Prod{Codigo: "B" + strconv.Itoa(len(c.name))})
+			f.Stock(f.Almacen, p, "5", "10", "", "")
+			ventas := f.Int(`select count(*) from ventas`)
+			ctx := context.Background()
+			conn, err := pgx.Connect(ctx, f.E.AdminURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			tx, err := conn.Begin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback(ctx)
+			if _, err := tx.Exec(ctx, `update inventarios set `+c.cambio+` where producto_id = $1`, p); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan testenv.Resp, 1)
+			go func() {
+				done <- f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.Admin,
+					Body: testenv.With(venta(linea(p, 3, 100)), "almacen_id", f.Almacen)})
+			}()
+			// The sale read 5 without waiting and now waits for the batch's
+			// lock in its commit's check.
+			deadline := time.Now().Add(10 * time.Second)
+			for f.Int(`select count(*) from pg_stat_activity where usename = 'erp_app' and wait_event_type = 'Lock'
+				and query like '%inventario_tomar_lotes%'`) == 0 {
+				if time.Now().After(deadline) {
+					t.Fatal("the sale never waited for the batch")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if err := tx.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			r := <-done
+			if r.Status != c.status {
+				t.Fatalf("status %d, want %d: %s", r.Status, c.status, r.Raw)
+			}
+			if got := f.Existencias(f.Almacen, p); got != c.stock {
+				t.Errorf("stock %s, want %s", got, c.stock)
+			}
+			if c.status != http.StatusCreated {
+				testenv.Expect422(t, r, "detalles.0.cantidad")
+				if n := f.Int(`select count(*) from ventas`); n != ventas {
+					t.Errorf("%d sales, %d before", n, ventas)
+				}
+				return
+			}
+			numero := testenv.Str(r.JSON, "data.numero_comprobante")
+			if want := fmt.Sprintf("FAC-%08d", f.Int(`select valor from contadores where empresa_id = 1 and clave = 'FAC'`)); numero != want {
+				t.Errorf("number %q, want %q", numero, want)
+			}
+			if got := f.Text(`select observaciones || ' ' || c.costo_unitario from movimientos_inventario m
+				join detalles_movimiento d on d.movimiento_id = m.id join consumos_lote c on c.detalle_id = d.id
+				where m.venta_id = $1`, id(r)); got != "Venta "+numero+" "+c.costo {
+				t.Errorf("exit %q", got)
+			}
+		})
 	}
 }

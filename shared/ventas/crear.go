@@ -232,22 +232,23 @@ type contexto struct {
 	refTipo    string
 }
 
-// queueLotes queues the locking read of the stock batches a sale of tipo
-// takes from almacen, after locking its series' counter row. Sales of a
-// company then queue on that one row instead of on each other's batches,
-// where a sale blocked halfway through its products holds the rest and
-// convoys form (50-line sales ran at a quarter of the rate). Every sale that
-// takes stock locks in this order, counter then batches, so two cannot
-// deadlock; a sale without stock takes the counter in its insert.
-func queueLotes(tx *db.Tx, b *pgx.Batch, tipo string, almacen int64, lineas []inventario.Linea) *inventario.Lotes {
-	b.Queue(`select 1 from contadores where empresa_id = $1 and clave = $2 for update`, tx.EmpresaID(), Prefijos[tipo])
+// queueLotes queues the read of the stock batches a sale takes from
+// almacen. Optimistic (every run of the transaction but its last), it is a
+// plain read: the exit is planned from that snapshot and its batches are
+// locked and checked only in the sale's last round trip, with its number
+// and its COMMIT (crear). On the last run it locks them, as every exit did
+// before, so that a sale whose batches keep changing under it still ends.
+func queueLotes(tx *db.Tx, b *pgx.Batch, optimista bool, almacen int64, lineas []inventario.Linea) *inventario.Lotes {
+	if optimista {
+		return inventario.QueueLotesSinBloqueo(tx, b, almacen, lineas)
+	}
 	return inventario.QueueLotes(tx, b, almacen, lineas)
 }
 
 // leerContexto reads what the database says about the body and, when the
 // sale names its warehouse and takes stock out of it (not a draft), reads
-// and locks the batches of its products in the same round trip (lotes).
-func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (contexto, *inventario.Lotes, error) {
+// the batches of its products in the same round trip (lotes; queueLotes).
+func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (contexto, *inventario.Lotes, error) {
 	empresaID := tx.EmpresaID()
 	c := contexto{productos: map[int64]producto{}}
 	ids := make([]int64, 0, len(x.lineas))
@@ -319,7 +320,7 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn) (contexto, *inventa
 		order by (sucursal_id = $2) desc nulls last, id limit 1`, []any{empresaID, x.sucursalID}, &principal)
 	var lotes *inventario.Lotes
 	if x.almacenID != nil && x.estado != Borrador {
-		lotes = queueLotes(tx, b, x.tipo, *x.almacenID, lineasInventario(x.lineas))
+		lotes = queueLotes(tx, b, optimista, *x.almacenID, lineasInventario(x.lineas))
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return c, nil, err
@@ -394,13 +395,41 @@ func crearVenta(ctx context.Context, tx *db.Tx, p auth.Principal, b ventaBody) (
 	return v, nil
 }
 
-// crear records a validated sale in tx: its references are checked, its
-// number taken from the company's counter, the sale and its lines inserted
-// in one statement, its receivable opened and its stock exit processed.
+// crear records a validated sale in tx: its references are checked, the
+// sale and its lines inserted in one statement, its receivable opened, its
+// number taken from the company's counter and its stock exit processed.
 // Any failure leaves nothing behind (the caller's transaction rolls back,
 // giving the number back).
+//
+// The rows every sale of a company contends for (the stock batches, the
+// counter of the sale's series and the one of the exit's, SAL) are locked
+// only in the transaction's last round trip, the pipeline that ends in
+// COMMIT: no Go work and no other round trip happens while a sale holds
+// them. So the exit is planned from an unlocked read of the batches, the
+// sale is inserted with a token (db.Marcador) where its number goes and
+// read back with it, the answer and the event are encoded with it, and the
+// commit's pipeline then, in this order: locks the batches the plan takes
+// from and checks they still hold it (else the whole sale runs again,
+// db.PlanVencido); takes the number and sets it on the sale; writes the
+// exit (its own SAL number; its observaciones read the sale's number);
+// inserts the event and the Idempotency-Key's answer with the token
+// replaced by the number; commits. The handler then puts the number in
+// place of the token in its answer.
+//
+// Why that order cannot deadlock: everything that locks a row other
+// transactions also lock happens in that last round trip, in one order —
+// batches (one statement, product then FIFO order, as every exit locks
+// them), the sale's counter, the SAL counter, then what COMMIT's deferred
+// triggers take (the accounting entry counter, dashboard and report
+// versions, after every business lock of every transaction). Other exits
+// (adjustments, transfers, a confirmed draft) take batches then SAL too.
+// What the earlier round trips take is not contended: the sale's own new
+// rows and the KEY SHARE locks of their foreign keys (customer, branch,
+// warehouse, products, user), which conflict only with deleting those rows
+// or changing their keys, which nothing does while they are referenced.
 func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x ventaIn) (Venta, error) {
-	c, lotes, err := leerContexto(ctx, tx, x)
+	optimista := !db.UltimoIntento(ctx)
+	c, lotes, err := leerContexto(ctx, tx, x, optimista)
 	if err != nil {
 		return Venta{}, err
 	}
@@ -476,7 +505,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		if len(sl) > 0 && lotes == nil {
 			// The company's principal warehouse, known only now.
 			b := &pgx.Batch{}
-			lotes = queueLotes(tx, b, x.tipo, *almacen, movimientoVenta(p, v).Lineas)
+			lotes = queueLotes(tx, b, optimista, *almacen, movimientoVenta(p, v).Lineas)
 			if err := tx.SendBatch(ctx, b).Close(); err != nil {
 				return Venta{}, err
 			}
@@ -486,10 +515,13 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		}
 	}
 
-	// One round trip writes the sale and reads it back: its number (the
-	// counter's row lock, taken here, the last lock of the transaction but
-	// the commit's), the sale and its lines, its receivable, its stock exit
-	// and the nested objects of the answer.
+	// One round trip writes the sale and reads it back: the sale (its
+	// number a token until the commit takes it) and its lines, its
+	// receivable and the nested objects of the answer.
+	numero, err := tx.Marcador()
+	if err != nil {
+		return Venta{}, err
+	}
 	k := len(lineas)
 	nums := make([]int32, k)
 	prods := make([]int64, k)
@@ -504,12 +536,12 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	vs := []Venta{{UsuarioID: p.UsuarioID, ClienteID: x.clienteID, SucursalID: x.sucursalID, AlmacenID: almacen, FormaPagoID: x.formaPagoID,
 		CondicionVenta: condicion, Estado: x.estado}}
 	b := &pgx.Batch{}
-	b.Queue(`with `+documentos.NumeroCTE("$1", "$7", 8)+`, v as (
+	b.Queue(`with v as (
 		  insert into ventas (empresa_id, sucursal_id, cliente_id, usuario_id, forma_pago_id, almacen_id, numero_comprobante,
 		    tipo_comprobante, fecha_venta, estado, condicion_venta, observaciones,
 		    monto_subtotal, monto_descuentos, monto_impuestos, monto_total,
 		    venta_referencia_id, codigo_referencia, razon_referencia, moneda, tipo_cambio, cuenta_bancaria_id, caja_id)
-		  values ($1, $2, $3, $4, $5, $6, (select numero from numero), $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29, $30, $31, $32, $33) returning *
+		  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $27, $28, $29, $30, $31, $32, $33) returning *
 		), d as (
 		  insert into detalles_venta (empresa_id, venta_id, linea, producto_id, descripcion, cantidad, precio_unitario, descuento,
 		    porcentaje_impuesto, subtotal, monto_impuesto, total)
@@ -519,7 +551,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		    as x(linea, producto, descripcion, cantidad, precio, descuento, porcentaje, subtotal, impuesto, total)
 		)
 		select `+ventaCols+` from v`,
-		tx.EmpresaID(), x.sucursalID, x.clienteID, p.UsuarioID, x.formaPagoID, almacen, Prefijos[x.tipo],
+		tx.EmpresaID(), x.sucursalID, x.clienteID, p.UsuarioID, x.formaPagoID, almacen, numero.Token,
 		x.tipo, x.fecha, x.estado, condicion, x.observaciones,
 		db.Numeric(total.Subtotal), db.Numeric(total.Descuento), db.Numeric(total.Impuesto), db.Numeric(total.Total),
 		nums, prods, descs, cants, precios, descuentos, pcts, subs, imps, tots,
@@ -531,19 +563,38 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	if condicion == Credito && x.estado != Borrador {
 		queueAbrirCuenta(tx, b, nil)
 	}
-	if exit != nil {
-		exit.Queue(tx, b)
-	}
 	// The answer is read in the same round trip, after the writes.
 	carga := &db.Carga{}
 	colgar := leerVentas(carga, tx.EmpresaID(), vs, true, true)
 	if err := carga.EnviarTras(ctx, tx, b); err != nil {
-		if _, ok := db.IsUniqueViolation(err); ok {
-			return Venta{}, apperr.NewConflict("El número de comprobante asignado ya existe; intente de nuevo.")
-		}
 		return Venta{}, fmt.Errorf("ventas: insert: %w", err)
 	}
 	colgar(vs)
+
+	// The commit's round trip: batches, number, exit (see above), ahead
+	// of the event and the stored answer the caller defers to it.
+	alConfirmar := &pgx.Batch{}
+	if exit != nil {
+		exit.QueueVerificacion(tx, alConfirmar)
+	}
+	alConfirmar.Queue(`with `+documentos.NumeroCTE("$1", "$2", 8)+`
+		update ventas v set numero_comprobante = (select numero from numero)
+		where v.empresa_id = $1 and v.id = $3
+		returning `+numero.Guardar("v.numero_comprobante"), tx.EmpresaID(), Prefijos[x.tipo], vs[0].ID).QueryRow(func(r pgx.Row) error {
+		var n string
+		if err := r.Scan(&n); err != nil {
+			if _, ok := db.IsUniqueViolation(err); ok {
+				return apperr.NewConflict("El número de comprobante asignado ya existe; intente de nuevo.")
+			}
+			return fmt.Errorf("ventas: número: %w", err)
+		}
+		numero.Fijar(n)
+		return nil
+	})
+	if exit != nil {
+		exit.Queue(tx, alConfirmar)
+	}
+	tx.QueueAtCommit(alConfirmar)
 	return vs[0], nil
 }
 
