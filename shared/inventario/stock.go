@@ -392,11 +392,16 @@ type Lotes struct {
 // product by product, so two exits do not deadlock). They are available
 // once the batch is closed.
 func QueueLotes(tx *db.Tx, b *pgx.Batch, almacen int64, lineas []Linea) *Lotes {
+	return queueLotes(tx, b, almacen, productosDeLineas(lineas))
+}
+
+// productosDeLineas are the products of lines, in their order.
+func productosDeLineas(lineas []Linea) []int64 {
 	productos := make([]int64, len(lineas))
 	for i, l := range lineas {
 		productos[i] = l.ProductoID
 	}
-	return queueLotes(tx, b, almacen, productos)
+	return productos
 }
 
 // QueueLotesSinBloqueo is QueueLotes without the lock: a snapshot of the
@@ -405,11 +410,7 @@ func QueueLotes(tx *db.Tx, b *pgx.Batch, almacen int64, lineas []Linea) *Lotes {
 // from and checks that they still hold what it takes, so a transaction
 // holds them only from its last round trip on.
 func QueueLotesSinBloqueo(tx *db.Tx, b *pgx.Batch, almacen int64, lineas []Linea) *Lotes {
-	productos := make([]int64, len(lineas))
-	for i, l := range lineas {
-		productos[i] = l.ProductoID
-	}
-	return queueLeerLotes(tx, b, almacen, productos, "")
+	return queueLeerLotes(tx, b, almacen, productosDeLineas(lineas), "")
 }
 
 func queueLotes(tx *db.Tx, b *pgx.Batch, almacen int64, productos []int64) *Lotes {
