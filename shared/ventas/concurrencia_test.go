@@ -238,3 +238,26 @@ func TestABatchChangedBeforeTheSaleCommitsIsCheckedAtCommit(t *testing.T) {
 		})
 	}
 }
+
+// A sale whose plan goes stale at every commit runs three times: twice
+// planned from an unlocked read and checked at commit, and the last time
+// locking the batches when it reads them (no check), so that it ends. Here
+// the check always finds the batches changed (and counts its calls).
+func TestASaleWhosePlanGoesStaleTwiceLocksOnItsLastRun(t *testing.T) {
+	f := setup(t)
+	p := f.Producto(testenv.Prod{Codigo: "S"})
+	f.Stock(f.Almacen, p, "5", "10", "", "")
+	f.E.Exec(`create sequence chequeos; grant usage on sequence chequeos to erp_app;
+		create or replace function inventario_tomar_lotes(p_empresa bigint, p_ids bigint[], p_tomar numeric[], p_costos numeric[]) returns void
+		language plpgsql as $$ begin perform nextval('chequeos'); raise exception 'lotes cambiados' using errcode = 'ZS001'; end $$`)
+	r := f.venderOK(testenv.With(venta(linea(p, 3, 100)), "almacen_id", f.Almacen))
+	if n := f.Int(`select last_value from chequeos`); n != 2 {
+		t.Errorf("%d checks, want 2 (the last run locks instead)", n)
+	}
+	if testenv.Str(r.JSON, "data.numero_comprobante") != "FAC-00000001" || f.Existencias(f.Almacen, p) != "2.000" {
+		t.Errorf("number %s, stock %s", testenv.Str(r.JSON, "data.numero_comprobante"), f.Existencias(f.Almacen, p))
+	}
+	if n := f.Int(`select count(*) from ventas`); n != 1 {
+		t.Errorf("%d sales", n)
+	}
+}
