@@ -424,9 +424,15 @@ func crearVenta(ctx context.Context, tx *db.Tx, p auth.Principal, b ventaBody) (
 // versions, after every business lock of every transaction). Other exits
 // (adjustments, transfers, a confirmed draft) take batches then SAL too.
 // What the earlier round trips take is not contended: the sale's own new
-// rows and the KEY SHARE locks of their foreign keys (customer, branch,
-// warehouse, products, user), which conflict only with deleting those rows
-// or changing their keys, which nothing does while they are referenced.
+// rows, the KEY SHARE locks of their foreign keys (customer, branch,
+// warehouse, products, user, cash box, the sale a note corrects) and the
+// cash box session's FOR SHARE (migration 0014's trigger). Those conflict
+// only with a FOR UPDATE of, a delete of or a key change in those rows
+// (closing a cash box, invoicing or cancelling the corrected sale), and a
+// sale waits for them only before it holds any batch or counter; in the
+// last round trip the exit's foreign keys (warehouse, customer, user,
+// products) name rows the sale already holds those locks on, so it waits
+// there only for batches and counters, in the order above.
 func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x ventaIn) (Venta, error) {
 	optimista := !db.UltimoIntento(ctx)
 	c, lotes, err := leerContexto(ctx, tx, x, optimista)
