@@ -24,6 +24,7 @@ type baselineResult struct {
 	statements int    // statements in the script
 	note       string // "rollback" when the replay ends in ROLLBACK
 	err        error  // the replay failed (e.g. a statement no longer valid on today's schema)
+	cost       cost   // CPU per transaction: PostgreSQL's and pgbench's
 }
 
 // baselineScript reads <dir>/<scenario>.sql, a script kept by -scripts at
@@ -94,7 +95,7 @@ func baselineFill(ctx context.Context, owner *pgx.Conn, token string, answer []b
 // replay: a write ends in ROLLBACK; a read is committed, or ends in
 // ROLLBACK if committing fails. A script that fails on today's schema is a
 // result (reported in the table), not an error of the run.
-func replayBaseline(ctx context.Context, owner *pgx.Conn, dir, appURL, name, token string, answer []byte, o options, write bool) (*baselineResult, error) {
+func replayBaseline(ctx context.Context, owner *pgx.Conn, dir, appURL, name, title, token string, answer []byte, o options, write bool) (*baselineResult, error) {
 	if o.baseline == "" {
 		return nil, nil
 	}
@@ -115,12 +116,12 @@ func replayBaseline(ctx context.Context, owner *pgx.Conn, dir, appURL, name, tok
 	res := &baselineResult{statements: strings.Count(script, ";\n")}
 	var first error
 	if !write {
-		if res.tps, first = pgbench(ctx, dir, appURL, script, vars, o.pgClients, threads, secs); first == nil {
+		if res.tps, res.cost, first = pgbenchCost(ctx, dir, appURL, script, vars, o.pgClients, threads, secs, title); first == nil {
 			return res, nil
 		}
 	}
 	res.note = "rollback"
-	if res.tps, err = pgbench(ctx, dir, appURL, rollbackScript(script), vars, o.pgClients, threads, secs); err != nil {
+	if res.tps, res.cost, err = pgbenchCost(ctx, dir, appURL, rollbackScript(script), vars, o.pgClients, threads, secs, title); err != nil {
 		res.tps, res.note, res.err = 0, "", errors.Join(first, err)
 	}
 	return res, nil

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -137,29 +138,62 @@ var tpsLine = regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection t
 // seconds, as the application role; it returns transactions per second, or
 // an error with pgbench's output when a client aborted or failed.
 func pgbench(ctx context.Context, dir, url, script string, vars []string, clients, threads, seconds int) (float64, error) {
+	tps, _, err := pgbenchCost(ctx, dir, url, script, vars, clients, threads, seconds, "")
+	return tps, err
+}
+
+// pgbenchCost is pgbench with the CPU one transaction cost PostgreSQL
+// (pgCPU over the run) and pgbench itself, and, with -pgstat, the run's
+// pg_stat_statements kept under title.
+func pgbenchCost(ctx context.Context, dir, url, script string, vars []string, clients, threads, seconds int, title string) (float64, cost, error) {
 	path := filepath.Join(dir, "replay.sql")
 	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
-		return 0, err
+		return 0, cost{}, err
 	}
 	args := []string{"-n", "-M", "prepared", "-c", strconv.Itoa(clients), "-j", strconv.Itoa(threads), "-T", strconv.Itoa(seconds), "-f", path}
 	for _, v := range vars {
 		args = append(args, "-D", v)
 	}
 	args = append(args, url)
-	out, err := exec.CommandContext(ctx, "pgbench", args...).CombinedOutput()
+	cmd := exec.CommandContext(ctx, "pgbench", args...)
+	pgStat.reset(ctx)
+	pg0 := pgCPU(pgData)
+	out, err := cmd.CombinedOutput()
+	// The backends of pgbench's connections exit as it does; the
+	// postmaster reaps them (into its cutime) a moment later.
+	time.Sleep(200 * time.Millisecond)
+	pg1 := pgCPU(pgData)
 	text := string(out)
 	if err != nil || strings.Contains(text, "aborted") {
-		return 0, fmt.Errorf("pgbench: %v\n%s", err, tail(text, 2000))
+		return 0, cost{}, fmt.Errorf("pgbench: %v\n%s", err, tail(text, 2000))
 	}
 	if m := regexp.MustCompile(`number of failed transactions: ([1-9][0-9]*)`).FindStringSubmatch(text); m != nil {
-		return 0, fmt.Errorf("pgbench: %s failed transactions\n%s", m[1], tail(text, 2000))
+		return 0, cost{}, fmt.Errorf("pgbench: %s failed transactions\n%s", m[1], tail(text, 2000))
 	}
 	m := tpsLine.FindStringSubmatch(text)
 	if m == nil {
-		return 0, fmt.Errorf("pgbench: no tps in output\n%s", tail(text, 2000))
+		return 0, cost{}, fmt.Errorf("pgbench: no tps in output\n%s", tail(text, 2000))
 	}
-	return strconv.ParseFloat(m[1], 64)
+	tps, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return 0, cost{}, err
+	}
+	var c cost
+	if m := txLine.FindStringSubmatch(text); m != nil {
+		if n, _ := strconv.Atoi(m[1]); n > 0 {
+			if pg0 > 0 && pg1 > pg0 {
+				c.pg = (pg1 - pg0) / time.Duration(n)
+			}
+			c.client = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()) / time.Duration(n)
+			if title != "" {
+				keepStats(ctx, title, n)
+			}
+		}
+	}
+	return tps, c, nil
 }
+
+var txLine = regexp.MustCompile(`number of transactions actually processed: ([0-9]+)`)
 
 func tail(s string, n int) string {
 	if len(s) > n {

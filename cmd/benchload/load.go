@@ -45,6 +45,8 @@ type result struct {
 	// cpu is the process's CPU time (user + system) per recorded request:
 	// unlike throughput, it does not depend on what else the machine runs.
 	cpu time.Duration
+	// pgCPU is the private PostgreSQL's CPU time per recorded request.
+	pgCPU time.Duration
 }
 
 // cpuTime is the process's user and system CPU time so far.

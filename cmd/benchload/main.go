@@ -53,6 +53,7 @@ const (
 type options struct {
 	dir, out, only, profileDir, scripts, cold, baseline string
 	clients, pgClients                                  int
+	pgstat                                              bool
 	warmup, duration                                    time.Duration
 	productos, clientes                                 int
 }
@@ -66,6 +67,7 @@ func main() {
 	flag.StringVar(&o.baseline, "baseline", "bench/baseline/e156efa", "directory of the replay scripts of the statements each request sent before issue 17's changes, replayed after each scenario's own (empty or missing: none)")
 	flag.StringVar(&o.profileDir, "cpuprofile", "", "directory for a CPU profile of each scenario's measured window")
 	flag.StringVar(&o.cold, "coldstart", "productos", "function whose stripped binary size and start -> ready time are reported (empty: none)")
+	flag.BoolVar(&o.pgstat, "pgstat", false, "per-statement PostgreSQL times (pg_stat_statements, loaded by a restart of the private server) of each window, appended to the report")
 	flag.IntVar(&o.clients, "clients", 32, "concurrent closed-loop clients")
 	flag.IntVar(&o.pgClients, "pgbench-clients", 8, "pgbench -c")
 	flag.DurationVar(&o.warmup, "warmup", 3*time.Second, "warm-up per request kind (not recorded)")
@@ -101,10 +103,34 @@ func run(ctx context.Context, o options) error {
 		return fmt.Errorf("postgres: %w", err)
 	}
 	defer func() { _ = cluster.Stop() }()
+	if o.pgstat {
+		restart, err := enableStatStatements(ctx, cluster.URL("postgres"))
+		if err != nil {
+			return err
+		}
+		if restart {
+			if err := cluster.Stop(); err != nil {
+				return err
+			}
+			if cluster, err = pgcluster.Start(ctx, pgcluster.Options{Dir: o.dir}); err != nil {
+				return fmt.Errorf("postgres: %w", err)
+			}
+			if _, err := enableStatStatements(ctx, cluster.URL("postgres")); err != nil {
+				return err
+			}
+		}
+	}
+	pgData = cluster.Dir
 	if err := freshDatabase(ctx, cluster.URL("postgres"), benchDB); err != nil {
 		return err
 	}
 	adminURL := cluster.URL(benchDB)
+	if o.pgstat {
+		if err := execOn(ctx, adminURL, `create extension if not exists pg_stat_statements`); err != nil {
+			return fmt.Errorf("pg_stat_statements: %w", err)
+		}
+		pgStat = &statStatements{url: adminURL}
+	}
 	if _, err := app.Prepare(ctx, adminURL, app.PrepareOptions{
 		Env: config.EnvDevelopment, AppDBPassword: appDBPassword, Demo: true,
 		DemoPassword: benchPassword, BcryptCost: cfg.BcryptCost,
@@ -209,11 +235,11 @@ func run(ctx context.Context, o options) error {
 		}
 		rw := row{scenario: s, result: r, statements: len(stmts), roundTrips: rts}
 		if s.replay {
-			rw.pgbench, rw.replayNote, err = replay(ctx, owner, tmp, appURL, stmts, o, s.captured != nil)
+			rw.pgbench, rw.replayCost, rw.replayNote, err = replay(ctx, owner, tmp, appURL, stmts, o, s.captured != nil, s.label+", its statements replayed by pgbench")
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.name, err)
 			}
-			if rw.before, err = replayBaseline(ctx, owner, tmp, appURL, s.name, token, out, o, s.captured != nil); err != nil {
+			if rw.before, err = replayBaseline(ctx, owner, tmp, appURL, s.name, s.label+", the before-change statements replayed by pgbench", token, out, o, s.captured != nil); err != nil {
 				return fmt.Errorf("%s: línea base: %w", s.name, err)
 			}
 		}
@@ -245,25 +271,48 @@ type coldResult struct {
 // measure runs the closed loop, with the process's allocations over the
 // measured window and an optional CPU profile of it.
 func measure(ctx context.Context, c *http.Client, base, token string, s scenario, o options) result {
-	return closedLoopWith(ctx, c, base, token, s, o.clients, o.warmup, o.duration, func() func() {
-		if o.profileDir == "" {
-			return func() {}
+	var pg time.Duration
+	r := closedLoopWith(ctx, c, base, token, s, o.clients, o.warmup, o.duration, func() func() {
+		pgStat.reset(ctx)
+		pg0 := pgCPU(pgData)
+		stop := func() {}
+		if o.profileDir != "" {
+			_ = os.MkdirAll(o.profileDir, 0o755)
+			if f, err := os.Create(filepath.Join(o.profileDir, s.name+".pprof")); err == nil {
+				_ = pprof.StartCPUProfile(f)
+				stop = func() { pprof.StopCPUProfile(); _ = f.Close() }
+			}
 		}
-		_ = os.MkdirAll(o.profileDir, 0o755)
-		f, err := os.Create(filepath.Join(o.profileDir, s.name+".pprof"))
-		if err != nil {
-			return func() {}
+		return func() {
+			stop()
+			if pg1 := pgCPU(pgData); pg0 > 0 && pg1 > pg0 {
+				pg = pg1 - pg0
+			}
 		}
-		_ = pprof.StartCPUProfile(f)
-		return func() { pprof.StopCPUProfile(); _ = f.Close() }
 	})
+	if r.n > 0 {
+		r.pgCPU = pg / time.Duration(r.n)
+		keepStats(ctx, s.label+", the API", r.n)
+	}
+	return r
+}
+
+// execOn runs one statement on a connection of its own.
+func execOn(ctx context.Context, url, sql string) error {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	_, err = conn.Exec(ctx, sql)
+	return err
 }
 
 // replay runs the captured statements under pgbench. A write, which cannot
 // be repeated as it was sent (the sale's number), is replayed ending in
 // ROLLBACK instead of COMMIT (no WAL flush: a ceiling on the high side),
 // and the table says so; so is a read that fails when committed.
-func replay(ctx context.Context, owner *pgx.Conn, dir, appURL string, stmts []stmt, o options, write bool) (float64, string, error) {
+func replay(ctx context.Context, owner *pgx.Conn, dir, appURL string, stmts []stmt, o options, write bool, title string) (float64, cost, string, error) {
 	secs := int(o.duration.Seconds())
 	if secs < 1 {
 		secs = 1
@@ -274,26 +323,26 @@ func replay(ctx context.Context, owner *pgx.Conn, dir, appURL string, stmts []st
 	}
 	script, vars, err := pgbenchScript(ctx, owner, stmts, false)
 	if err != nil {
-		return 0, "", err
+		return 0, cost{}, "", err
 	}
 	keep(o, stmts, script, vars)
 	var first error
 	if !write {
-		tps, err := pgbench(ctx, dir, appURL, script, vars, o.pgClients, threads, secs)
+		tps, c, err := pgbenchCost(ctx, dir, appURL, script, vars, o.pgClients, threads, secs, title)
 		if err == nil {
-			return tps, "", nil
+			return tps, c, "", nil
 		}
 		first = err
 	}
 	script, vars, err = pgbenchScript(ctx, owner, stmts, true)
 	if err != nil {
-		return 0, "", err
+		return 0, cost{}, "", err
 	}
-	tps, err := pgbench(ctx, dir, appURL, script, vars, o.pgClients, threads, secs)
+	tps, c, err := pgbenchCost(ctx, dir, appURL, script, vars, o.pgClients, threads, secs, title)
 	if err != nil {
-		return 0, "", errors.Join(first, err)
+		return 0, cost{}, "", errors.Join(first, err)
 	}
-	return tps, "rollback", nil
+	return tps, c, "rollback", nil
 }
 
 // rawBcrypt is how many bcrypt.CompareHashAndPassword calls per second

@@ -19,6 +19,7 @@ type row struct {
 	statements, roundTrips int
 	pgbench                float64 // same-SQL replay, transactions per second
 	replayNote             string
+	replayCost             cost
 	before                 *baselineResult // the statements sent before issue 17's changes, replayed alike
 	bcrypt                 float64         // raw CompareHashAndPassword per second
 	bcryptCost             int
@@ -84,6 +85,19 @@ func writeReport(o options, rows []row, cfg config.Config, cs coldResult) error 
 		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %d / %d | %.2f | %.0f | %.1f | %s | %s | %d |\n",
 			r.label, r.perSecond, ms(r.p50), ms(r.p95), ms(r.p99), r.statements, r.roundTrips, float64(r.cpu.Microseconds())/1000, r.allocs, r.bytes/1024, r.ratio(), r.beforeRatio(), r.errors)
 	}
+	b.WriteString("\nCPU ms per request, PostgreSQL + its client (our process for the API, pgbench for a replay), each over its own window: PostgreSQL's from /proc (the postmaster, its live and reaped children), the client's from its rusage. On 2 cores, per s ≈ 2000 / total when both are busy.\n\n")
+	b.WriteString("| request | API: PostgreSQL + ours | same SQL: PostgreSQL + pgbench | before-change SQL: PostgreSQL + pgbench |\n|---|---|---|---|\n")
+	for _, r := range rows {
+		if r.pgCPU == 0 && r.replayCost == (cost{}) {
+			continue
+		}
+		before := "—"
+		if r.before != nil {
+			before = r.before.cost.String()
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.label, cost{r.pgCPU, r.cpu}, r.replayCost, before)
+	}
+	b.WriteString(pgStatMD.String())
 	if o.baseline != "" {
 		fmt.Fprintf(&b, "\nBefore-change SQL: the statements each request sent at the baseline commit, kept in %s (see its README), replayed by pgbench with the same settings right after the request's own replay, with this run's token and, for a sale, this run's traced sale's rows.\n", o.baseline)
 		for _, r := range rows {
