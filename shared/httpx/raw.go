@@ -35,16 +35,21 @@ func AppendCanonical(dst, src []byte) ([]byte, error) {
 	return appendCanonical(dst, src, false, nil)
 }
 
-// Member is a key and its value as JSON (nil: null).
+// Member is a key and its value as JSON (nil: null), or, with Omit, a key
+// left out.
 type Member struct {
 	Key   string
 	Value []byte
+	// Omit leaves the key out, as deleting it from the decoded map would
+	// (a later member of the same key puts it back).
+	Omit bool
 }
 
 // AppendCanonicalObject is AppendCanonical of the object src with extra
 // members, each replacing the object's own of the same key (a later extra
 // replacing an earlier one), as assigning them to the decoded map would:
-// a row and the relations PostgreSQL sent beside it.
+// a row and the relations PostgreSQL sent beside it. An Omit member
+// deletes the key instead.
 func AppendCanonicalObject(dst, src []byte, extra []Member) ([]byte, error) {
 	return appendCanonical(dst, src, true, extra)
 }
@@ -83,10 +88,12 @@ type canon struct {
 	members []member
 }
 
-// member is an object's key and where its value was written in the output.
+// member is an object's key and where its value was written in the output
+// (omit: nowhere, the key is left out).
 type member struct {
 	key        string
 	start, end int
+	omit       bool
 }
 
 var canons = sync.Pool{New: func() any { return &canon{members: make([]member, 0, 64)} }}
@@ -273,6 +280,10 @@ func (c *canon) object(b []byte, extra []Member) ([]byte, error) {
 		outer := c.d
 		for _, m := range extra {
 			start := len(b)
+			if m.Omit {
+				c.members = append(c.members, member{key: m.Key, start: start, end: start, omit: true})
+				continue
+			}
 			if m.Value == nil {
 				b = append(b, "null"...)
 			} else {
@@ -296,8 +307,8 @@ func (c *canon) object(b []byte, extra []Member) ([]byte, error) {
 	b = append(b, '{')
 	first := true
 	for i, m := range ms {
-		if i+1 < len(ms) && ms[i+1].key == m.key {
-			continue // a later duplicate wins, as in a map
+		if i+1 < len(ms) && ms[i+1].key == m.key || m.omit {
+			continue // a later duplicate wins, as in a map; an omitted key is deleted
 		}
 		if !first {
 			b = append(b, ',')

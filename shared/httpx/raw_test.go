@@ -202,7 +202,12 @@ func TestCanonicalObjectWithMembersIsTheMapWithThemAssigned(t *testing.T) {
 		for k, v := range row {
 			want[k] = v
 		}
-		for _, k := range []string{"categoria", "stock_total", randomString(r), "categoria"} {
+		for _, k := range []string{"busqueda", "categoria", "stock_total", randomString(r), "categoria", "nombre"} {
+			if r.IntN(4) == 0 {
+				extra = append(extra, Member{Key: k, Omit: true})
+				delete(want, k)
+				continue
+			}
 			v := randomTree(r, 1)
 			var b strings.Builder
 			jsonbText(&b, v)
@@ -222,11 +227,14 @@ func TestCanonicalObjectWithMembersIsTheMapWithThemAssigned(t *testing.T) {
 			t.Fatalf("%s + %v:\n got %s, %v\nwant x%s", src.String(), extra, got, err, wantRaw)
 		}
 	}
-	if got, err := AppendCanonicalObject(nil, []byte(` {} `), []Member{{"b", []byte(`[1, {"z": 1, "a": 2}]`)}, {"a", nil}}); err != nil || string(got) != `{"a":null,"b":[1,{"a":2,"z":1}]}` {
+	if got, err := AppendCanonicalObject(nil, []byte(` {} `), []Member{{Key: "b", Value: []byte(`[1, {"z": 1, "a": 2}]`)}, {Key: "a"}}); err != nil || string(got) != `{"a":null,"b":[1,{"a":2,"z":1}]}` {
 		t.Errorf("empty object: %s, %v", got, err)
 	}
+	if got, err := AppendCanonicalObject(nil, []byte(`{"busqueda": "x", "id": 1}`), []Member{{Key: "busqueda", Omit: true}, {Key: "nada", Omit: true}}); err != nil || string(got) != `{"id":1}` {
+		t.Errorf("omitted keys: %s, %v", got, err)
+	}
 	for _, bad := range [][2]string{{`[]`, `1`}, {`{}`, `{`}, {`{"a":1}`, `1 2`}} {
-		if _, err := AppendCanonicalObject(nil, []byte(bad[0]), []Member{{"k", []byte(bad[1])}}); err == nil {
+		if _, err := AppendCanonicalObject(nil, []byte(bad[0]), []Member{{Key: "k", Value: []byte(bad[1])}}); err == nil {
 			t.Errorf("%q + %q accepted", bad[0], bad[1])
 		}
 	}
