@@ -86,7 +86,20 @@ func appendCanonical(dst, src []byte, object bool, extra []Member) ([]byte, erro
 type canon struct {
 	d       decoder
 	members []member
+	// order is the last sort of an object of many members: the rows of a
+	// page have the same keys in the same order, so the sort is done once
+	// and its permutation applied to the others (checked key by key).
+	order struct {
+		keys   []string // the object's keys as read (copies)
+		perm   []int    // sorted position i holds the member read at perm[i]
+		sorted []member // scratch
+	}
 }
+
+// orderCached is the size from which an object's sort is kept for the
+// next object: a row has tens of keys, a nested relation a few (sorting
+// those costs less than comparing their keys).
+const orderCached = 8
 
 // member is an object's key and where its value was written in the output
 // (omit: nowhere, the key is left out).
@@ -94,6 +107,7 @@ type member struct {
 	key        string
 	start, end int
 	omit       bool
+	pos        int32 // order read in, for the sort's permutation
 }
 
 var canons = sync.Pool{New: func() any { return &canon{members: make([]member, 0, 64)} }}
@@ -302,7 +316,7 @@ func (c *canon) object(b []byte, extra []Member) ([]byte, error) {
 		c.d = outer
 	}
 	ms := c.members[mark:]
-	slices.SortStableFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })
+	c.sort(ms)
 	scratch := len(b)
 	b = append(b, '{')
 	first := true
@@ -322,4 +336,44 @@ func (c *canon) object(b []byte, extra []Member) ([]byte, error) {
 	n := copy(b[base:], b[scratch:])
 	c.members = c.members[:mark]
 	return b[:base+n], nil
+}
+
+// sort orders an object's members by key, stably (a later duplicate is
+// the one kept), reusing the last permutation when ms has the same keys in
+// the same order as the object it was made for.
+func (c *canon) sort(ms []member) {
+	byKey := func(x, y member) int { return strings.Compare(x.key, y.key) }
+	if len(ms) < orderCached {
+		slices.SortStableFunc(ms, byKey)
+		return
+	}
+	o := &c.order
+	if len(o.keys) == len(ms) {
+		same := true
+		for i, m := range ms {
+			if o.keys[i] != m.key {
+				same = false
+				break
+			}
+		}
+		if same {
+			o.sorted = o.sorted[:0]
+			for _, p := range o.perm {
+				o.sorted = append(o.sorted, ms[p])
+			}
+			copy(ms, o.sorted)
+			return
+		}
+	}
+	o.keys = o.keys[:0]
+	for i := range ms {
+		ms[i].pos = int32(i)
+		// A copy: the key may view src, which the next call replaces.
+		o.keys = append(o.keys, strings.Clone(ms[i].key))
+	}
+	slices.SortStableFunc(ms, byKey)
+	o.perm = o.perm[:0]
+	for _, m := range ms {
+		o.perm = append(o.perm, int(m.pos))
+	}
 }

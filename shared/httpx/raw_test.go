@@ -239,3 +239,48 @@ func TestCanonicalObjectWithMembersIsTheMapWithThemAssigned(t *testing.T) {
 		}
 	}
 }
+
+// The rows of a page share their keys: the sort of the first is reused for
+// the next ones (canon.sort), and must give what sorting each would, also
+// when the keys change, repeat or are omitted.
+func TestCanonicalObjectsOfTheSameKeysReuseTheSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	keys := []string{"id", "nombre", "busqueda", "precio_venta", "activo", "creado_en", "codigo", "empresa_id", "tipo", "descripcion"}
+	c := &canon{}
+	for i := range 200 {
+		ks := keys
+		if i%7 == 3 { // another order, then back
+			ks = append([]string(nil), keys...)
+			r.Shuffle(len(ks), func(a, b int) { ks[a], ks[b] = ks[b], ks[a] })
+		}
+		if i%11 == 5 { // a repeated key: the later value wins
+			ks = append(append([]string(nil), ks...), "nombre")
+		}
+		var src strings.Builder
+		src.WriteString("{")
+		want := map[string]any{}
+		for j, k := range ks {
+			if j > 0 {
+				src.WriteString(", ")
+			}
+			v := randomTree(r, 1)
+			var b strings.Builder
+			jsonbText(&b, v)
+			src.WriteString(`"` + k + `": ` + b.String())
+			want[k] = v
+		}
+		src.WriteString("}")
+		extra := []Member{{Key: "busqueda", Omit: true}, {Key: "categoria", Value: []byte(`{"id": 1, "nombre": "x"}`)}}
+		delete(want, "busqueda")
+		want["categoria"] = map[string]any{"id": json.Number("1"), "nombre": "x"}
+		wantRaw, ok := appendValue(nil, want)
+		if !ok {
+			t.Fatal("appendValue")
+		}
+		c.d = decoder{b: []byte(src.String())}
+		got, err := c.object(nil, extra)
+		if err != nil || !bytes.Equal(got, wantRaw) {
+			t.Fatalf("row %d %s:\n got %s, %v\nwant %s", i, src.String(), got, err, wantRaw)
+		}
+	}
+}
