@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
@@ -139,10 +140,10 @@ func (d *Deps) MustLambda(group string, grupo Grupo) *lambdahttp.Handler {
 	return lambdahttp.NewHandler(h)
 }
 
-// Authorizer is the Lambda entry point of the authorizer function.
-func (d *Deps) Authorizer() func(context.Context, events.APIGatewayV2CustomAuthorizerV2Request) (events.APIGatewayV2CustomAuthorizerSimpleResponse, error) {
-	a := &auth.Authorizer{DB: d.DB, BaseDomain: d.Cfg.TenantBaseDomain, Log: d.Log}
-	return a.Handle
+// Authorizer is the Lambda entry point of the authorizer function, a raw
+// handler (lambdahttp.Authorizer).
+func (d *Deps) Authorizer() lambda.Handler {
+	return lambdahttp.Authorizer(&auth.Authorizer{DB: d.DB, BaseDomain: d.Cfg.TenantBaseDomain, Log: d.Log})
 }
 
 // LocalQueue is the process's in-process queue: the hacienda queue when no
