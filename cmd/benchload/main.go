@@ -67,7 +67,7 @@ func main() {
 	flag.StringVar(&o.baseline, "baseline", "bench/baseline/e156efa", "directory of the replay scripts of the statements each request sent before issue 17's changes, replayed after each scenario's own (empty or missing: none)")
 	flag.StringVar(&o.profileDir, "cpuprofile", "", "directory for a CPU profile of each scenario's measured window")
 	flag.StringVar(&o.cold, "coldstart", "productos", "function whose stripped binary size and start -> ready time are reported (empty: none)")
-	flag.BoolVar(&o.pgstat, "pgstat", false, "per-statement PostgreSQL times (pg_stat_statements, loaded by a restart of the private server) of each window, appended to the report")
+	flag.BoolVar(&o.pgstat, "pgstat", false, "per-statement PostgreSQL times (pg_stat_statements, loaded by a restart of the private server, unloaded by the next run without -pgstat) of each window, appended to the report")
 	flag.IntVar(&o.clients, "clients", 32, "concurrent closed-loop clients")
 	flag.IntVar(&o.pgClients, "pgbench-clients", 8, "pgbench -c")
 	flag.DurationVar(&o.warmup, "warmup", 3*time.Second, "warm-up per request kind (not recorded)")
@@ -103,21 +103,19 @@ func run(ctx context.Context, o options) error {
 		return fmt.Errorf("postgres: %w", err)
 	}
 	defer func() { _ = cluster.Stop() }()
-	if o.pgstat {
-		restart, err := enableStatStatements(ctx, cluster.URL("postgres"))
-		if err != nil {
+	restart, err := loadStatStatements(ctx, cluster.URL("postgres"), o.pgstat)
+	if err != nil {
+		return err
+	}
+	if restart {
+		if err := cluster.Stop(); err != nil {
 			return err
 		}
-		if restart {
-			if err := cluster.Stop(); err != nil {
-				return err
-			}
-			if cluster, err = pgcluster.Start(ctx, pgcluster.Options{Dir: o.dir}); err != nil {
-				return fmt.Errorf("postgres: %w", err)
-			}
-			if _, err := enableStatStatements(ctx, cluster.URL("postgres")); err != nil {
-				return err
-			}
+		if cluster, err = pgcluster.Start(ctx, pgcluster.Options{Dir: o.dir}); err != nil {
+			return fmt.Errorf("postgres: %w", err)
+		}
+		if _, err := loadStatStatements(ctx, cluster.URL("postgres"), o.pgstat); err != nil {
+			return err
 		}
 	}
 	pgData = cluster.Dir

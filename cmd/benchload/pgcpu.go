@@ -147,9 +147,11 @@ func (s *statStatements) read(ctx context.Context, role string) ([]stmtStat, err
 	})
 }
 
-// enableStatStatements loads pg_stat_statements at the next start and
-// tells whether a restart is needed (then it is to be called again).
-func enableStatStatements(ctx context.Context, serverURL string) (restart bool, err error) {
+// loadStatStatements loads pg_stat_statements at the next start (on) or
+// unloads it (off: its bookkeeping costs PostgreSQL CPU, which the run
+// measures) and tells whether a restart is needed for that; once loaded,
+// it also keeps planning times.
+func loadStatStatements(ctx context.Context, serverURL string, on bool) (restart bool, err error) {
 	conn, err := pgx.Connect(ctx, serverURL)
 	if err != nil {
 		return false, err
@@ -159,16 +161,22 @@ func enableStatStatements(ctx context.Context, serverURL string) (restart bool, 
 	if err := conn.QueryRow(ctx, `show shared_preload_libraries`).Scan(&libs); err != nil {
 		return false, err
 	}
-	if !strings.Contains(libs, "pg_stat_statements") {
+	loaded := strings.Contains(libs, "pg_stat_statements")
+	switch {
+	case on && !loaded:
 		_, err := conn.Exec(ctx, `alter system set shared_preload_libraries = 'pg_stat_statements'`)
 		return true, err
-	}
-	// Planning times are kept too (a setting of the loaded library).
-	if _, err := conn.Exec(ctx, `alter system set pg_stat_statements.track_planning = on`); err != nil {
+	case !on && loaded:
+		_, err := conn.Exec(ctx, `alter system reset shared_preload_libraries`)
+		return true, err
+	case on:
+		if _, err := conn.Exec(ctx, `alter system set pg_stat_statements.track_planning = on`); err != nil {
+			return false, err
+		}
+		_, err = conn.Exec(ctx, `select pg_reload_conf()`)
 		return false, err
 	}
-	_, err = conn.Exec(ctx, `select pg_reload_conf()`)
-	return false, err
+	return false, nil
 }
 
 // statTable writes a window's statements as markdown, per request (n
