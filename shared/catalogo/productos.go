@@ -57,11 +57,10 @@ var Producto = &recurso.Resource{
 		{Name: "tipo_impuesto", FK: "tipo_impuesto_id", Table: "tipos_impuesto", Cols: []string{"id", "nombre", "codigo_tarifa_iva", "porcentaje"}},
 	},
 	Aggregates: []recurso.Aggregate{
-		// The unit nests like a relation, with the simbolo every unit shows:
-		// read from the product's own row (Row), not joined for the page.
-		{Name: "unidad_medida", Row: `select jsonb_build_object('id', u.id, 'codigo', u.codigo, 'nombre', u.nombre,
+		// The unit nests like a relation, with the simbolo every unit shows.
+		{Name: "unidad_medida", SQL: `select p.id, jsonb_build_object('id', u.id, 'codigo', u.codigo, 'nombre', u.nombre,
 			'abreviatura', u.abreviatura, 'simbolo', u.abreviatura)
-			from unidades_medida u where u.id = t.unidad_medida_id`},
+			from productos p join unidades_medida u on u.id = p.unidad_medida_id where p.id = any($1)`},
 		// Available quantity over the product's inventories, with the scale
 		// of the quantity column (numeric(18,4)) whether or not there is stock.
 		{Name: "stock_total", Zero: json.Number("0.0000"),

@@ -152,13 +152,9 @@ func (res *Resource) shape(detail bool, idParam string) *shape {
 		if ag.DetailOnly && !detail {
 			continue
 		}
-		if ag.Row != "" {
-			cols = append(cols, "("+ag.Row+")")
-		} else {
-			a := "a" + strconv.Itoa(i)
-			join.WriteString(" left join (" + withParam(ag.SQL, pageIDs) + ") " + a + "(id, v) on " + a + ".id = t.id")
-			cols = append(cols, "case when "+a+".id is null then null else coalesce("+a+".v, 'null'::jsonb) end")
-		}
+		a := "a" + strconv.Itoa(i)
+		join.WriteString(" left join (" + withParam(ag.SQL, pageIDs) + ") " + a + "(id, v) on " + a + ".id = t.id")
+		cols = append(cols, "case when "+a+".id is null then null else coalesce("+a+".v, 'null'::jsonb) end")
 		zero, err := httpx.EncodeJSON(ag.Zero)
 		if err != nil {
 			panic(fmt.Sprintf("recurso: %s.%s: zero %#v: %v", res.Name, ag.Name, ag.Zero, err))

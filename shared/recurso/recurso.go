@@ -101,15 +101,10 @@ type Relation struct {
 
 // Aggregate is a per-row value computed from other tables for a whole page
 // at once: SQL receives the row ids as $1 (bigint[]) and returns (id, jsonb).
-// Rows it does not return get Zero. A value that needs only its own row
-// sets Row instead of SQL: a scalar subquery over the row (alias t)
-// returning one jsonb value (NULL: Zero), run for each row of the page as
-// a relation is, which costs PostgreSQL less than joining the page's
-// aggregate.
+// Rows it does not return get Zero.
 type Aggregate struct {
 	Name string
 	SQL  string
-	Row  string
 	Zero any
 	// DetailOnly aggregates are computed for show, not for lists.
 	DetailOnly bool
