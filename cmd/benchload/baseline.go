@@ -127,13 +127,13 @@ func replayBaseline(ctx context.Context, owner *pgx.Conn, dir, appURL, name, tit
 	return res, nil
 }
 
-// rollbackScript ends the kept script's transaction in ROLLBACK, as
-// pgbenchScript does for a write.
+// rollbackScript ends the kept script's transaction as pgbenchScript
+// does for a write: deferred triggers fired, then ROLLBACK (commitReplay).
 func rollbackScript(script string) string {
 	lines := strings.Split(script, "\n")
 	for i, l := range lines {
 		if strings.EqualFold(strings.TrimSpace(l), "commit;") {
-			lines[i] = "rollback;"
+			lines[i] = commitReplay + ";"
 		}
 	}
 	return strings.Join(lines, "\n")

@@ -329,9 +329,10 @@ func execOn(ctx context.Context, url, sql string) error {
 }
 
 // replay runs the captured statements under pgbench. A write, which cannot
-// be repeated as it was sent (the sale's number), is replayed ending in
-// ROLLBACK instead of COMMIT (no WAL flush: a ceiling on the high side),
-// and the table says so; so is a read that fails when committed.
+// be repeated as it was sent (the sale's number), is replayed with its
+// deferred triggers fired and then ROLLBACK instead of COMMIT
+// (commitReplay; no WAL flush: a ceiling on the high side), and the table
+// says so; so is a read that fails when committed.
 func replay(ctx context.Context, owner *pgx.Conn, dir, appURL string, stmts []stmt, o options, write bool, title string) (float64, cost, string, error) {
 	secs := int(o.duration.Seconds())
 	if secs < 1 {

@@ -60,6 +60,9 @@ func note(n string) string {
 	if n == "" {
 		return ""
 	}
+	if n == "rollback" {
+		return "; replay fires the deferred triggers, then ROLLBACK"
+	}
 	return "; replay ends in " + strings.ToUpper(n)
 }
 
