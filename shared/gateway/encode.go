@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"encoding/json"
-	"sort"
 	"strconv"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -36,14 +35,8 @@ func appendEvent(b []byte, ev *events.APIGatewayV2HTTPRequest) ([]byte, error) {
 	b = append(b, `,"rawQueryString":`...)
 	b = httpx.AppendJSONString(b, ev.RawQueryString)
 	if len(ev.Cookies) > 0 {
-		b = append(b, `,"cookies":[`...)
-		for i, c := range ev.Cookies {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = httpx.AppendJSONString(b, c)
-		}
-		b = append(b, ']')
+		b = append(b, `,"cookies":`...)
+		b, _ = httpx.AppendArray(b, ev.Cookies, httpx.AppendStringValue)
 	}
 	b = append(b, `,"headers":`...)
 	b = appendStringMap(b, ev.Headers)
@@ -83,25 +76,11 @@ func appendRequestContext(b []byte, rc *events.APIGatewayV2HTTPRequestContext) (
 	if rc.Authorizer != nil {
 		b = append(b, `,"authorizer":{`...)
 		if len(rc.Authorizer.Lambda) > 0 {
-			b = append(b, `"lambda":{`...)
-			keys := make([]string, 0, len(rc.Authorizer.Lambda))
-			for k := range rc.Authorizer.Lambda {
-				keys = append(keys, k)
+			b = append(b, `"lambda":`...)
+			var ok bool
+			if b, ok = httpx.AppendObject(b, rc.Authorizer.Lambda, appendOnlyString); !ok {
+				return b, false
 			}
-			sort.Strings(keys)
-			for i, k := range keys {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = httpx.AppendJSONString(b, k)
-				b = append(b, ':')
-				s, ok := rc.Authorizer.Lambda[k].(string)
-				if !ok {
-					return b, false
-				}
-				b = httpx.AppendJSONString(b, s)
-			}
-			b = append(b, '}')
 		}
 		b = append(b, '}')
 	}
@@ -156,18 +135,7 @@ func appendAuthorizerRequest(b []byte, req *events.APIGatewayV2CustomAuthorizerV
 	b = append(b, `,"rawQueryString":`...)
 	b = httpx.AppendJSONString(b, req.RawQueryString)
 	b = append(b, `,"cookies":`...)
-	if req.Cookies == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, c := range req.Cookies {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = httpx.AppendJSONString(b, c)
-		}
-		b = append(b, ']')
-	}
+	b, _ = httpx.AppendArray(b, req.Cookies, httpx.AppendStringValue)
 	b = append(b, `,"headers":`...)
 	b = appendStringMap(b, req.Headers)
 	b = append(b, `,"queryStringParameters":`...)
@@ -182,22 +150,16 @@ func appendAuthorizerRequest(b []byte, req *events.APIGatewayV2CustomAuthorizerV
 // appendStringMap writes a map of strings with its keys sorted (null for
 // a nil map, as encoding/json writes it).
 func appendStringMap(b []byte, m map[string]string) []byte {
-	if m == nil {
-		return append(b, "null"...)
+	b, _ = httpx.AppendObject(b, m, httpx.AppendStringValue)
+	return b
+}
+
+// appendOnlyString writes an authorizer value that is a string and
+// refuses any other (encoding/json writes those).
+func appendOnlyString(b []byte, v any) ([]byte, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return b, false
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = httpx.AppendJSONString(b, k)
-		b = append(b, ':')
-		b = httpx.AppendJSONString(b, m[k])
-	}
-	return append(b, '}')
+	return httpx.AppendStringValue(b, s)
 }

@@ -377,32 +377,9 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 	case int64:
 		return strconv.AppendInt(b, x, 10), true
 	case Raw:
-		if len(x) == 0 {
-			return append(b, "null"...), true
-		}
-		return append(b, x...), true
+		return appendRaw(b, x)
 	case map[string]any:
-		if x == nil {
-			return append(b, "null"...), true
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, k)
-			b = append(b, ':')
-			var ok bool
-			if b, ok = appendValue(b, x[k]); !ok {
-				return b, false
-			}
-		}
-		return append(b, '}'), true
+		return AppendObject(b, x, appendValue)
 	case []any:
 		return appendArray(b, x)
 	case []map[string]any:
@@ -415,22 +392,54 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 
 // appendArray encodes a slice element by element (nil is null).
 func appendArray[T any](b []byte, xs []T) ([]byte, bool) {
-	if xs == nil {
-		return append(b, "null"...), true
-	}
 	if raws, ok := any(xs).([]Raw); ok {
 		// Spliced as they are, without boxing each one.
-		b = append(b, '[')
-		for i, r := range raws {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if len(r) == 0 {
-				r = Raw("null")
-			}
-			b = append(b, r...)
+		return AppendArray(b, raws, appendRaw)
+	}
+	return AppendArray(b, xs, func(b []byte, e T) ([]byte, bool) { return appendValue(b, e) })
+}
+
+// appendRaw splices r (null when empty).
+func appendRaw(b []byte, r Raw) ([]byte, bool) {
+	if len(r) == 0 {
+		return append(b, "null"...), true
+	}
+	return append(b, r...), true
+}
+
+// AppendObject appends m as encoding/json writes a map: null when nil,
+// else its keys sorted, each value written by val; ok is false as soon as
+// val refuses a value (b is then incomplete).
+func AppendObject[V any](b []byte, m map[string]V, val func([]byte, V) ([]byte, bool)) ([]byte, bool) {
+	if m == nil {
+		return append(b, "null"...), true
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		return append(b, ']'), true
+		b = appendString(b, k)
+		b = append(b, ':')
+		var ok bool
+		if b, ok = val(b, m[k]); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
+// AppendArray appends xs as encoding/json writes a slice: null when nil,
+// else each element written by val; ok is false as soon as val refuses
+// one (b is then incomplete).
+func AppendArray[T any](b []byte, xs []T, val func([]byte, T) ([]byte, bool)) ([]byte, bool) {
+	if xs == nil {
+		return append(b, "null"...), true
 	}
 	b = append(b, '[')
 	for i, e := range xs {
@@ -438,12 +447,16 @@ func appendArray[T any](b []byte, xs []T) ([]byte, bool) {
 			b = append(b, ',')
 		}
 		var ok bool
-		if b, ok = appendValue(b, e); !ok {
+		if b, ok = val(b, e); !ok {
 			return b, false
 		}
 	}
 	return append(b, ']'), true
 }
+
+// AppendStringValue is AppendJSONString in the form AppendObject and
+// AppendArray take (it refuses nothing).
+func AppendStringValue(b []byte, s string) ([]byte, bool) { return appendString(b, s), true }
 
 const hexDigits = "0123456789abcdef"
 
