@@ -200,37 +200,39 @@ func Adapt(h HandlerFunc) http.Handler {
 	})
 }
 
-// bufferWriter holds a response so that its ETag can be computed.
-type bufferWriter struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
+// BufferWriter holds a response (the first status written, 200 on a
+// first Write, and the body) for a wrapper that looks at it before it goes
+// out: ETag hashes it, v2's links rewrite it.
+type BufferWriter struct {
+	HeaderMap http.Header
+	Status    int // 0 until written
+	Body      bytes.Buffer
 }
 
-func (b *bufferWriter) Header() http.Header { return b.header }
-func (b *bufferWriter) WriteHeader(code int) {
-	if b.status == 0 {
-		b.status = code
+func (b *BufferWriter) Header() http.Header { return b.HeaderMap }
+func (b *BufferWriter) WriteHeader(code int) {
+	if b.Status == 0 {
+		b.Status = code
 	}
 }
-func (b *bufferWriter) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
+func (b *BufferWriter) Write(p []byte) (int, error) {
+	if b.Status == 0 {
+		b.Status = http.StatusOK
 	}
-	return b.body.Write(p)
+	return b.Body.Write(p)
 }
 
 // bufferWriters are reused: what they hold is copied to the real writer
 // before they go back.
-var bufferWriters = sync.Pool{New: func() any { return &bufferWriter{header: http.Header{}} }}
+var bufferWriters = sync.Pool{New: func() any { return &BufferWriter{HeaderMap: http.Header{}} }}
 
-func (b *bufferWriter) release() {
-	if b.body.Cap() > maxPooledBody {
+func (b *BufferWriter) release() {
+	if b.Body.Cap() > maxPooledBody {
 		return
 	}
-	clear(b.header)
-	b.status = 0
-	b.body.Reset()
+	clear(b.HeaderMap)
+	b.Status = 0
+	b.Body.Reset()
 	bufferWriters.Put(b)
 }
 
@@ -241,20 +243,20 @@ func ETag(h HandlerFunc) HandlerFunc {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			return h(w, r)
 		}
-		buf := bufferWriters.Get().(*bufferWriter)
+		buf := bufferWriters.Get().(*BufferWriter)
 		defer buf.release()
 		if err := h(buf, r); err != nil {
 			return err
 		}
-		for k, v := range buf.header {
+		for k, v := range buf.HeaderMap {
 			w.Header()[k] = v
 		}
-		if buf.status != http.StatusOK {
-			w.WriteHeader(buf.status)
-			_, _ = w.Write(buf.body.Bytes())
+		if buf.Status != http.StatusOK {
+			w.WriteHeader(buf.Status)
+			_, _ = w.Write(buf.Body.Bytes())
 			return nil
 		}
-		sum := sha256.Sum256(buf.body.Bytes())
+		sum := sha256.Sum256(buf.Body.Bytes())
 		tag := `"` + hex.EncodeToString(sum[:16]) + `"`
 		w.Header().Set("ETag", tag)
 		w.Header().Set("Cache-Control", "private, no-cache")
@@ -264,7 +266,7 @@ func ETag(h HandlerFunc) HandlerFunc {
 			return nil
 		}
 		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(buf.body.Bytes())
+		_, _ = w.Write(buf.Body.Bytes())
 		return nil
 	}
 }

@@ -1,7 +1,6 @@
 package lambdahttp
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/url"
@@ -101,44 +100,24 @@ func enlaces(rt routes.Route, h httpx.HandlerFunc) httpx.HandlerFunc {
 		if Version(r.Context()) != routes.V2 {
 			return h(w, r)
 		}
-		buf := &captura{header: w.Header()}
+		buf := &httpx.BufferWriter{HeaderMap: w.Header()} // sharing the real header map
 		if err := h(buf, r); err != nil {
 			return err
 		}
-		body := buf.body.Bytes()
-		if buf.status == 0 {
-			buf.status = http.StatusOK
+		body := buf.Body.Bytes()
+		if buf.Status == 0 {
+			buf.Status = http.StatusOK
 		}
-		if buf.status < 300 && strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+		if buf.Status < 300 && strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
 			if out, ok := conEnlaces(body, col, r); ok {
 				body = out
 				w.Header().Del("Content-Length")
 			}
 		}
-		w.WriteHeader(buf.status)
+		w.WriteHeader(buf.Status)
 		_, _ = w.Write(body)
 		return nil
 	}
-}
-
-// captura buffers an answer (sharing the real header map).
-type captura struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (c *captura) Header() http.Header { return c.header }
-func (c *captura) WriteHeader(s int) {
-	if c.status == 0 {
-		c.status = s
-	}
-}
-func (c *captura) Write(b []byte) (int, error) {
-	if c.status == 0 {
-		c.status = http.StatusOK
-	}
-	return c.body.Write(b)
 }
 
 // coleccionDe is the collection (canonical path) of the object a route
