@@ -38,109 +38,40 @@ func DecodeRow(raw []byte) (map[string]any, error) {
 
 // DecodeValue decodes any JSON value as json.Decoder with UseNumber would.
 func DecodeValue(raw []byte) (any, error) {
-	d := decoder{b: raw}
-	d.space()
+	d := Scanner{B: raw}
+	d.Space()
 	v, err := d.value()
 	if err != nil {
 		return nil, err
 	}
-	d.space()
-	if d.i != len(d.b) {
+	d.Space()
+	if d.I != len(d.B) {
 		return nil, errRapido
 	}
 	return v, nil
 }
 
-type decoder struct {
-	b []byte
-	i int
-}
-
-// next reads what follows a member or an element: ',' (another follows) or
-// the closing byte (done).
-func (d *decoder) next(closing byte) (done bool, err error) {
-	d.space()
-	if d.i >= len(d.b) {
-		return false, errRapido
-	}
-	switch d.b[d.i] {
-	case ',':
-		d.i++
-		return false, nil
-	case closing:
-		d.i++
-		return true, nil
-	}
-	return false, errRapido
-}
-
-func (d *decoder) space() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
-
-func (d *decoder) value() (any, error) {
-	if d.i >= len(d.b) {
+func (d *Scanner) value() (any, error) {
+	if d.I >= len(d.B) {
 		return nil, errRapido
 	}
-	switch c := d.b[d.i]; {
+	switch c := d.B[d.I]; {
 	case c == '{':
-		d.i++
 		m := map[string]any{}
-		d.space()
-		if d.i < len(d.b) && d.b[d.i] == '}' {
-			d.i++
-			return m, nil
-		}
-		for {
-			d.space()
-			if d.i >= len(d.b) || d.b[d.i] != '"' {
-				return nil, errRapido
-			}
-			k, err := d.str()
-			if err != nil {
-				return nil, err
-			}
-			d.space()
-			if d.i >= len(d.b) || d.b[d.i] != ':' {
-				return nil, errRapido
-			}
-			d.i++
-			d.space()
+		err := d.Object(d.str, func(k string) error {
 			v, err := d.value()
-			if err != nil {
-				return nil, err
-			}
 			m[k] = v
-			if done, err := d.next('}'); done || err != nil {
-				return m, err
-			}
-		}
+			return err
+		})
+		return m, err
 	case c == '[':
-		d.i++
 		a := []any{}
-		d.space()
-		if d.i < len(d.b) && d.b[d.i] == ']' {
-			d.i++
-			return a, nil
-		}
-		for {
-			d.space()
+		err := d.Array(func() error {
 			v, err := d.value()
-			if err != nil {
-				return nil, err
-			}
 			a = append(a, v)
-			if done, err := d.next(']'); done || err != nil {
-				return a, err
-			}
-		}
+			return err
+		})
+		return a, err
 	case c == '"':
 		return d.str()
 	case c == 't':
@@ -150,16 +81,16 @@ func (d *decoder) value() (any, error) {
 	case c == 'n':
 		return d.lit("null", nil)
 	case c == '-' || (c >= '0' && c <= '9'):
-		start := d.i
-		for d.i < len(d.b) {
-			c := d.b[d.i]
+		start := d.I
+		for d.I < len(d.B) {
+			c := d.B[d.I]
 			if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
-				d.i++
+				d.I++
 				continue
 			}
 			break
 		}
-		n := string(d.b[start:d.i])
+		n := string(d.B[start:d.I])
 		if !validNumber(n) {
 			return nil, errRapido
 		}
@@ -168,25 +99,25 @@ func (d *decoder) value() (any, error) {
 	return nil, errRapido
 }
 
-func (d *decoder) lit(s string, v any) (any, error) {
-	if len(d.b)-d.i < len(s) || string(d.b[d.i:d.i+len(s)]) != s {
+func (d *Scanner) lit(s string, v any) (any, error) {
+	if len(d.B)-d.I < len(s) || string(d.B[d.I:d.I+len(s)]) != s {
 		return nil, errRapido
 	}
-	d.i += len(s)
+	d.I += len(s)
 	return v, nil
 }
 
-// str reads a string at d.i (on its opening quote), unescaping as
+// str reads a string at d.I (on its opening quote), unescaping as
 // encoding/json does (invalid UTF-8 and lone surrogates become U+FFFD).
-func (d *decoder) str() (string, error) {
-	d.i++
-	start := d.i
+func (d *Scanner) str() (string, error) {
+	d.I++
+	start := d.I
 	// Fast path: no escapes, plain ASCII or valid UTF-8.
-	for d.i < len(d.b) {
-		c := d.b[d.i]
+	for d.I < len(d.B) {
+		c := d.B[d.I]
 		if c == '"' {
-			s := d.b[start:d.i]
-			d.i++
+			s := d.B[start:d.I]
+			d.I++
 			if utf8.Valid(s) {
 				return string(s), nil
 			}
@@ -195,9 +126,9 @@ func (d *decoder) str() (string, error) {
 		if c == '\\' || c < 0x20 {
 			break
 		}
-		d.i++
+		d.I++
 	}
-	d.i = start - 1
+	d.I = start - 1
 	out, err := d.appendStr(nil)
 	return string(out), err
 }
@@ -219,20 +150,20 @@ func AppendUnquotedPrefix(dst, src []byte) (out []byte, n int, err error) {
 	if len(src) == 0 || src[0] != '"' {
 		return dst, 0, errRapido
 	}
-	d := decoder{b: src}
+	d := Scanner{B: src}
 	out, err = d.appendStr(dst)
-	return out, d.i, err
+	return out, d.I, err
 }
 
-// appendStr appends the string at d.i (on its opening quote) to out.
-func (d *decoder) appendStr(out []byte) ([]byte, error) {
-	d.i++
+// appendStr appends the string at d.I (on its opening quote) to out.
+func (d *Scanner) appendStr(out []byte) ([]byte, error) {
+	d.I++
 	base := len(out)
-	for d.i < len(d.b) {
-		c := d.b[d.i]
+	for d.I < len(d.B) {
+		c := d.B[d.I]
 		switch {
 		case c == '"':
-			d.i++
+			d.I++
 			if !utf8.Valid(out[base:]) {
 				fixed := []rune(string(out[base:]))
 				return append(out[:base], string(fixed)...), nil
@@ -241,11 +172,11 @@ func (d *decoder) appendStr(out []byte) ([]byte, error) {
 		case c < 0x20:
 			return out, errRapido
 		case c == '\\':
-			if d.i+1 >= len(d.b) {
+			if d.I+1 >= len(d.B) {
 				return out, errRapido
 			}
-			e := d.b[d.i+1]
-			d.i += 2
+			e := d.B[d.I+1]
+			d.I += 2
 			switch e {
 			case '"', '\\', '/':
 				out = append(out, e)
@@ -266,19 +197,19 @@ func (d *decoder) appendStr(out []byte) ([]byte, error) {
 				}
 				if utf16.IsSurrogate(r) {
 					r2 := rune(-1)
-					if d.i+1 < len(d.b) && d.b[d.i] == '\\' && d.b[d.i+1] == 'u' {
-						save := d.i
-						d.i += 2
+					if d.I+1 < len(d.B) && d.B[d.I] == '\\' && d.B[d.I+1] == 'u' {
+						save := d.I
+						d.I += 2
 						if x, ok := d.hex4(); ok {
 							r2 = x
 						} else {
-							d.i = save
+							d.I = save
 						}
 						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
 							out = utf8.AppendRune(out, dec)
 							continue
 						}
-						d.i = save
+						d.I = save
 					}
 					out = utf8.AppendRune(out, utf8.RuneError)
 					continue
@@ -289,26 +220,26 @@ func (d *decoder) appendStr(out []byte) ([]byte, error) {
 			}
 		default:
 			// A run of plain bytes at once.
-			j := d.i + 1
-			for j < len(d.b) && d.b[j] != '"' && d.b[j] != '\\' && d.b[j] >= 0x20 {
+			j := d.I + 1
+			for j < len(d.B) && d.B[j] != '"' && d.B[j] != '\\' && d.B[j] >= 0x20 {
 				j++
 			}
-			out = append(out, d.b[d.i:j]...)
-			d.i = j
+			out = append(out, d.B[d.I:j]...)
+			d.I = j
 		}
 	}
 	return out, errRapido
 }
 
-func (d *decoder) hex4() (rune, bool) {
-	if len(d.b)-d.i < 4 {
+func (d *Scanner) hex4() (rune, bool) {
+	if len(d.B)-d.I < 4 {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(string(d.b[d.i:d.i+4]), 16, 32)
+	n, err := strconv.ParseUint(string(d.B[d.I:d.I+4]), 16, 32)
 	if err != nil {
 		return 0, false
 	}
-	d.i += 4
+	d.I += 4
 	return rune(n), true
 }
 

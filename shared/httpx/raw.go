@@ -59,14 +59,14 @@ func AppendCanonicalObject(dst, src []byte, extra []Member) ([]byte, error) {
 func appendCanonical(dst, src []byte, object bool, extra []Member) ([]byte, error) {
 	c := canons.Get().(*canon)
 	defer c.release()
-	c.d = decoder{b: src}
-	c.d.space()
+	c.d = Scanner{B: src}
+	c.d.Space()
 	var out []byte
 	var err error
 	switch {
 	case !object:
 		out, err = c.value(dst)
-	case c.d.i < len(src) && src[c.d.i] == '{':
+	case c.d.I < len(src) && src[c.d.I] == '{':
 		out, err = c.object(dst, extra)
 	default:
 		err = errRapido
@@ -74,8 +74,8 @@ func appendCanonical(dst, src []byte, object bool, extra []Member) ([]byte, erro
 	if err != nil {
 		return dst, err
 	}
-	c.d.space()
-	if c.d.i != len(src) {
+	c.d.Space()
+	if c.d.I != len(src) {
 		return dst, errRapido
 	}
 	return out, nil
@@ -84,7 +84,7 @@ func appendCanonical(dst, src []byte, object bool, extra []Member) ([]byte, erro
 // canon rewrites one value; members is the stack of the objects being
 // sorted (a nested object's members above its parent's).
 type canon struct {
-	d       decoder
+	d       Scanner
 	members []member
 	// order is the last sort of an object of many members: the rows of a
 	// page have the same keys in the same order, so the sort is done once
@@ -113,7 +113,7 @@ type member struct {
 var canons = sync.Pool{New: func() any { return &canon{members: make([]member, 0, 64)} }}
 
 func (c *canon) release() {
-	c.d = decoder{}
+	c.d = Scanner{}
 	if cap(c.members) > 4096 {
 		return
 	}
@@ -123,35 +123,27 @@ func (c *canon) release() {
 
 func (c *canon) value(b []byte) ([]byte, error) {
 	d := &c.d
-	if d.i >= len(d.b) {
+	if d.I >= len(d.B) {
 		return b, errRapido
 	}
-	switch ch := d.b[d.i]; {
+	switch ch := d.B[d.I]; {
 	case ch == '{':
 		return c.object(b, nil)
 	case ch == '[':
-		d.i++
 		b = append(b, '[')
-		d.space()
-		if d.i < len(d.b) && d.b[d.i] == ']' {
-			d.i++
-			return append(b, ']'), nil
-		}
-		for {
-			d.space()
+		open := len(b)
+		err := d.Array(func() error {
+			if len(b) > open {
+				b = append(b, ',')
+			}
 			var err error
-			if b, err = c.value(b); err != nil {
-				return b, err
-			}
-			done, err := d.next(']')
-			if err != nil {
-				return b, err
-			}
-			if done {
-				return append(b, ']'), nil
-			}
-			b = append(b, ',')
+			b, err = c.value(b)
+			return err
+		})
+		if err != nil {
+			return b, err
 		}
+		return append(b, ']'), nil
 	case ch == '"':
 		return c.str(b)
 	case ch == 't':
@@ -161,16 +153,16 @@ func (c *canon) value(b []byte) ([]byte, error) {
 	case ch == 'n':
 		return c.lit(b, "null")
 	case ch == '-' || (ch >= '0' && ch <= '9'):
-		start := d.i
-		for d.i < len(d.b) {
-			ch := d.b[d.i]
+		start := d.I
+		for d.I < len(d.B) {
+			ch := d.B[d.I]
 			if (ch >= '0' && ch <= '9') || ch == '-' || ch == '+' || ch == '.' || ch == 'e' || ch == 'E' {
-				d.i++
+				d.I++
 				continue
 			}
 			break
 		}
-		n := d.b[start:d.i]
+		n := d.B[start:d.I]
 		if !validNumber(unsafe.String(unsafe.SliceData(n), len(n))) {
 			return b, errRapido
 		}
@@ -181,30 +173,30 @@ func (c *canon) value(b []byte) ([]byte, error) {
 
 func (c *canon) lit(b []byte, s string) ([]byte, error) {
 	d := &c.d
-	if len(d.b)-d.i < len(s) || string(d.b[d.i:d.i+len(s)]) != s {
+	if len(d.B)-d.I < len(s) || string(d.B[d.I:d.I+len(s)]) != s {
 		return b, errRapido
 	}
-	d.i += len(s)
+	d.I += len(s)
 	return append(b, s...), nil
 }
 
-// plain returns the string at d.i (on its quote) when encoding its bytes
+// plain returns the string at d.I (on its quote) when encoding its bytes
 // again would give them back unchanged — no escape, no control character,
 // valid UTF-8 without U+2028/U+2029, the common case — and moves past it.
 // The string views src: it is used only during the call.
 func (c *canon) plain() (string, bool) {
 	d := &c.d
-	start := d.i + 1
+	start := d.I + 1
 	ascii := true
-	for j := start; j < len(d.b); j++ {
-		ch := d.b[j]
+	for j := start; j < len(d.B); j++ {
+		ch := d.B[j]
 		switch {
 		case ch == '"':
-			s := d.b[start:j]
+			s := d.B[start:j]
 			if !ascii && (!utf8.Valid(s) || hasLineSeparator(s)) {
 				return "", false
 			}
-			d.i = j + 1
+			d.I = j + 1
 			return unsafe.String(unsafe.SliceData(s), len(s)), true
 		case ch == '\\' || ch < 0x20:
 			return "", false
@@ -227,9 +219,9 @@ func hasLineSeparator(s []byte) bool {
 }
 
 func (c *canon) str(b []byte) ([]byte, error) {
-	start := c.d.i
+	start := c.d.I
 	if _, ok := c.plain(); ok {
-		return append(b, c.d.b[start:c.d.i]...), nil
+		return append(b, c.d.B[start:c.d.I]...), nil
 	}
 	s, err := c.d.str()
 	if err != nil {
@@ -250,45 +242,20 @@ func (c *canon) key() (string, error) {
 // extra members'), then the object with its members sorted by key over
 // that scratch space.
 func (c *canon) object(b []byte, extra []Member) ([]byte, error) {
-	d := &c.d
-	d.i++
-	d.space()
-	if len(extra) == 0 && d.i < len(d.b) && d.b[d.i] == '}' {
-		d.i++
-		return append(b, '{', '}'), nil
-	}
 	base, mark := len(b), len(c.members)
-	if d.i < len(d.b) && d.b[d.i] == '}' {
-		d.i++
-	} else {
-		for {
-			d.space()
-			if d.i >= len(d.b) || d.b[d.i] != '"' {
-				return b, errRapido
-			}
-			k, err := c.key()
-			if err != nil {
-				return b, err
-			}
-			d.space()
-			if d.i >= len(d.b) || d.b[d.i] != ':' {
-				return b, errRapido
-			}
-			d.i++
-			d.space()
-			start := len(b)
-			if b, err = c.value(b); err != nil {
-				return b, err
-			}
+	err := c.d.Object(c.key, func(k string) error {
+		start := len(b)
+		var err error
+		if b, err = c.value(b); err == nil {
 			c.members = append(c.members, member{key: k, start: start, end: len(b)})
-			done, err := d.next('}')
-			if err != nil {
-				return b, err
-			}
-			if done {
-				break
-			}
 		}
+		return err
+	})
+	if err != nil {
+		return b, err
+	}
+	if len(extra) == 0 && len(c.members) == mark {
+		return append(b, '{', '}'), nil
 	}
 	if len(extra) > 0 {
 		outer := c.d
@@ -301,13 +268,13 @@ func (c *canon) object(b []byte, extra []Member) ([]byte, error) {
 			if m.Value == nil {
 				b = append(b, "null"...)
 			} else {
-				c.d = decoder{b: m.Value}
-				c.d.space()
+				c.d = Scanner{B: m.Value}
+				c.d.Space()
 				var err error
 				if b, err = c.value(b); err != nil {
 					return b, err
 				}
-				if c.d.space(); c.d.i != len(m.Value) {
+				if c.d.Space(); c.d.I != len(m.Value) {
 					return b, errRapido
 				}
 			}

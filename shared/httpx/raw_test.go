@@ -277,7 +277,7 @@ func TestCanonicalObjectsOfTheSameKeysReuseTheSort(t *testing.T) {
 		if !ok {
 			t.Fatal("appendValue")
 		}
-		c.d = decoder{b: []byte(src.String())}
+		c.d = Scanner{B: []byte(src.String())}
 		got, err := c.object(nil, extra)
 		if err != nil || !bytes.Equal(got, wantRaw) {
 			t.Fatalf("row %d %s:\n got %s, %v\nwant %s", i, src.String(), got, err, wantRaw)

@@ -2,7 +2,6 @@ package lambdahttp
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -21,7 +20,7 @@ import (
 // object, or a read field of the wrong type, is an error; values skipped
 // are only checked for their structure.
 func decodeEvent(payload []byte, e *v2Event) error {
-	d := decoder{b: payload}
+	d := decoder{httpx.Scanner{B: payload}}
 	err := d.object(func(key string) error {
 		switch key {
 		case "version":
@@ -86,43 +85,22 @@ func decodeEvent(payload []byte, e *v2Event) error {
 	if err != nil {
 		return err
 	}
-	d.ws()
-	if d.i != len(d.b) {
-		return d.fail("data after the event")
+	d.Space()
+	if d.I != len(d.B) {
+		return d.Fail("data after the event")
 	}
 	return nil
 }
 
-type decoder struct {
-	b []byte
-	i int
-}
-
-var errEnd = errors.New("unexpected end of the event")
-
-func (d *decoder) fail(what string) error {
-	if d.i >= len(d.b) {
-		return errEnd
-	}
-	return fmt.Errorf("invalid event at byte %d: %s", d.i, what)
-}
-
-func (d *decoder) ws() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+// decoder is the event's reader on httpx's Scanner, which walks the
+// structure (objects, arrays, separators) as it does for the row codecs.
+type decoder struct{ httpx.Scanner }
 
 // null consumes a null literal if one is next.
 func (d *decoder) null() bool {
-	d.ws()
-	if d.i+4 <= len(d.b) && string(d.b[d.i:d.i+4]) == "null" {
-		d.i += 4
+	d.Space()
+	if d.I+4 <= len(d.B) && string(d.B[d.I:d.I+4]) == "null" {
+		d.I += 4
 		return true
 	}
 	return false
@@ -134,93 +112,27 @@ func (d *decoder) object(field func(key string) error) error {
 	if d.null() {
 		return nil
 	}
-	if d.i >= len(d.b) || d.b[d.i] != '{' {
-		return d.fail("object expected")
-	}
-	d.i++
-	d.ws()
-	if d.i < len(d.b) && d.b[d.i] == '}' {
-		d.i++
-		return nil
-	}
-	for {
-		d.ws()
-		key, err := d.key()
-		if err != nil {
-			return err
-		}
-		d.ws()
-		if d.i >= len(d.b) || d.b[d.i] != ':' {
-			return d.fail("':' expected")
-		}
-		d.i++
-		if err := field(key); err != nil {
-			return err
-		}
-		if done, err := d.next('}'); done || err != nil {
-			return err
-		}
-	}
-}
-
-// array reads an array, calling elem with the decoder on each element
-// (which elem must consume).
-func (d *decoder) array(elem func() error) error {
-	if d.i >= len(d.b) || d.b[d.i] != '[' {
-		return d.fail("array expected")
-	}
-	d.i++
-	d.ws()
-	if d.i < len(d.b) && d.b[d.i] == ']' {
-		d.i++
-		return nil
-	}
-	for {
-		d.ws()
-		if err := elem(); err != nil {
-			return err
-		}
-		if done, err := d.next(']'); done || err != nil {
-			return err
-		}
-	}
-}
-
-// next reads what follows a member or an element: ',' (another follows) or
-// the closing byte (done).
-func (d *decoder) next(closing byte) (done bool, err error) {
-	d.ws()
-	if d.i >= len(d.b) {
-		return false, errEnd
-	}
-	switch d.b[d.i] {
-	case ',':
-		d.i++
-		return false, nil
-	case closing:
-		d.i++
-		return true, nil
-	}
-	return false, d.fail("',' or '" + string(closing) + "' expected")
+	return d.Object(d.key, field)
 }
 
 // stringEnd returns the index just past the closing quote of the string
-// opening at d.i, and whether it holds an escape.
+// opening at d.I, and whether it holds an escape.
 func (d *decoder) stringEnd() (int, bool, error) {
 	escaped := false
-	for j := d.i + 1; j < len(d.b); j++ {
-		switch c := d.b[j]; {
+	for j := d.I + 1; j < len(d.B); j++ {
+		switch c := d.B[j]; {
 		case c == '"':
 			return j + 1, escaped, nil
 		case c == '\\':
 			escaped = true
 			j++
 		case c < 0x20:
-			d.i = j
-			return 0, false, d.fail("control character in a string")
+			d.I = j
+			return 0, false, d.Fail("control character in a string")
 		}
 	}
-	return 0, false, errEnd
+	d.I = len(d.B)
+	return 0, false, d.Fail("")
 }
 
 // str reads a string (null leaves *s as it is, as encoding/json does).
@@ -235,36 +147,36 @@ func (d *decoder) str(s *string) error {
 	return err
 }
 
-// text reads the string at d.i.
+// text reads the string at d.I.
 func (d *decoder) text() (string, error) {
-	if d.i >= len(d.b) || d.b[d.i] != '"' {
-		return "", d.fail("string expected")
+	if d.I >= len(d.B) || d.B[d.I] != '"' {
+		return "", d.Fail("string expected")
 	}
 	end, escaped, err := d.stringEnd()
 	if err != nil {
 		return "", err
 	}
-	raw := d.b[d.i+1 : end-1]
+	raw := d.B[d.I+1 : end-1]
 	var s string
 	if !escaped && utf8.Valid(raw) {
 		s = string(raw)
-	} else if s, err = unquote(d.b[d.i:end]); err != nil {
-		return "", fmt.Errorf("invalid event at byte %d: %w", d.i, err)
+	} else if s, err = unquote(d.B[d.I:end]); err != nil {
+		return "", fmt.Errorf("invalid JSON at byte %d: %w", d.I, err)
 	}
-	d.i = end
+	d.I = end
 	return s, nil
 }
 
 // key reads an object's key as a view of the payload when it needs no
 // unescaping: the field functions compare it, and clone what they keep.
 func (d *decoder) key() (string, error) {
-	if d.i < len(d.b) && d.b[d.i] == '"' {
+	if d.I < len(d.B) && d.B[d.I] == '"' {
 		end, escaped, err := d.stringEnd()
 		if err != nil {
 			return "", err
 		}
-		if raw := d.b[d.i+1 : end-1]; !escaped && utf8.Valid(raw) {
-			d.i = end
+		if raw := d.B[d.I+1 : end-1]; !escaped && utf8.Valid(raw) {
+			d.I = end
 			return unsafe.String(unsafe.SliceData(raw), len(raw)), nil
 		}
 	}
@@ -282,12 +194,12 @@ func (d *decoder) boolean(v *bool) error {
 		return nil
 	}
 	switch {
-	case d.i+4 <= len(d.b) && string(d.b[d.i:d.i+4]) == "true":
-		*v, d.i = true, d.i+4
-	case d.i+5 <= len(d.b) && string(d.b[d.i:d.i+5]) == "false":
-		*v, d.i = false, d.i+5
+	case d.I+4 <= len(d.B) && string(d.B[d.I:d.I+4]) == "true":
+		*v, d.I = true, d.I+4
+	case d.I+5 <= len(d.B) && string(d.B[d.I:d.I+5]) == "false":
+		*v, d.I = false, d.I+5
 	default:
-		return d.fail("boolean expected")
+		return d.Fail("boolean expected")
 	}
 	return nil
 }
@@ -299,7 +211,7 @@ func (d *decoder) strings(v *[]string) error {
 		return nil
 	}
 	out := []string{}
-	err := d.array(func() error {
+	err := d.Array(func() error {
 		if d.null() {
 			out = append(out, "")
 			return nil
@@ -349,12 +261,12 @@ func (d *decoder) anyMap(v *map[string]any) error {
 		*v = nil
 		return nil
 	}
-	start := d.i
+	start := d.I
 	m := map[string]any{}
 	plain := true
 	err := d.object(func(key string) error {
-		d.ws()
-		if plain && d.i < len(d.b) && d.b[d.i] == '"' {
+		d.Space()
+		if plain && d.I < len(d.B) && d.B[d.I] == '"' {
 			s, err := d.text()
 			if err != nil {
 				return err
@@ -370,8 +282,8 @@ func (d *decoder) anyMap(v *map[string]any) error {
 	}
 	if !plain {
 		m = nil
-		if err := json.Unmarshal(d.b[start:d.i], &m); err != nil {
-			return fmt.Errorf("invalid event at byte %d: %w", start, err)
+		if err := json.Unmarshal(d.B[start:d.I], &m); err != nil {
+			return fmt.Errorf("invalid JSON at byte %d: %w", start, err)
 		}
 	}
 	if *v == nil {
@@ -387,36 +299,36 @@ func (d *decoder) anyMap(v *map[string]any) error {
 // skip passes over one value: strings and nested objects and arrays by
 // their structure, literals and numbers up to the next delimiter.
 func (d *decoder) skip() error {
-	d.ws()
-	if d.i >= len(d.b) {
-		return errEnd
+	d.Space()
+	if d.I >= len(d.B) {
+		return d.Fail("value expected")
 	}
-	switch d.b[d.i] {
+	switch d.B[d.I] {
 	case '"':
 		end, _, err := d.stringEnd()
 		if err != nil {
 			return err
 		}
-		d.i = end
+		d.I = end
 		return nil
 	case '{':
 		return d.object(func(string) error { return d.skip() })
 	case '[':
-		return d.array(d.skip)
+		return d.Array(d.skip)
 	}
-	start := d.i
-	for d.i < len(d.b) {
-		switch c := d.b[d.i]; {
+	start := d.I
+	for d.I < len(d.B) {
+		switch c := d.B[d.I]; {
 		case c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			if d.i == start {
-				return d.fail("value expected")
+			if d.I == start {
+				return d.Fail("value expected")
 			}
 			return nil
 		case c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
-			d.i++
+			d.I++
 		default:
-			return d.fail("value expected")
+			return d.Fail("value expected")
 		}
 	}
-	return errEnd
+	return d.Fail("")
 }

@@ -25,11 +25,11 @@ func DecodeResponse(payload, body []byte) (events.APIGatewayV2HTTPResponse, []by
 	fallback := known(payload, func(d *decoder, key string) (bool, error) {
 		switch key {
 		case "statusCode":
-			start := d.i
+			start := d.I
 			if err := d.skip(); err != nil {
 				return true, err
 			}
-			n, err := strconv.Atoi(string(d.b[start:d.i]))
+			n, err := strconv.Atoi(string(d.B[start:d.I]))
 			resp.StatusCode = n
 			return err == nil, nil
 		case "headers":
@@ -56,15 +56,15 @@ func DecodeResponse(payload, body []byte) (events.APIGatewayV2HTTPResponse, []by
 			if d.null() {
 				return true, nil
 			}
-			if d.i >= len(d.b) || d.b[d.i] != '"' {
-				return true, d.fail("string expected")
+			if d.I >= len(d.B) || d.B[d.I] != '"' {
+				return true, d.Fail("string expected")
 			}
 			var n int
 			var err error
-			if body, n, err = httpx.AppendUnquotedPrefix(body[:0], d.b[d.i:]); err != nil {
-				return true, d.fail("invalid string")
+			if body, n, err = httpx.AppendUnquotedPrefix(body[:0], d.B[d.I:]); err != nil {
+				return true, d.Fail("invalid string")
 			}
-			d.i += n
+			d.I += n
 			return true, nil
 		}
 		return false, d.skip()
@@ -106,18 +106,18 @@ func DecodeAuthorizerResponse(payload []byte) (events.APIGatewayV2CustomAuthoriz
 // whether encoding/json must read the payload instead (a member field did
 // not read so, or anything invalid: encoding/json then says what).
 func known(payload []byte, field func(d *decoder, key string) (bool, error)) (fallback bool) {
-	d := decoder{b: payload}
-	d.ws()
+	d := decoder{httpx.Scanner{B: payload}}
+	d.Space()
 	err := d.object(func(key string) error {
-		d.ws()
+		d.Space()
 		ok, err := field(&d, key)
 		fallback = fallback || !ok
 		return err
 	})
 	if err == nil {
-		d.ws()
-		if d.i != len(d.b) {
-			err = d.fail("data after the object")
+		d.Space()
+		if d.I != len(d.B) {
+			err = d.Fail("data after the object")
 		}
 	}
 	return err != nil || fallback
