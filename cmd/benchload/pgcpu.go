@@ -212,6 +212,9 @@ var (
 	pgData   string
 	pgStat   *statStatements
 	pgStatMD strings.Builder
+	// pgOwner is the database's owner URL, for the ANALYZE that ends each
+	// warm-up (measure).
+	pgOwner string
 )
 
 // keepStats reads the window's statements of the application role (the
