@@ -81,18 +81,9 @@ func (d *Scanner) value() (any, error) {
 	case c == 'n':
 		return d.lit("null", nil)
 	case c == '-' || (c >= '0' && c <= '9'):
-		start := d.I
-		for d.I < len(d.B) {
-			c := d.B[d.I]
-			if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
-				d.I++
-				continue
-			}
-			break
-		}
-		n := string(d.B[start:d.I])
-		if !validNumber(n) {
-			return nil, errRapido
+		n, err := d.number()
+		if err != nil {
+			return nil, err
 		}
 		return json.Number(n), nil
 	}
@@ -100,10 +91,9 @@ func (d *Scanner) value() (any, error) {
 }
 
 func (d *Scanner) lit(s string, v any) (any, error) {
-	if len(d.B)-d.I < len(s) || string(d.B[d.I:d.I+len(s)]) != s {
+	if !d.Literal(s) {
 		return nil, errRapido
 	}
-	d.I += len(s)
 	return v, nil
 }
 

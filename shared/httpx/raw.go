@@ -153,18 +153,9 @@ func (c *canon) value(b []byte) ([]byte, error) {
 	case ch == 'n':
 		return c.lit(b, "null")
 	case ch == '-' || (ch >= '0' && ch <= '9'):
-		start := d.I
-		for d.I < len(d.B) {
-			ch := d.B[d.I]
-			if (ch >= '0' && ch <= '9') || ch == '-' || ch == '+' || ch == '.' || ch == 'e' || ch == 'E' {
-				d.I++
-				continue
-			}
-			break
-		}
-		n := d.B[start:d.I]
-		if !validNumber(unsafe.String(unsafe.SliceData(n), len(n))) {
-			return b, errRapido
+		n, err := d.number()
+		if err != nil {
+			return b, err
 		}
 		return append(b, n...), nil
 	}
@@ -172,11 +163,9 @@ func (c *canon) value(b []byte) ([]byte, error) {
 }
 
 func (c *canon) lit(b []byte, s string) ([]byte, error) {
-	d := &c.d
-	if len(d.B)-d.I < len(s) || string(d.B[d.I:d.I+len(s)]) != s {
+	if !c.d.Literal(s) {
 		return b, errRapido
 	}
-	d.I += len(s)
 	return append(b, s...), nil
 }
 

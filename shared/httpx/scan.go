@@ -1,6 +1,9 @@
 package httpx
 
-import "strconv"
+import (
+	"strconv"
+	"unsafe"
+)
 
 // Scanner is a position in JSON text for the hand-written readers of the
 // request path (issue 17: no encoding/json reflection there): this
@@ -67,15 +70,8 @@ func (s *Scanner) Next(closing byte) (done bool, err error) {
 // for each member, key reads its key (s on the key's quote) and value its
 // value (s on the value's first byte; value must consume it).
 func (s *Scanner) Object(key func() (string, error), value func(key string) error) error {
-	s.Space()
-	if s.I >= len(s.B) || s.B[s.I] != '{' {
-		return s.Fail("object expected")
-	}
-	s.I++
-	s.Space()
-	if s.I < len(s.B) && s.B[s.I] == '}' {
-		s.I++
-		return nil
+	if more, err := s.enter('{', '}', "object expected"); !more || err != nil {
+		return err
 	}
 	for {
 		s.Space()
@@ -104,15 +100,8 @@ func (s *Scanner) Object(key func() (string, error), value func(key string) erro
 // Array reads the array at s.I (on its '[' or white space before it),
 // calling elem with s on each element's first byte (elem must consume it).
 func (s *Scanner) Array(elem func() error) error {
-	s.Space()
-	if s.I >= len(s.B) || s.B[s.I] != '[' {
-		return s.Fail("array expected")
-	}
-	s.I++
-	s.Space()
-	if s.I < len(s.B) && s.B[s.I] == ']' {
-		s.I++
-		return nil
+	if more, err := s.enter('[', ']', "array expected"); !more || err != nil {
+		return err
 	}
 	for {
 		s.Space()
@@ -123,4 +112,48 @@ func (s *Scanner) Array(elem func() error) error {
 			return err
 		}
 	}
+}
+
+// enter reads an object's or array's opening byte; more is false when it
+// is empty (its closing byte read too).
+func (s *Scanner) enter(opening, closing byte, expected string) (more bool, err error) {
+	s.Space()
+	if s.I >= len(s.B) || s.B[s.I] != opening {
+		return false, s.Fail(expected)
+	}
+	s.I++
+	s.Space()
+	if s.I < len(s.B) && s.B[s.I] == closing {
+		s.I++
+		return false, nil
+	}
+	return true, nil
+}
+
+// number reads the number at s.I, checked against encoding/json's grammar
+// (the bytes view the text).
+func (s *Scanner) number() ([]byte, error) {
+	start := s.I
+	for s.I < len(s.B) {
+		c := s.B[s.I]
+		if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+			s.I++
+			continue
+		}
+		break
+	}
+	n := s.B[start:s.I]
+	if !validNumber(unsafe.String(unsafe.SliceData(n), len(n))) {
+		return nil, errRapido
+	}
+	return n, nil
+}
+
+// Literal reads lit (true, false or null) if it is next.
+func (s *Scanner) Literal(lit string) bool {
+	if len(s.B)-s.I < len(lit) || string(s.B[s.I:s.I+len(lit)]) != lit {
+		return false
+	}
+	s.I += len(lit)
+	return true
 }

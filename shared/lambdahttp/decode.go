@@ -99,11 +99,7 @@ type decoder struct{ httpx.Scanner }
 // null consumes a null literal if one is next.
 func (d *decoder) null() bool {
 	d.Space()
-	if d.I+4 <= len(d.B) && string(d.B[d.I:d.I+4]) == "null" {
-		d.I += 4
-		return true
-	}
-	return false
+	return d.Literal("null")
 }
 
 // object reads an object, calling field for each key with the decoder
@@ -194,10 +190,10 @@ func (d *decoder) boolean(v *bool) error {
 		return nil
 	}
 	switch {
-	case d.I+4 <= len(d.B) && string(d.B[d.I:d.I+4]) == "true":
-		*v, d.I = true, d.I+4
-	case d.I+5 <= len(d.B) && string(d.B[d.I:d.I+5]) == "false":
-		*v, d.I = false, d.I+5
+	case d.Literal("true"):
+		*v = true
+	case d.Literal("false"):
+		*v = false
 	default:
 		return d.Fail("boolean expected")
 	}
