@@ -335,7 +335,12 @@ func AppendObject[V any](b []byte, m map[string]V, val func([]byte, V) ([]byte, 
 	if m == nil {
 		return append(b, "null"...), true
 	}
-	keys := make([]string, 0, len(m))
+	// A row's or a header map's keys fit on the stack: no allocation.
+	var small [32]string
+	keys := small[:0]
+	if len(m) > len(small) {
+		keys = make([]string, 0, len(m))
+	}
 	for k := range m {
 		keys = append(keys, k)
 	}
