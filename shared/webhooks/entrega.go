@@ -16,7 +16,9 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -201,7 +203,7 @@ func (d *Despachador) enviar(ctx context.Context, t tomada) (Resultado, map[stri
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxRespuesta))
 	res.EstadoHTTP = resp.StatusCode
 	res.Entregada = resp.StatusCode >= 200 && resp.StatusCode < 300
-	headers["_respuesta"] = string(truncar(body))
+	headers["_respuesta"] = texto(body, maxRespuesta)
 	return res, headers
 }
 
@@ -213,18 +215,24 @@ func describir(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "tiempo de espera agotado"
 	}
-	msg := err.Error()
-	if len(msg) > 2000 {
-		msg = msg[:2000]
-	}
-	return msg
+	return texto([]byte(err.Error()), 2000)
 }
 
-func truncar(b []byte) []byte {
-	if len(b) > maxRespuesta {
-		return b[:maxRespuesta]
+// texto makes a receiver's bytes storable as PostgreSQL text: invalid
+// UTF-8 and NUL (which a text column refuses, failing the whole log write
+// and leaving the delivery to be sent again and again) become U+FFFD, and
+// the result is cut to at most max bytes on a character boundary.
+func texto(b []byte, max int) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	s = strings.ReplaceAll(s, "\x00", "\uFFFD")
+	if len(s) <= max {
+		return s
 	}
-	return b
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
 }
 
 // registrar logs the attempt and moves the delivery on: delivered, retried

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -34,9 +35,11 @@ type receptor struct {
 	estado   atomic.Int64
 	llamadas atomic.Int64
 	validas  atomic.Int64
-	mu       sync.Mutex
-	ultimo   *http.Request
-	cuerpo   []byte
+	// respuesta, when set, is the body answered instead of {"recibido":true}.
+	respuesta atomic.Value
+	mu        sync.Mutex
+	ultimo    *http.Request
+	cuerpo    []byte
 }
 
 func nuevoReceptor(t testing.TB) *receptor {
@@ -53,6 +56,10 @@ func nuevoReceptor(t testing.TB) *receptor {
 		rc.ultimo, rc.cuerpo = r, body
 		rc.mu.Unlock()
 		w.WriteHeader(int(rc.estado.Load()))
+		if b, ok := rc.respuesta.Load().(string); ok {
+			_, _ = w.Write([]byte(b))
+			return
+		}
 		_, _ = w.Write([]byte(`{"recibido":true}`))
 	}))
 	t.Cleanup(rc.srv.Close)
@@ -315,5 +322,37 @@ func TestWorkerReportsOnlyTheFailedMessagesOfABatch(t *testing.T) {
 	}
 	if e, _ := f.estado(id); e != webhooks.Entregada {
 		t.Errorf("the good message was not delivered: %s", e)
+	}
+}
+
+// A receiver's answer is logged whatever its bytes: NUL, invalid UTF-8 or
+// a multi-byte character cut by the 2 KB limit once made PostgreSQL refuse
+// the log row, so a delivered event stayed pending and was sent again.
+func TestAnyReceiverAnswerIsLoggedAndEndsTheDelivery(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.rc.estado.Store(200)
+	f.suscribir(3, eventos.PagoRecibido)
+	for _, c := range []struct{ nombre, cuerpo, guardado string }{
+		{"NUL byte", "ok\x00fin", "ok\uFFFDfin"},
+		{"Latin-1 bytes", "Recepci\xf3n", "Recepci\uFFFDn"},
+		{"character cut at 2 KB", strings.Repeat("a", 2047) + "é", strings.Repeat("a", 2047)},
+	} {
+		f.rc.respuesta.Store(c.cuerpo)
+		ids := f.evento(eventos.PagoRecibido)
+		id := ids[len(ids)-1]
+		if err := f.d.Entregar(context.Background(), 1, id); err != nil {
+			t.Fatalf("%s: %v", c.nombre, err)
+		}
+		if e, n := f.estado(id); e != webhooks.Entregada || n != 1 {
+			t.Errorf("%s: delivery %s after %d attempts, want entregada after 1", c.nombre, e, n)
+		}
+		var guardado string
+		f.tx(func(ctx context.Context, tx *db.Tx) error {
+			return tx.QueryRow(ctx, `select respuesta from webhook_intentos where entrega_id = $1`, id).Scan(&guardado)
+		})
+		if guardado != c.guardado {
+			t.Errorf("%s: logged %q, want %q", c.nombre, guardado, c.guardado)
+		}
 	}
 }
