@@ -237,6 +237,9 @@ func TestEmpleadoFilters(t *testing.T) {
 		{"activos=true", []int{a, b}},
 		{"activos=false", []int{c}},
 		{"puesto=Chofer&activos=true", []int{a}},
+		// NUL and invalid UTF-8 cannot be SQL text: they match nothing (was a 500).
+		{"puesto=%00", nil},
+		{"departamento=Trans%FFporte", nil},
 	} {
 		t.Run(fc.query, func(t *testing.T) {
 			r := e.Get("/api/empleados?per_page=100&"+fc.query, admin)

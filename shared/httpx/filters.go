@@ -25,8 +25,9 @@ func NewFilters(r *http.Request) *Filters {
 	return &Filters{r: r, errs: map[string][]string{}}
 }
 
-// Value returns a trimmed parameter ("" when absent).
-func (f *Filters) Value(name string) string { return strings.TrimSpace(f.r.URL.Query().Get(name)) }
+// Value returns a trimmed parameter ("" when absent), safe as SQL text
+// (QueryText).
+func (f *Filters) Value(name string) string { return QueryText(f.r.URL.Query().Get(name)) }
 
 // Fail records a message for a parameter.
 func (f *Filters) Fail(name, msg string) { f.errs[name] = append(f.errs[name], msg) }

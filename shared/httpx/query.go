@@ -27,16 +27,20 @@ func LikePattern(s string) string {
 
 // SearchQuery reads ?search= as a LIKE pattern (nil when absent).
 func SearchQuery(r *http.Request) *string {
-	v := strings.TrimSpace(r.URL.Query().Get("search"))
-	// PostgreSQL text can hold neither NUL nor invalid UTF-8 (the query
-	// would fail with a 500); no stored text contains them, so they become
-	// U+FFFD, which matches nothing.
-	v = strings.ToValidUTF8(strings.ReplaceAll(v, "\x00", "\uFFFD"), "\uFFFD")
+	v := QueryText(r.URL.Query().Get("search"))
 	if v == "" {
 		return nil
 	}
 	p := LikePattern(v)
 	return &p
+}
+
+// QueryText is a query parameter's value as SQL text: trimmed, and with NUL
+// and invalid UTF-8, which PostgreSQL text cannot hold (the query would fail
+// with a 500), turned into U+FFFD; no stored text contains them, so a filter
+// on it matches nothing.
+func QueryText(v string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(strings.TrimSpace(v), "\x00", "\uFFFD"), "\uFFFD")
 }
 
 // BoolQuery reads a boolean query parameter (1/true/si, 0/false/no); nil

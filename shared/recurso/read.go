@@ -308,7 +308,7 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[htt
 	q := r.URL.Query()
 	in := valid.NewInput(nil)
 	for _, f := range res.Filters {
-		v := strings.TrimSpace(q.Get(f.Param))
+		v := httpx.QueryText(q.Get(f.Param))
 		if v == "" {
 			continue
 		}
