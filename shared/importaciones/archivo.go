@@ -1,6 +1,7 @@
 package importaciones
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -21,6 +22,17 @@ const MaxFilas = 10_000
 
 // MaxArchivo is the largest file accepted (5 MiB).
 const MaxArchivo = 5 << 20
+
+// A workbook is a zip: 5 MiB of it can unzip to gigabytes (a "zip bomb"),
+// and excelize reads every part but the sheets and the shared strings
+// whole into memory. The declared sizes are checked before excelize opens
+// it (archive/zip refuses a part longer than it declares): at most
+// MaxDescomprimido in all, and MaxParte for any other part. 10,000 rows of
+// a resource's ~20 columns are about 15 MB of sheet XML.
+const (
+	MaxDescomprimido = 100 << 20
+	MaxParte         = 16 << 20
+)
 
 // campoArchivo is the multipart field of the file, and the key of its errors.
 const campoArchivo = "archivo"
@@ -120,8 +132,9 @@ func leerCSV(data []byte) ([][]string, []int, error) {
 		r.Comma = ';'
 	}
 	var (
-		tabla [][]string
-		nums  []int
+		tabla  [][]string
+		nums   []int
+		llenas int
 	)
 	for {
 		rec, err := r.Read()
@@ -138,6 +151,13 @@ func leerCSV(data []byte) ([][]string, []int, error) {
 		line, _ := r.FieldPos(0)
 		tabla = append(tabla, rec)
 		nums = append(nums, line)
+		if !vacia(rec) {
+			// The header and more than MaxFilas data rows: leer refuses
+			// the file, reading on would only cost memory.
+			if llenas++; llenas > MaxFilas+1 {
+				break
+			}
+		}
 	}
 	return tabla, nums, nil
 }
@@ -155,7 +175,10 @@ func traducirCSV(err error) string {
 // leerXLSX returns the rows of the first sheet (raw cell values, so a
 // number formatted "1,500.00" reads 1500) and their numbers.
 func leerXLSX(data []byte) ([][]string, []int, error) {
-	f, err := excelize.OpenReader(bytes.NewReader(data))
+	if err := revisarZip(data); err != nil {
+		return nil, nil, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: MaxDescomprimido})
 	if err != nil {
 		return nil, nil, invalidoArchivo("El archivo no es un libro de Excel (.xlsx) válido.")
 	}
@@ -170,9 +193,9 @@ func leerXLSX(data []byte) ([][]string, []int, error) {
 	}
 	defer rows.Close()
 	var (
-		tabla [][]string
-		nums  []int
-		n     int
+		tabla     [][]string
+		nums      []int
+		n, llenas int
 	)
 	for rows.Next() {
 		n++
@@ -185,9 +208,36 @@ func leerXLSX(data []byte) ([][]string, []int, error) {
 		}
 		tabla = append(tabla, cols)
 		nums = append(nums, n)
+		if !vacia(cols) {
+			if llenas++; llenas > MaxFilas+1 {
+				break // as in leerCSV
+			}
+		}
 	}
 	if err := rows.Error(); err != nil {
 		return nil, nil, invalidoArchivo("No se pudo leer la primera hoja del libro de Excel.")
 	}
 	return tabla, nums, nil
+}
+
+// revisarZip refuses a workbook whose parts unzip to more than
+// MaxDescomprimido, or a part other than a sheet or the shared strings
+// (which excelize streams from a temporary file when large) to more than
+// MaxParte.
+func revisarZip(data []byte) error {
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return invalidoArchivo("El archivo no es un libro de Excel (.xlsx) válido.")
+	}
+	grande := invalidoArchivo(fmt.Sprintf("El libro de Excel descomprimido es demasiado grande (más de %d MB); guarde solo los datos a importar.", MaxDescomprimido>>20))
+	var total uint64
+	for _, f := range z.File {
+		total += f.UncompressedSize64
+		nombre := strings.ToLower(strings.ReplaceAll(f.Name, "\\", "/"))
+		hoja := strings.HasPrefix(nombre, "xl/worksheets/sheet") || nombre == "xl/sharedstrings.xml"
+		if total > MaxDescomprimido || (!hoja && f.UncompressedSize64 > MaxParte) {
+			return grande
+		}
+	}
+	return nil
 }

@@ -204,6 +204,10 @@ func leerFormulario(r *http.Request) (formulario, error) {
 		}
 		switch part.FormName() {
 		case campoArchivo:
+			if tieneArchivo {
+				// Which of two files would be imported is a guess: refuse.
+				return f, apperr.InvalidField(campoArchivo, "Envíe un solo archivo por importación.")
+			}
 			data, err := io.ReadAll(io.LimitReader(part, MaxArchivo+1))
 			if err != nil {
 				var tooBig *http.MaxBytesError

@@ -1,9 +1,11 @@
 package importaciones_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"strings"
@@ -463,5 +465,107 @@ func TestADatabaseErrorEndsTheReportAtItsRow(t *testing.T) {
 				t.Errorf("wrote %d", n-antes)
 			}
 		})
+	}
+}
+
+// libroCon is a one-sheet workbook of clientes (header and one valid row)
+// with an extra part of the given unzipped size, and, when filas > 0, that
+// many more rows appended to the sheet's XML.
+func libroCon(t *testing.T, extra string, tamano, filas int) []byte {
+	t.Helper()
+	x := excelize.NewFile()
+	x.SetSheetRow("Sheet1", "A1", &[]any{"tipo_identificacion", "identificacion", "nombre"})
+	x.SetSheetRow("Sheet1", "A2", &[]any{"fisica", "101110111", "Ana"})
+	var libro bytes.Buffer
+	if err := x.Write(&libro); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(libro.Bytes()), int64(libro.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parte, _ := io.ReadAll(rc)
+		rc.Close()
+		w, _ := zw.Create(f.Name)
+		if f.Name == "xl/worksheets/sheet1.xml" && filas > 0 {
+			s := string(parte)
+			i := strings.Index(s, "</sheetData>")
+			io.WriteString(w, s[:i])
+			for n := 3; n < filas+3; n++ {
+				fmt.Fprintf(w, `<row r="%d"><c r="A%d" t="inlineStr"><is><t>fisica</t></is></c></row>`, n, n)
+			}
+			io.WriteString(w, s[i:])
+			continue
+		}
+		w.Write(parte)
+	}
+	if extra != "" {
+		w, _ := zw.Create(extra)
+		cero := make([]byte, 1<<20)
+		for i := 0; i < tamano>>20; i++ {
+			w.Write(cero)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// A workbook is a zip: a small file may unzip to gigabytes. Its declared
+// sizes are checked before it is opened, so a "zip bomb" is a 422 (not the
+// server reading it into memory), while an ordinary book still imports.
+func TestAWorkbookThatUnzipsTooLargeIsRefusedBeforeItIsRead(t *testing.T) {
+	e, admin := testenv.NewAdmin(t, sinLimite)
+	cases := []struct {
+		name    string
+		archivo []byte
+		status  int
+		mensaje string
+	}{
+		{"an ordinary book with a small extra part imports", libroCon(t, "xl/media/logo.bin", 1<<20, 0), 200, ""},
+		{"a part unzipping to 120 MB (over 100 MB in all)", libroCon(t, "xl/media/relleno.bin", 120<<20, 0), 422, "descomprimido es demasiado grande"},
+		{"a part just over 16 MB", libroCon(t, "docProps/relleno.xml", 17<<20, 0), 422, "descomprimido es demasiado grande"},
+		{"300,000 rows are refused without reading them all", libroCon(t, "", 0, 300_000), 422, "más de 10000 filas"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			inicio := time.Now()
+			r := importar(t, e, admin, "clientes", "libro.xlsx", c.archivo, "validar")
+			if r.Status != c.status || (c.mensaje != "" && !strings.Contains(fmt.Sprint(r.FieldErrors("archivo")), c.mensaje)) {
+				t.Fatalf("%d %s", r.Status, r.Raw)
+			}
+			if d := time.Since(inicio); d > 5*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+// A multipart body with two files would import one of them by chance: it
+// is refused, and nothing is written.
+func TestTwoFilesInOneImportAreRefused(t *testing.T) {
+	e, admin := testenv.NewAdmin(t, sinLimite)
+	antes := contar(t, e, 1, "clientes")
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("modo", "aplicar")
+	for _, ced := range []string{"101110111", "101110222"} {
+		fw, _ := mw.CreateFormFile("archivo", ced+".csv")
+		io.WriteString(fw, "tipo_identificacion,identificacion,nombre\nfisica,"+ced+",Ana\n")
+	}
+	mw.Close()
+	r := e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/importaciones/clientes", Token: admin, Body: buf.Bytes(),
+		Headers: map[string]string{"Content-Type": mw.FormDataContentType()}})
+	testenv.Expect422(t, r, "archivo")
+	if n := contar(t, e, 1, "clientes"); n != antes {
+		t.Errorf("wrote %d clientes", n-antes)
 	}
 }
