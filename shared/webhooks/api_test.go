@@ -187,3 +187,28 @@ func TestWebhookPermissionsAndTenantIsolation(t *testing.T) {
 		t.Errorf("delete without eliminar: %d", r.Status)
 	}
 }
+
+// An update that empties what cannot be empty is refused, not answered 200
+// with nothing changed; a null setting puts back its default.
+func TestWebhookUpdateRefusesBlankFieldsAndNullRestoresDefaults(t *testing.T) {
+	t.Parallel()
+	e, _ := api(t)
+	admin := e.Admin(1)
+	path := testenv.Path("webhooks", int64(e.Create(t, admin, "/api/webhooks", map[string]any{"nombre": "W", "url": "https://hooks.example.com/erp",
+		"eventos": []string{"*"}, "timeout_segundos": 30, "max_reintentos": 2})))
+	e.ExpectInvalid(t, admin, "PATCH", path, []testenv.Invalid{
+		{"blank nombre", map[string]any{"nombre": ""}, "nombre"},
+		{"whitespace nombre", map[string]any{"nombre": "   "}, "nombre"},
+		{"null nombre", map[string]any{"nombre": nil}, "nombre"},
+		{"blank url", map[string]any{"url": ""}, "url"},
+		{"null url", map[string]any{"url": nil}, "url"},
+		{"null activo", map[string]any{"activo": nil}, "activo"},
+		{"blank secreto", map[string]any{"secreto": ""}, "secreto"},
+		{"null secreto", map[string]any{"secreto": nil}, "secreto"},
+	})
+	r := e.Must(t, 200, admin, "PATCH", path, map[string]any{"timeout_segundos": nil, "max_reintentos": nil})
+	if testenv.Num(r.JSON, "data.timeout_segundos") != 10 || testenv.Num(r.JSON, "data.max_reintentos") != 5 ||
+		testenv.Str(r.JSON, "data.nombre") != "W" || testenv.Get(r.JSON, "data.activo") != true {
+		t.Errorf("null settings: %s", r.Raw)
+	}
+}

@@ -66,8 +66,18 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 // leer validates a create (all required fields) or a partial update body.
 func leer(in *valid.Input, creando bool, permitidos Permitidos) (Datos, error) {
 	var d Datos
+	// blanco refuses, on an update, a present null or blank value of a field
+	// that cannot be emptied (as declared resources do): ignoring it would
+	// answer 200 to a change that was not made.
+	blanco := func(key, msg string) {
+		if !creando && in.Has(key) && !in.Failed(key) {
+			in.Fail(key, msg)
+		}
+	}
 	if v, ok := in.String("nombre", valid.Str{Required: creando, Max: 255}); ok {
 		d.Nombre = &v
+	} else {
+		blanco("nombre", "El campo nombre es obligatorio.")
 	}
 	if v, ok := in.String("url", valid.Str{Required: creando, Max: MaxURL}); ok {
 		if msg := ValidarURL(v, permitidos); msg != "" {
@@ -75,6 +85,8 @@ func leer(in *valid.Input, creando bool, permitidos Permitidos) (Datos, error) {
 		} else {
 			d.URL = &v
 		}
+	} else {
+		blanco("url", "El campo url es obligatorio.")
 	}
 	if items, ok := in.List("eventos", creando); ok {
 		if len(items) == 0 {
@@ -101,19 +113,31 @@ func leer(in *valid.Input, creando bool, permitidos Permitidos) (Datos, error) {
 	} else if in.IsNull("descripcion") {
 		d.LimpiarDescripcion = true
 	}
-	if v, ok := in.Int("timeout_segundos", valid.Int{Min: valid.Min(5), Max: valid.Min(60)}); ok {
-		n := int(v)
-		d.TimeoutSegundos = &n
+	d.TimeoutSegundos = entero(in, "timeout_segundos", 5, 60, TimeoutPorDefecto)
+	d.MaxReintentos = entero(in, "max_reintentos", 1, 10, ReintentosPorDefecto)
+	if d.Activo = in.OptionalBool("activo"); d.Activo == nil && in.IsNull("activo") {
+		in.Fail("activo", "El campo activo debe ser verdadero o falso.")
 	}
-	if v, ok := in.Int("max_reintentos", valid.Int{Min: valid.Min(1), Max: valid.Min(10)}); ok {
-		n := int(v)
-		d.MaxReintentos = &n
-	}
-	d.Activo = in.OptionalBool("activo")
 	if v, ok := in.String("secreto", valid.Str{Min: 16, Max: 255, NoTrim: true}); ok {
 		d.Secreto = &v
+	} else {
+		blanco("secreto", "El campo secreto debe tener al menos 16 caracteres.")
 	}
 	return d, in.Err()
+}
+
+// entero reads a bounded integer setting; a present null puts back the
+// default (nil when absent or invalid).
+func entero(in *valid.Input, key string, min, max int64, porDefecto int) *int {
+	if in.IsNull(key) {
+		return &porDefecto
+	}
+	v, ok := in.Int(key, valid.Int{Min: valid.Min(min), Max: valid.Min(max)})
+	if !ok {
+		return nil
+	}
+	n := int(v)
+	return &n
 }
 
 var webhookSorts = map[string]string{"id": "w.id", "nombre": "w.nombre", "creado_en": "w.creado_en", "actualizado_en": "w.actualizado_en"}
