@@ -2,6 +2,7 @@ package usuarios
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/erpcr/erp/shared/apperr"
@@ -64,4 +65,25 @@ func newRoles(cur Usuario, next []int64) []int64 {
 		}
 	}
 	return out
+}
+
+// checkCredenciales refuses setting another user's password or e-mail
+// unless the caller covers that user everywhere: an account is one login for
+// every company it belongs to, so whoever sets its password acts with its
+// roles in all of them (an Administrador of company 1 would become
+// Administrador of company 2 through a user of company 1 who is one there),
+// and with its platform-administrator flag. app_cubre_usuario compares, in
+// every company of the target, its permissions with the caller's there.
+func checkCredenciales(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) error {
+	if id == p.UsuarioID {
+		return nil
+	}
+	var cubre bool
+	if err := tx.QueryRow(ctx, `select app_cubre_usuario($1)`, id).Scan(&cubre); err != nil {
+		return fmt.Errorf("usuarios: credenciales: %w", err)
+	}
+	if !cubre {
+		return apperr.NewForbidden("No puede cambiar la contraseña ni el correo de un usuario que tiene, en alguna de sus empresas, permisos que usted no tiene.")
+	}
+	return nil
 }

@@ -204,3 +204,58 @@ func TestGuestCompanyRemovesOnlyItsMembership(t *testing.T) {
 		t.Errorf("deactivated account still works: %d", r.Status)
 	}
 }
+
+// An account is one login for every company it belongs to: setting the
+// password or e-mail of a user of company 1 who is Administrador of company
+// 2 (or a platform administrator) would hand company 1's administrator that
+// user's powers elsewhere. Only personal data that grants nothing stays
+// editable, and a caller who covers the user everywhere may still do it.
+func TestCredentialsOfAUserWithPowersElsewhereAreNotTakenOver(t *testing.T) {
+	e := testenv.NewParallel(t)
+	admin1 := e.Admin(1)
+	member := func(email, rol2 string) string {
+		r := e.Must(t, http.StatusCreated, admin1, "POST", "/api/usuarios", newUser(email, "usuario"))
+		id := int64(testenv.Num(r.JSON, "data.id"))
+		if rol2 != "" {
+			e.Exec(`insert into membresias (empresa_id, usuario_id) values (2, $1)`, id)
+			e.Exec(`insert into usuario_roles (empresa_id, usuario_id, rol_id) select 2, $1, id from roles where empresa_id = 2 and slug = $2`, id, rol2)
+		}
+		return fmt.Sprintf("/api/usuarios/%d", id)
+	}
+	adminEn2 := member("admin-en-2@demo.cr", "administrador")
+	vendedorEn2 := member("vendedor-en-2@demo.cr", "vendedor")
+	plataforma := member("plataforma@demo.cr", "")
+	e.Exec(`update usuarios set administrador_plataforma = true where email = 'plataforma@demo.cr'`)
+	local := member("local@demo.cr", "")
+	cases := []struct {
+		name, path string
+		body       map[string]any
+		want       int
+	}{
+		{"password of company 2's Administrador", adminEn2, map[string]any{"password": "Tomada123!"}, http.StatusForbidden},
+		{"e-mail of company 2's Administrador", adminEn2, map[string]any{"email": "mia@demo.cr"}, http.StatusForbidden},
+		{"password of a seller of company 2", vendedorEn2, map[string]any{"password": "Tomada123!"}, http.StatusForbidden},
+		{"password of a platform administrator", plataforma, map[string]any{"password": "Tomada123!"}, http.StatusForbidden},
+		{"the name of company 2's Administrador", adminEn2, map[string]any{"nombre": "Renombrada"}, http.StatusOK},
+		{"the same e-mail of company 2's Administrador, other case", adminEn2, map[string]any{"email": "ADMIN-EN-2@demo.cr"}, http.StatusOK},
+		{"password of a user of company 1 only", local, map[string]any{"password": "Cambiada123!"}, http.StatusOK},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.Call(admin1, http.MethodPatch, c.path, c.body)
+			if r.Status != c.want || (c.want == http.StatusForbidden && testenv.Str(r.JSON, "message") == "") {
+				t.Fatalf("%d, want %d: %s", r.Status, c.want, r.Raw)
+			}
+		})
+	}
+	// Nothing changed: the old passwords still log in.
+	e.Login("admin-en-2@demo.cr", "Segura123!")
+	e.Login("vendedor-en-2@demo.cr", "Segura123!")
+	e.Login("plataforma@demo.cr", "Segura123!")
+	// An Administrador of both companies covers them: allowed.
+	e.Exec(`insert into membresias (empresa_id, usuario_id) select 2, id from usuarios where email = $1`, testenv.Admin1)
+	e.Exec(`insert into usuario_roles (empresa_id, usuario_id, rol_id) select 2, u.id, r.id from usuarios u, roles r
+		where u.email = $1 and r.empresa_id = 2 and r.slug = 'administrador'`, testenv.Admin1)
+	e.Must(t, http.StatusOK, admin1, http.MethodPatch, adminEn2, map[string]any{"password": "Cambiada123!"})
+	e.Login("admin-en-2@demo.cr", "Cambiada123!")
+}

@@ -192,6 +192,11 @@ func Actualizar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x Da
 	if err := checkSuperior(ctx, tx, p, id); err != nil {
 		return Usuario{}, err
 	}
+	if x.Hash != nil || (x.Email != nil && !strings.EqualFold(*x.Email, cur.Email)) {
+		if err := checkCredenciales(ctx, tx, p, id); err != nil {
+			return Usuario{}, err
+		}
+	}
 	c := apperr.Campos{}
 	if id == p.UsuarioID && x.Activo != nil && !*x.Activo {
 		c.Fail("activo", "No puede desactivar su propio usuario.")
