@@ -97,7 +97,7 @@ var Empleado = &recurso.Resource{
 	Validate:   validar,
 	BeforeSave: verificarUsuario,
 	// The driver of a bus: the bus would name a deleted employee.
-	BeforeDelete: transporte.SinBuses("chofer_id", "No se puede eliminar un empleado que es chofer de un bus. Asigne otro chofer al bus primero."),
+	BeforeDelete: transporte.SinBuses("empleados", "chofer_id", "No se puede eliminar un empleado que es chofer de un bus. Asigne otro chofer al bus primero."),
 }
 
 // Grupo returns the handlers of the empleados group.

@@ -1,8 +1,11 @@
 package transporte
 
 import (
+	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/horacr"
@@ -133,10 +136,12 @@ func verificarAsignacion(c *recurso.Call, vals map[string]any) error {
 		return nil
 	}
 	var rutaActiva, choferActivo bool
+	// FOR SHARE: a concurrent delete of the route or the driver waits for
+	// this assignment (and then refuses), or has committed and is seen here.
 	err := c.Tx.QueryRow(c.Context(), `select
-			coalesce((select r.activo from rutas r where r.empresa_id = $1 and r.id = $2 and not r.eliminado), false),
+			coalesce((select r.activo from rutas r where r.empresa_id = $1 and r.id = $2 and not r.eliminado for share), false),
 			coalesce((select e.activo and e.estado = 'activo' and (e.fecha_salida is null or e.fecha_salida >= `+horacr.HoySQL+`)
-				from empleados e where e.empresa_id = $1 and e.id = $3 and not e.eliminado), false)`,
+				from empleados e where e.empresa_id = $1 and e.id = $3 and not e.eliminado for share), false)`,
 		c.Tx.EmpresaID(), ruta, chofer).Scan(&rutaActiva, &choferActivo)
 	if err != nil {
 		return err
@@ -150,15 +155,25 @@ func verificarAsignacion(c *recurso.Call, vals map[string]any) error {
 	return nil
 }
 
-// SinBuses refuses to delete a row a live bus of the company names in its
-// column columna (ruta_id: the route it serves; chofer_id: its driver), the
-// bus would name a deleted row; msg goes under id.
-func SinBuses(columna, msg string) func(c *recurso.Call) error {
+// SinBuses refuses to delete a row of tabla that a live bus of the company
+// names in its column columna (ruta_id: the route it serves; chofer_id: its
+// driver), the bus would name a deleted row; msg goes under id. The row is
+// locked before the buses are counted, and an assignment locks the route
+// and the driver it names (verificarAsignacion), so a delete and an
+// assignment of the same row at once cannot both succeed: the second one
+// sees the first.
+func SinBuses(tabla, columna, msg string) func(c *recurso.Call) error {
 	return func(c *recurso.Call) error {
+		// Two statements in one round trip: the count must take its
+		// snapshot after the lock is granted, to see an assignment that
+		// committed while this waited.
 		var asignado bool
-		if err := c.Tx.QueryRow(c.Context(), `select exists (select 1 from buses b
-			where b.empresa_id = $1 and b.`+columna+` = $2 and not b.eliminado)`, c.Tx.EmpresaID(), c.ID).Scan(&asignado); err != nil {
-			return err
+		b := &pgx.Batch{}
+		b.Queue(`select 1 from `+tabla+` where empresa_id = $1 and id = $2 for update`, c.Tx.EmpresaID(), c.ID)
+		b.Queue(`select exists (select 1 from buses b where b.empresa_id = $1 and b.`+columna+` = $2 and not b.eliminado)`,
+			c.Tx.EmpresaID(), c.ID).QueryRow(func(row pgx.Row) error { return row.Scan(&asignado) })
+		if err := c.Tx.SendBatch(c.Context(), b).Close(); err != nil {
+			return fmt.Errorf("transporte: buses de %s %d: %w", tabla, c.ID, err)
 		}
 		if asignado {
 			return apperr.InvalidField("id", msg)

@@ -102,7 +102,7 @@ var Ruta = &recurso.Resource{
 		}
 	},
 	AfterSave:    guardarListas,
-	BeforeDelete: SinBuses("ruta_id", "No se puede eliminar una ruta con buses asignados. Quite la ruta de sus buses primero."),
+	BeforeDelete: SinBuses("rutas", "ruta_id", "No se puede eliminar una ruta con buses asignados. Quite la ruta de sus buses primero."),
 }
 
 // clave names a nested list in vals where no column can clash with it.
