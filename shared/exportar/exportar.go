@@ -138,7 +138,47 @@ func texto(v any) string {
 	return fmt.Sprint(v)
 }
 
-// CSV writes the table as UTF-8 CSV with a BOM and a header row.
+// SinFormula keeps a CSV text cell from being run as a formula by the
+// spreadsheet that opens the file ("CSV injection", OWASP): text starting
+// with = + - @, or with a tab or carriage return (which some programs skip
+// before looking at the sign), gets a leading apostrophe, so a customer
+// named =HYPERLINK(...) is shown as text. A plain number ("-1500.00",
+// "+3") is left as it is: it is a value, not a formula. Excel files need
+// no such care: their text cells are inline strings, never formulas.
+func SinFormula(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '@', '\t', '\r':
+	case '+', '-':
+		if numero(s[1:]) {
+			return s
+		}
+	default:
+		return s
+	}
+	return "'" + s
+}
+
+// numero reports whether s is digits with at most one decimal point.
+func numero(s string) bool {
+	digitos, punto := 0, false
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digitos++
+		case c == '.' && !punto:
+			punto = true
+		default:
+			return false
+		}
+	}
+	return digitos > 0
+}
+
+// CSV writes the table as UTF-8 CSV with a BOM and a header row; text
+// cells go through SinFormula.
 func CSV(w io.Writer, t Tabla) error {
 	if _, err := io.WriteString(w, "\ufeff"); err != nil {
 		return err
@@ -151,6 +191,9 @@ func CSV(w io.Writer, t Tabla) error {
 	for _, f := range t.Filas {
 		for i, v := range f {
 			row[i] = texto(v)
+			if _, esNumero := v.(json.Number); !esNumero {
+				row[i] = SinFormula(row[i])
+			}
 		}
 		if err := cw.Write(row); err != nil {
 			return err

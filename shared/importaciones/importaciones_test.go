@@ -569,3 +569,39 @@ func TestTwoFilesInOneImportAreRefused(t *testing.T) {
 		t.Errorf("wrote %d clientes", n-antes)
 	}
 }
+
+// A file may carry cells a spreadsheet would run as formulas: they are
+// imported as the text they are, and the list's CSV export writes them
+// back with a leading apostrophe, so opening the export runs nothing.
+func TestFormulaLikeCellsImportAsTextAndExportNeutralized(t *testing.T) {
+	e, admin := testenv.NewAdmin(t, sinLimite)
+	archivo := csvDe(t, [][]string{
+		{"tipo_identificacion", "identificacion", "nombre", "apellidos", "direccion"},
+		{"fisica", "101110111", `=HYPERLINK("http://malo.cr","clic")`, "@SUMA", "-1+1"},
+	})
+	r := importar(t, e, admin, "clientes", "c.csv", archivo, "aplicar")
+	if r.Status != http.StatusCreated {
+		t.Fatalf("%d %s", r.Status, r.Raw)
+	}
+	if got := testenv.Scalar[string](t, e, `select nombre from clientes where empresa_id = 1 and identificacion = '101110111'`); got != `=HYPERLINK("http://malo.cr","clic")` {
+		t.Fatalf("stored %q", got)
+	}
+	x := e.Get("/api/clientes?formato=csv&search=101110111", admin)
+	if x.Status != http.StatusOK {
+		t.Fatalf("%d %s", x.Status, x.Raw)
+	}
+	rows := testenv.CSVRows(t, x.Raw)
+	if len(rows) != 2 {
+		t.Fatalf("%q", rows)
+	}
+	col := map[string]string{}
+	for i, h := range rows[0] {
+		col[h] = rows[1][i]
+	}
+	for campo, want := range map[string]string{"nombre": `'=HYPERLINK("http://malo.cr","clic")`, "apellidos": "'@SUMA",
+		"direccion": "'-1+1", "identificacion": "101110111"} {
+		if col[campo] != want {
+			t.Errorf("%s = %q, want %q", campo, col[campo], want)
+		}
+	}
+}

@@ -327,6 +327,9 @@ func exportarCSV(bs []bloque) ([]byte, error) {
 			for i, c := range f {
 				if i+1 < len(rec) {
 					rec[i+1] = c.plano()
+					if c.importe == nil {
+						rec[i+1] = exportar.SinFormula(rec[i+1])
+					}
 				}
 			}
 			if err := w.Write(rec); err != nil {

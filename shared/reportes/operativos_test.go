@@ -277,3 +277,24 @@ func TestTaxReportSumsIVAChargedAndCreditedByRateAndMonth(t *testing.T) {
 		}
 	}
 }
+
+// A report's CSV writes a text cell that a spreadsheet would run as a
+// formula (a customer named =HYPERLINK(...)) with a leading apostrophe,
+// while its amounts, negative ones included, stay plain numbers.
+func TestReportCSVTextCellsNeverBecomeFormulas(t *testing.T) {
+	f := setup(t)
+	o := f.operativo(1)
+	f.E.Exec(`update clientes set nombre = '=HYPERLINK("http://malo.cr","clic")', apellidos = null where id = $1`, o.cliente)
+	credito := o.venta("2026-02-27", 1, true) // February's sale, March's credit note: -5,650
+	o.venta("2026-03-17", 1, true, "tipo_comprobante", "nota_credito", "venta_referencia_id", credito,
+		"codigo_referencia", "06", "razon_referencia", "Devolución", "almacen_id", nil)
+	r := f.descarga(t, "/api/reportes/ventas?"+marzo+"&agrupar=cliente&formato=csv", "text/csv; charset=utf-8", "ventas_2026-03-01_2026-03-31.csv")
+	rows := testenv.CSVRows(t, r.Raw)
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	if len(rows) < 2 || rows[1][col["grupo"]] != `'=HYPERLINK("http://malo.cr","clic")` || rows[1][col["total"]] != "-5650.00" {
+		t.Fatalf("%q", rows)
+	}
+}
