@@ -14,6 +14,7 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/reportes"
 )
 
 // VacacionesPorDefecto is the vacation provision of a company without its
@@ -117,13 +118,18 @@ func Calcular(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ stru
 	if estado != Borrador && estado != Calculada {
 		return nil, rechazo(estado, "calcular")
 	}
-	if err := tabla.Validar(); err != nil {
+	if err := tabla.Validar(); errors.Is(err, ErrTramos) {
+		return nil, apperr.InvalidField("fecha_fin", "Los tramos del impuesto sobre la renta vigentes al "+fin.Format(time.DateOnly)+
+			" no son continuos (cada tramo empieza donde termina el anterior, desde 0, y solo el último no tiene tope): "+
+			"un administrador de la plataforma debe corregirlos.")
+	} else if err != nil {
 		return nil, apperr.InvalidField("fecha_fin", "No hay tarifas de nómina vigentes al "+fin.Format(time.DateOnly)+
 			" (cargas sociales y tramos de renta): un administrador de la plataforma debe registrarlas.")
 	}
 	periodo := Periodo{Tipo: tipo, Inicio: ini, Fin: fin}
 	out := make([]lineaCalculada, 0, len(entradas))
 	fields := map[string][]string{}
+	var totales sumas
 	for _, x := range entradas {
 		r, err := CalcularLinea(periodo, x.emp, x.in, tabla, vac)
 		var ec *ErrorCampo
@@ -135,6 +141,12 @@ func Calcular(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ stru
 		if err != nil {
 			return nil, fmt.Errorf("nomina: calcular empleado %d: %w", x.empleadoID, err)
 		}
+		if campo, monto, ok := totales.sumar(x.emp, x.in, r); !ok {
+			k := "lineas." + strconv.FormatInt(x.empleadoID, 10) + "." + campo
+			fields[k] = append(fields[k], "El monto "+campo+" de la línea ("+monto.StringFixed(2)+") supera el máximo que se puede registrar "+
+				"(menos de "+reportes.Miles(limiteMonto)+"): revise el salario base y los montos de la línea.")
+			continue
+		}
 		out = append(out, lineaCalculada{EmpleadoID: x.empleadoID, SalarioBase: x.emp.SalarioBase, Jornada: x.emp.Jornada,
 			Hijos: x.emp.Hijos, Conyuge: x.emp.Conyuge, DiasLaborados: r.DiasLaborados, SalarioOrdinario: r.SalarioOrdinario,
 			ValorHora: r.ValorHora, HorasExtraMonto: r.HorasExtraMonto, RebajoIncapacidad: r.RebajoIncapacidad,
@@ -142,6 +154,12 @@ func Calcular(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ stru
 			ImpuestoRenta: r.ImpuestoRenta, CreditosFiscales: r.CreditosFiscales, TotalDeducciones: r.TotalDeducciones,
 			SalarioNeto: r.SalarioNeto, CargasPatronales: r.CargasPatronales, ProvisionAguinaldo: r.ProvisionAguinaldo,
 			ProvisionVacaciones: r.ProvisionVacaciones})
+	}
+	if len(fields) == 0 {
+		if campo, ok := totales.enRango(); !ok {
+			fields["lineas"] = []string{"El total " + campo + " de la planilla supera el máximo que se puede registrar (menos de " +
+				reportes.Miles(limiteMonto) + "): revise los salarios y los montos de las líneas."}
+		}
 	}
 	if len(fields) > 0 {
 		return nil, apperr.NewInvalid(fields)
@@ -184,4 +202,50 @@ func Calcular(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ stru
 		return nil, fmt.Errorf("nomina: guardar cálculo de la planilla %d: %w", id, err)
 	}
 	return BuscarPlanilla(ctx, tx, p, id)
+}
+
+// limiteMonto bounds every amount a line or a planilla stores: the columns
+// are numeric(18,2), so an amount must be below 10^16 (a salary near the
+// employee's own limit with overtime, or a sum over many lines, would
+// overflow the column: a 500 instead of a 422).
+var limiteMonto = decimal.New(1, 16)
+
+// sumas are a planilla's running totals of the stored amounts.
+type sumas [16]decimal.Decimal
+
+var camposMonto = [16]string{"salario_base", "salario_ordinario", "horas_extra_monto", "bonificaciones", "comisiones",
+	"rebajo_incapacidad", "subsidio_incapacidad", "salario_bruto", "ccss_obrero", "impuesto_renta", "otras_deducciones",
+	"total_deducciones", "salario_neto", "cargas_patronales", "provision_aguinaldo", "provision_vacaciones"}
+
+// sumar adds a calculated line to the totals; false with the first amount
+// of the line that cannot be stored.
+func (s *sumas) sumar(e Empleado, in Entradas, r Resultado) (string, decimal.Decimal, bool) {
+	montos := [16]decimal.Decimal{e.SalarioBase, r.SalarioOrdinario, r.HorasExtraMonto, in.Bonificaciones, in.Comisiones,
+		r.RebajoIncapacidad, r.SubsidioIncapacidad, r.SalarioBruto, r.CCSSObrero, r.ImpuestoRenta, r.OtrasDeducciones,
+		r.TotalDeducciones, r.SalarioNeto, r.CargasPatronales, r.ProvisionAguinaldo, r.ProvisionVacaciones}
+	for i, m := range montos {
+		if m.Abs().GreaterThanOrEqual(limiteMonto) {
+			return camposMonto[i], m, false
+		}
+	}
+	for i, m := range montos {
+		s[i] = s[i].Add(m)
+	}
+	return "", decimal.Zero, true
+}
+
+// enRango is false with the first total that cannot be stored, including
+// the payment's journal entry (marcar-pagada), whose total is the debits:
+// salaries with the sick-leave subsidy, employer charges and provisions.
+func (s *sumas) enRango() (string, bool) {
+	for i, m := range s {
+		if m.Abs().GreaterThanOrEqual(limiteMonto) {
+			return "de " + camposMonto[i], false
+		}
+	}
+	asiento := s[7].Add(s[6]).Add(s[13]).Add(s[14]).Add(s[15])
+	if asiento.GreaterThanOrEqual(limiteMonto) {
+		return "del asiento contable del pago", false
+	}
+	return "", true
 }

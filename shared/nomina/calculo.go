@@ -93,7 +93,14 @@ type Tabla struct {
 // ErrSinTarifas: the table lacks a part the calculation needs.
 var ErrSinTarifas = errors.New("nomina: tarifas incompletas")
 
-// Validar checks that every part of the table is present.
+// ErrTramos: the income-tax brackets in force do not partition the salary
+// scale (a gap would leave part of the salary untaxed, an overlap would
+// tax it twice).
+var ErrTramos = errors.New("nomina: tramos de renta discontinuos")
+
+// Validar checks that every part of the table is present and that the
+// brackets (ascending by Desde) run from 0 without gaps or overlaps, each
+// starting where the previous one ends, the last one without a ceiling.
 func (t Tabla) Validar() error {
 	switch {
 	case len(t.Obrero) == 0:
@@ -103,7 +110,20 @@ func (t Tabla) Validar() error {
 	case len(t.Tramos) == 0:
 		return fmt.Errorf("%w: sin tramos de renta", ErrSinTarifas)
 	}
-	return nil
+	tope := decimal.Zero
+	for i, tr := range t.Tramos {
+		if !tr.Desde.Equal(tope) {
+			return fmt.Errorf("%w: el tramo %d empieza en %s, no en %s", ErrTramos, i+1, tr.Desde, tope)
+		}
+		if tr.Hasta == nil {
+			if i != len(t.Tramos)-1 {
+				return fmt.Errorf("%w: el tramo %d no tiene tope y no es el último", ErrTramos, i+1)
+			}
+			return nil
+		}
+		tope = *tr.Hasta
+	}
+	return fmt.Errorf("%w: el último tramo tiene tope (%s)", ErrTramos, tope)
 }
 
 // Suma is the total percentage of items.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
@@ -30,14 +31,20 @@ type DatosPago struct {
 //	   deductions, owed to whoever they were withheld for) and the bank
 //	   (the net pay).
 //
-// A closed accounting month is a 422 under fecha_pago (0012's rule).
+// A closed accounting month is a 422 under fecha_pago (0012's rule), and
+// so is a payment dated before the period starts (its entry would land in
+// a month the planilla has nothing to do with).
 func MarcarPagada(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, d DatosPago) (json.RawMessage, error) {
-	estado, err := bloquear(ctx, tx, id)
+	b, err := bloquear(ctx, tx, id)
 	if err != nil {
 		return nil, err
 	}
-	if estado != Aprobada {
-		return nil, rechazo(estado, "marcar como pagada (debe estar aprobada)")
+	if b.estado != Aprobada {
+		return nil, rechazo(b.estado, "marcar como pagada (debe estar aprobada)")
+	}
+	if d.FechaPago != nil && d.FechaPago.Before(b.inicio) {
+		return nil, apperr.InvalidField("fecha_pago", "La fecha de pago no puede ser anterior al inicio del período de la planilla ("+
+			b.inicio.Format(time.DateOnly)+").")
 	}
 	if _, err := tx.Exec(ctx, `update planillas p set estado = 'pagada', pagada_en = now(),
 			fecha_pago = coalesce($3::date, contabilidad_hoy()),

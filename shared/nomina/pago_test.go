@@ -139,3 +139,21 @@ func TestTheFourthMarkPaidWithinAnHourIsLimited(t *testing.T) {
 	// Other routes are not counted in payment_process.
 	f.Must(http.StatusOK, http.MethodGet, testenv.Path("planillas", ids[3]), nil)
 }
+
+// marcar-pagada accepted any date from 1900 on, posting an August
+// planilla's entry in 1900.
+func TestAPaymentDatedBeforeThePeriodIsRefused(t *testing.T) {
+	f := setup(t)
+	f.empleado(emp{salario: "500000"})
+	id := testenv.ID(f.planilla("mensual", "2026-08-01", "2026-08-31"))
+	f.accion(id, "calcular", nil)
+	f.accion(id, "aprobar", nil)
+	for _, fecha := range []string{"1900-01-01", "2026-07-31"} {
+		testenv.Expect422(t, f.Call(http.MethodPost, testenv.Path("planillas", id, "/marcar-pagada"), map[string]any{"fecha_pago": fecha}), "fecha_pago")
+	}
+	if got := f.Text(`select estado || ' ' || coalesce(asiento_id::text, '-') from planillas where id = $1`, id); got != "aprobada -" {
+		t.Fatalf("after the refusals: %s", got)
+	}
+	// Paying on the first day of the period, or later, is fine.
+	f.accion(id, "marcar-pagada", map[string]any{"fecha_pago": "2026-08-01"})
+}

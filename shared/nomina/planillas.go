@@ -76,9 +76,15 @@ const lineasJSON = `(select coalesce(jsonb_agg(` + lineaJSON + ` order by e.apel
 // activoEnPeriodo selects the employees (alias e) of company $1 on a
 // payroll of type $5 for a period from $2 to $3: paid with that frequency
 // (tipo_pago: a monthly planilla does not pay the weekly staff), not
-// deleted, not inactive, hired by its end and not gone before its start.
+// deleted, not inactive, hired by its end and not gone before its start,
+// and not already on another live planilla (of another type: one of the
+// same type is refused before) that covers part of the period: an
+// employee whose tipo_pago changed would otherwise be paid twice for the
+// days both periods share.
 const activoEnPeriodo = `e.empresa_id = $1 and not e.eliminado and e.estado <> 'inactivo' and e.tipo_pago = $5::text
-	and e.fecha_ingreso <= $3 and (e.fecha_salida is null or e.fecha_salida >= $2)`
+	and e.fecha_ingreso <= $3 and (e.fecha_salida is null or e.fecha_salida >= $2)
+	and not exists (select 1 from planilla_lineas ol join planillas op on op.empresa_id = ol.empresa_id and op.id = ol.planilla_id
+		where ol.empresa_id = $1 and ol.empleado_id = e.id and op.estado <> 'anulada' and op.fecha_inicio <= $3 and op.fecha_fin >= $2)`
 
 // DatosPlanilla is a validated new planilla.
 type DatosPlanilla struct {
@@ -137,22 +143,30 @@ func CrearPlanilla(ctx context.Context, tx *db.Tx, p auth.Principal, d DatosPlan
 		return nil, fmt.Errorf("nomina: crear planilla: %w", err)
 	}
 	if lineas == 0 {
-		return nil, apperr.InvalidField("fecha_inicio", "No hay empleados activos con pago "+d.Tipo+" en el período indicado: la planilla quedaría vacía.")
+		return nil, apperr.InvalidField("fecha_inicio", "No hay empleados activos con pago "+d.Tipo+" en el período indicado "+
+			"que no estén ya en otra planilla del período: la planilla quedaría vacía.")
 	}
 	return BuscarPlanilla(ctx, tx, p, id)
 }
 
+// bloqueada is a locked planilla's state and period start.
+type bloqueada struct {
+	estado string
+	inicio time.Time
+}
+
 // bloquear locks a planilla of the tenant and returns its state.
-func bloquear(ctx context.Context, tx *db.Tx, id int64) (string, error) {
-	var estado string
-	err := tx.QueryRow(ctx, `select estado from planillas where empresa_id = $1 and id = $2 for update`, tx.EmpresaID(), id).Scan(&estado)
+func bloquear(ctx context.Context, tx *db.Tx, id int64) (bloqueada, error) {
+	var b bloqueada
+	err := tx.QueryRow(ctx, `select estado, fecha_inicio from planillas where empresa_id = $1 and id = $2 for update`,
+		tx.EmpresaID(), id).Scan(&b.estado, &b.inicio)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", apperr.NewNotFound(msgPlanillaNoEncontrada)
+		return b, apperr.NewNotFound(msgPlanillaNoEncontrada)
 	}
 	if err != nil {
-		return "", fmt.Errorf("nomina: planilla %d: %w", id, err)
+		return b, fmt.Errorf("nomina: planilla %d: %w", id, err)
 	}
-	return estado, nil
+	return b, nil
 }
 
 // rechazo is the 422 of a state that does not allow an action.
@@ -174,12 +188,12 @@ type LineaEntrada struct {
 // statement, while the planilla is borrador or calculada (a calculated one
 // goes back to borrador: it must be calculated again before approval).
 func ActualizarLineas(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, lineas []LineaEntrada) (json.RawMessage, error) {
-	estado, err := bloquear(ctx, tx, id)
+	b, err := bloquear(ctx, tx, id)
 	if err != nil {
 		return nil, err
 	}
-	if estado != Borrador && estado != Calculada {
-		return nil, rechazo(estado, "modificar sus líneas")
+	if b.estado != Borrador && b.estado != Calculada {
+		return nil, rechazo(b.estado, "modificar sus líneas")
 	}
 	raw, err := json.Marshal(lineas)
 	if err != nil {
@@ -219,16 +233,16 @@ func ActualizarLineas(ctx context.Context, tx *db.Tx, p auth.Principal, id int64
 
 // cambiarEstado moves a planilla from one of desde to hacia.
 func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, accion, hacia string, desde ...string) (json.RawMessage, error) {
-	estado, err := bloquear(ctx, tx, id)
+	b, err := bloquear(ctx, tx, id)
 	if err != nil {
 		return nil, err
 	}
 	permitido := false
 	for _, d := range desde {
-		permitido = permitido || d == estado
+		permitido = permitido || d == b.estado
 	}
 	if !permitido {
-		return nil, rechazo(estado, accion)
+		return nil, rechazo(b.estado, accion)
 	}
 	if _, err := tx.Exec(ctx, `update planillas set estado = $3::text,
 			aprobada_en = case when $3::text = 'aprobada' then now() else aprobada_en end,

@@ -265,3 +265,40 @@ func TestConcurrentPlanillasGetGaplessNumbersAndOneOfAPeriod(t *testing.T) {
 		t.Fatalf("%d created for one week", creadas)
 	}
 }
+
+// An amount beyond numeric(18,2) (a salary near its limit with overtime,
+// or the sum of two such lines) made calcular answer 500.
+func TestAmountsTooLargeToStoreAreRefusedWhenCalculating(t *testing.T) {
+	f := setup(t)
+	grande := f.empleado(emp{salario: "9999999999999999.99"})
+	id := testenv.ID(f.planilla("mensual", "2026-03-01", "2026-03-31"))
+	// Alone, the salary fits, but not its payment's journal entry (gross
+	// plus employer charges and provisions).
+	testenv.Expect422(t, f.Call(http.MethodPost, testenv.Path("planillas", id, "/calcular"), nil), "lineas")
+	f.Must(http.StatusOK, http.MethodPatch, testenv.Path("planillas", id, "/lineas"), map[string]any{"lineas": []any{
+		map[string]any{"empleado_id": grande, "horas_extra": 744, "bonificaciones": "9999999999999999.99"}}})
+	testenv.Expect422(t, f.Call(http.MethodPost, testenv.Path("planillas", id, "/calcular"), nil), "lineas."+itoa(grande)+".horas_extra_monto")
+	if got := f.Text(`select estado || ' ' || salario_bruto from planillas where id = $1`, id); got != "borrador 0.00" {
+		t.Fatalf("after the refusals: %s", got)
+	}
+}
+
+// An employee whose tipo_pago changed from mensual to quincenal was put on
+// a fortnight's planilla of days a monthly one already pays.
+func TestAnEmployeeOnAnotherPlanillaOfThePeriodIsNotPaidTwice(t *testing.T) {
+	f := setup(t)
+	cambia := f.empleado(emp{salario: "600000"})
+	quincenal := f.empleado(emp{salario: "600000", pago: "quincenal"})
+	mensual := testenv.ID(f.planilla("mensual", "2026-09-01", "2026-09-30"))
+	f.E.Exec(`update empleados set tipo_pago = 'quincenal' where id = $1`, cambia)
+	r := f.planilla("quincenal", "2026-09-16", "2026-09-30")
+	if n := testenv.Len(r.JSON, "data.lineas"); n != 1 || linea(t, r, quincenal) == "" {
+		t.Fatalf("fortnight's lines: %s", r.Raw)
+	}
+	// Once the monthly one is annulled, its employees are free again.
+	f.accion(mensual, "anular", nil)
+	f.accion(testenv.ID(r), "anular", nil)
+	if n := testenv.Len(f.planilla("quincenal", "2026-09-16", "2026-09-30").JSON, "data.lineas"); n != 2 {
+		t.Fatalf("%d lines after annulling the monthly planilla, want 2", n)
+	}
+}

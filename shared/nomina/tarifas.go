@@ -100,12 +100,23 @@ func BuscarTarifa(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (j
 }
 
 // CrearTarifa records a rate (platform administrators: the route says so).
+// A new rate supersedes the open-ended one of its kind and concept that
+// started earlier: that one is closed the day before (the usual case, next
+// year's decree). Any other overlap of the two periods is refused (0026),
+// since both rates would be applied on the days they share.
 func CrearTarifa(ctx context.Context, tx *db.Tx, p auth.Principal, d DatosTarifa) (json.RawMessage, error) {
 	var id int64
-	err := tx.QueryRow(ctx, `insert into nomina_tarifas (tipo, concepto, descripcion, porcentaje, monto, desde, hasta,
+	// Two statements in one round trip: the insert's overlap check must see
+	// the closed period, which a data-modifying CTE of the same statement
+	// would not show.
+	b := &pgx.Batch{}
+	b.Queue(`update nomina_tarifas set vigente_hasta = $3::date - 1
+		where tipo = $1 and concepto = $2 and vigente_hasta is null and vigente_desde < $3::date`, d.Tipo, d.Concepto, d.VigenteDesde)
+	b.Queue(`insert into nomina_tarifas (tipo, concepto, descripcion, porcentaje, monto, desde, hasta,
 			vigente_desde, vigente_hasta, fuente) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
-		d.Tipo, d.Concepto, d.Descripcion, d.Porcentaje, d.Monto, d.Desde, d.Hasta, d.VigenteDesde, d.VigenteHasta, d.Fuente).Scan(&id)
-	if err != nil {
+		d.Tipo, d.Concepto, d.Descripcion, d.Porcentaje, d.Monto, d.Desde, d.Hasta, d.VigenteDesde, d.VigenteHasta, d.Fuente).
+		QueryRow(func(row pgx.Row) error { return row.Scan(&id) })
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return nil, errorTarifa(err)
 	}
 	return BuscarTarifa(ctx, tx, p, id)
@@ -141,6 +152,12 @@ func errorTarifa(err error) error {
 		return apperr.InvalidField("vigente_desde", "Ya existe una tarifa de ese tipo y concepto con esa fecha de vigencia.")
 	}
 	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "23P01" && pg.ConstraintName == "nomina_tarifas_sin_solape" {
+		// Two rates of one concept in force the same day would both be
+		// applied (0026).
+		return apperr.InvalidField("vigente_desde", "Ya hay una tarifa de ese tipo y concepto vigente en parte de ese período: "+
+			"cierre la vigencia de la anterior (vigente_hasta) antes de registrar la nueva.")
+	}
 	if errors.As(err, &pg) && pg.Code == "23514" {
 		if pg.ConstraintName == "nomina_tarifas_vigencia" {
 			return apperr.InvalidField("vigente_hasta", "La fecha vigente_hasta no puede ser anterior a vigente_desde.")

@@ -1,0 +1,13 @@
+-- 0026: payroll rates (nomina_tarifas, 0020) of one kind and concept may
+-- not be in force twice on the same day. 0020 only refused two rows with
+-- the same vigente_desde, so a new "obrero SEM" from 2026-06-01 beside the
+-- open-ended one from 2026-01-01 was accepted, and a planilla of June
+-- summed both rates (the worker's CCSS share counted twice); two child
+-- credits in force made the calculation pick one at random. A new rate now
+-- needs the previous one closed first (vigente_hasta), and a concurrent
+-- pair of writes cannot both pass: the database refuses the overlap.
+-- shared/nomina maps the violation to a 422 under vigente_desde.
+CREATE EXTENSION IF NOT EXISTS btree_gist;
+
+ALTER TABLE nomina_tarifas ADD CONSTRAINT nomina_tarifas_sin_solape
+  EXCLUDE USING gist (tipo WITH =, concepto WITH =, daterange(vigente_desde, vigente_hasta, '[]') WITH &&);
