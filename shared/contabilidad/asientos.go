@@ -24,6 +24,11 @@ const msgAsientoNoEncontrado = "Asiento contable no encontrado."
 // MaxLineas bounds the lines of one entry.
 const MaxLineas = 500
 
+// limiteTotal bounds an entry's total debits and total credits: what its
+// numeric(18,2) totals hold (each line is bounded alike by valid.Dec, but
+// two lines near the bound already add up past it).
+var limiteTotal = decimal.New(1, 16)
+
 // Asiento is a journal entry as the API shows it; Lineas only in a show.
 type Asiento struct {
 	ID              int64          `json:"id" db:"id"`
@@ -159,6 +164,9 @@ func decodeAsiento(creating bool) func(in *valid.Input) (asientoIn, error) {
 					}
 				}
 			}
+		}
+		if x.totalDebe.GreaterThanOrEqual(limiteTotal) || x.totHabr.GreaterThanOrEqual(limiteTotal) {
+			in.Fail("lineas", "El total del debe y el del haber de un asiento deben ser menores que "+limiteTotal.StringFixed(2)+".")
 		}
 		if err := in.Err(); err != nil {
 			return x, err

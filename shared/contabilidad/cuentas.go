@@ -130,8 +130,8 @@ func cargarCuentas(ctx context.Context, tx *db.Tx, cs []*Cuenta, f CuentaFiltro,
 				from asiento_lineas l join asientos_contables a on a.empresa_id = l.empresa_id and a.id = l.asiento_id
 				where l.empresa_id = $1 and a.estado in ('contabilizado', 'anulado') and not a.eliminado and a.fecha <= $3
 				group by l.cuenta_id)
-			select k.id, (case when k.naturaleza = 'deudora' then coalesce(sum(m.debe), 0) - coalesce(sum(m.haber), 0)
-					else coalesce(sum(m.haber), 0) - coalesce(sum(m.debe), 0) end)::numeric(18,2)
+			select k.id, round(case when k.naturaleza = 'deudora' then coalesce(sum(m.debe), 0) - coalesce(sum(m.haber), 0)
+					else coalesce(sum(m.haber), 0) - coalesce(sum(m.debe), 0) end, 2)
 			from t cross join lateral unnest(t.camino) as a(ancestro)
 				join cuentas_contables k on k.empresa_id = $1 and k.id = a.ancestro
 				left join mov m on m.cuenta_id = t.id

@@ -121,7 +121,7 @@ func listaCuentas(r *http.Request, _ auth.Principal) (handler.Query[*Cuenta], er
 		from += ` and c.padre_id is null`
 	} else {
 		from += ` and ($4::bigint is null or c.padre_id = $4)
-			and ($5::int is null or c.nivel = $5)
+			and ($5::bigint is null or c.nivel = $5)
 			and ($6::boolean is null or c.acepta_movimientos = $6)
 			and ($7::text is null or c.codigo ilike $7 or f_unaccent(c.nombre) ilike f_unaccent($7))`
 		args = append(args, padre, nivel, acepta, httpx.SearchQuery(r))

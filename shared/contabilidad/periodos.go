@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
@@ -36,8 +37,8 @@ const periodosFrom = `from (
 	select m.anio, m.mes, coalesce(p.estado, 'abierto') as estado,
 		count(a.id) filter (where a.estado <> 'borrador') as asientos,
 		count(a.id) filter (where a.estado = 'borrador') as borradores,
-		coalesce(sum(a.total_debe) filter (where a.estado <> 'borrador'), 0)::numeric(18,2) as total_debe,
-		coalesce(sum(a.total_haber) filter (where a.estado <> 'borrador'), 0)::numeric(18,2) as total_haber,
+		round(coalesce(sum(a.total_debe) filter (where a.estado <> 'borrador'), 0), 2) as total_debe,
+		round(coalesce(sum(a.total_haber) filter (where a.estado <> 'borrador'), 0), 2) as total_haber,
 		p.cerrado_en, p.cerrado_por, p.reabierto_en, p.actualizado_en
 	from (select anio, mes from periodos_contables where empresa_id = $1
 		union select extract(year from fecha)::int, extract(month from fecha)::int from asientos_contables
@@ -73,12 +74,27 @@ func buscarPeriodo(ctx context.Context, tx *db.Tx, ref PeriodoRef) (Periodo, err
 
 // CerrarPeriodo closes a month: no entry can be posted into it (automatic
 // postings of a sale or payment dated in it are refused with a 422) until
-// it is reopened. It stamps cerrado_en and cerrado_por.
+// it is reopened. It stamps cerrado_en and cerrado_por. It first takes the
+// month's advisory lock exclusively (migration 0024): every posting holds
+// it shared from its period check to its commit, so the closing waits for
+// the postings in flight, and the ones that come during the closing wait
+// and then find the month closed — none lands in a closed month.
 func CerrarPeriodo(ctx context.Context, tx *db.Tx, p auth.Principal, ref PeriodoRef) (Periodo, error) {
-	tag, err := tx.Exec(ctx, `insert into periodos_contables (empresa_id, anio, mes, estado, cerrado_en, cerrado_por)
+	b := &pgx.Batch{}
+	b.Queue(`select pg_advisory_xact_lock(contabilidad_llave_periodo($1, $2, $3))`, tx.EmpresaID(), ref.Anio, ref.Mes)
+	b.Queue(`insert into periodos_contables (empresa_id, anio, mes, estado, cerrado_en, cerrado_por)
 		values ($1, $2, $3, 'cerrado', now(), nullif($4, 0))
 		on conflict (empresa_id, anio, mes) do update set estado = 'cerrado', cerrado_en = now(), cerrado_por = excluded.cerrado_por
 			where periodos_contables.estado <> 'cerrado'`, tx.EmpresaID(), ref.Anio, ref.Mes, p.UsuarioID)
+	br := tx.SendBatch(ctx, b)
+	_, err := br.Exec()
+	var tag pgconn.CommandTag
+	if err == nil {
+		tag, err = br.Exec()
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return Periodo{}, fmt.Errorf("contabilidad: cerrar %s: %w", ref, err)
 	}

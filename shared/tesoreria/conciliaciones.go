@@ -45,6 +45,11 @@ const conciliacionJSON = `jsonb_build_object('id', r.id, 'empresa_id', r.empresa
 		join asientos_contables a on a.empresa_id = l.empresa_id and a.id = l.asiento_id
 		where m.empresa_id = r.empresa_id and m.conciliacion_id = r.id and not m.conciliado))`
 
+// limiteMonto bounds the amounts a reconciliation stores: what its
+// numeric(18,2) columns hold. The book balance and the outstanding lines
+// are sums, which can pass it when each line is within it.
+var limiteMonto = decimal.New(1, 16)
+
 // linea is a posted line of the bank's ledger account up to the cut-off.
 type linea struct {
 	id         int64
@@ -129,6 +134,13 @@ func Conciliar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, d Dat
 		if !l.conciliada && !ahora[l.id] {
 			pendiente = pendiente.Add(l.monto)
 			pendientes = append(pendientes, l.id)
+		}
+	}
+	for _, m := range []decimal.Decimal{libros, pendiente, conciliado} {
+		if m.Abs().GreaterThanOrEqual(limiteMonto) {
+			return nil, apperr.InvalidField("fecha_corte", fmt.Sprintf(
+				"Los movimientos de la cuenta bancaria al %s suman más de lo que registra una conciliación (montos menores que %s en valor absoluto).",
+				d.FechaCorte.Format(time.DateOnly), limiteMonto.StringFixed(2)))
 		}
 	}
 	esperado := libros.Sub(pendiente)

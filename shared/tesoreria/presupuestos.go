@@ -20,7 +20,7 @@ const msgPresupuestoNoEncontrado = "Presupuesto no encontrado."
 // monthly amounts, their total and the account.
 const presupuestoJSON = `jsonb_build_object('id', p.id, 'empresa_id', p.empresa_id, 'anio', p.anio,
 	'cuenta_contable_id', p.cuenta_contable_id, 'montos', to_jsonb(p.montos),
-	'total', (select sum(x)::numeric(18,2) from unnest(p.montos) x), 'descripcion', p.descripcion, 'activo', p.activo,
+	'total', (select round(sum(x), 2) from unnest(p.montos) x), 'descripcion', p.descripcion, 'activo', p.activo,
 	'creado_en', p.creado_en, 'actualizado_en', p.actualizado_en,
 	'cuenta_contable', (select jsonb_build_object('id', k.id, 'codigo', k.codigo, 'nombre', k.nombre, 'tipo', k.tipo,
 		'naturaleza', k.naturaleza) from cuentas_contables k where k.empresa_id = p.empresa_id and k.id = p.cuenta_contable_id))`

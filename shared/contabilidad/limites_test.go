@@ -1,0 +1,150 @@
+package contabilidad_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/testenv"
+)
+
+// Each line may carry up to what numeric(18,2) holds, but an entry's totals
+// are stored alike: lines that add up past it are a 422 under lineas (it
+// was an overflow's 500), for a posted entry, a draft and a draft's edit.
+func TestEntryTotalsPastWhatTheBooksHoldAre422s(t *testing.T) {
+	f := setup(t)
+	caja, capital := f.cuenta("1.1.01.001"), f.cuenta("3.1.01.001")
+	const mitad = "6000000000000000"
+	d := id(f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables", asiento("borrador", debe(caja, 1), haber(capital, 1))))
+	for _, c := range []struct {
+		name, method, path string
+		body               map[string]any
+	}{
+		{"posted", http.MethodPost, "/api/asientos-contables",
+			asiento("contabilizado", debe(caja, mitad), debe(caja, mitad), haber(capital, mitad), haber(capital, mitad))},
+		{"draft", http.MethodPost, "/api/asientos-contables", asiento("borrador", debe(caja, mitad), debe(caja, mitad), haber(capital, 1))},
+		{"a draft's lines replaced", http.MethodPatch, path("asientos-contables", d),
+			map[string]any{"lineas": []any{haber(capital, mitad), haber(capital, mitad), debe(caja, 1)}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			testenv.Expect422(t, f.Call(c.method, c.path, c.body), "lineas")
+		})
+	}
+	if n := f.Int(`select count(*) from asientos_contables where empresa_id = 1 and total_debe > 1`); n != 0 {
+		t.Errorf("refused entries left %d rows", n)
+	}
+	if got := f.Text(`select total_debe::text from asientos_contables where id = $1`, d); got != "1.00" {
+		t.Errorf("the refused edit changed the draft: %s", got)
+	}
+}
+
+// The books may add up past what one amount holds (two entries each within
+// it): the months, the accounts' balances and the list filters still answer
+// (they were 500s: sums cast to numeric(18,2), a level cast to int).
+func TestSumsPastOneAmountStillShowAndHugeFiltersAreNot500s(t *testing.T) {
+	f := setup(t)
+	caja, capital := f.cuenta("1.1.01.001"), f.cuenta("3.1.01.001")
+	for range 2 {
+		f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
+			asiento("contabilizado", debe(caja, "9000000000000000.50"), haber(capital, "9000000000000000.50")))
+	}
+	r := f.Must(http.StatusOK, http.MethodGet, "/api/periodos-contables?anio=2026", nil)
+	if got := testenv.Exact(t, r.Raw, "data.0.total_debe"); got != "18000000000000001.00" {
+		t.Errorf("month's total_debe %s: %s", got, r.Raw)
+	}
+	r = f.Must(http.StatusOK, http.MethodGet, "/api/cuentas-contables?fecha_corte=2026-12-31&arbol=true&tipo=activo", nil)
+	if got := testenv.Exact(t, r.Raw, "data.0.saldo"); got != "18000000000000001.00" {
+		t.Errorf("assets' balance %s: %s", got, r.Raw)
+	}
+	for _, q := range []string{"nivel=99999999999", "nivel=9223372036854775807", "padre_id=9223372036854775807"} {
+		if r := f.Call(http.MethodGet, "/api/cuentas-contables?"+q, nil); r.Status != http.StatusOK || testenv.Num(r.JSON, "total") != 0 {
+			t.Errorf("?%s: %d %s", q, r.Status, r.Raw)
+		}
+	}
+}
+
+// Closing a month and posting into it are serialised (migration 0024): a
+// closing waits for a posting in flight in that month and then closes it
+// with the entry inside; a posting that comes while a closing is in flight
+// waits for it and is then refused, so no entry lands in a closed month.
+func TestClosingAMonthAndPostingIntoItDoNotInterleave(t *testing.T) {
+	f := setup(t)
+	caja, capital := f.cuenta("1.1.01.001"), f.cuenta("3.1.01.001")
+	ctx := context.Background()
+	owner := func() pgx.Tx {
+		c, err := pgx.Connect(ctx, f.E.AdminURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(ctx) })
+		tx, err := c.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tx
+	}
+	// esperar runs a request and reports when it answered, to tell a
+	// request that waited for the owner's transaction from one that did not.
+	type respuesta struct {
+		r  testenv.Resp
+		en time.Time
+	}
+	esperar := func(method, p string, body any) chan respuesta {
+		ch := make(chan respuesta, 1)
+		go func() {
+			r := f.E.Do(testenv.Req{Method: method, Path: p, Token: f.Admin, Body: body})
+			ch <- respuesta{r, time.Now()}
+		}()
+		return ch
+	}
+
+	t.Run("a closing waits for the posting in flight", func(t *testing.T) {
+		tx := owner()
+		if _, err := tx.Exec(ctx, `select contabilidad_registrar(1, '2026-08-10', 'En curso', 'manual', null, jsonb_build_array(
+				jsonb_build_object('cuenta_id', $1::bigint, 'debe', 10), jsonb_build_object('cuenta_id', $2::bigint, 'haber', 10)))`,
+			caja, capital); err != nil {
+			t.Fatal(err)
+		}
+		cierre := esperar(http.MethodPost, "/api/periodos-contables/2026/8/cerrar", nil)
+		time.Sleep(500 * time.Millisecond)
+		confirmado := time.Now()
+		if err := tx.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		c := <-cierre
+		if c.r.Status != http.StatusOK || c.en.Before(confirmado) {
+			t.Fatalf("closing answered %d before the posting committed (%v): %s", c.r.Status, c.en.Before(confirmado), c.r.Raw)
+		}
+		if n := f.Int(`select count(*) from asientos_contables where empresa_id = 1 and fecha = '2026-08-10' and estado = 'contabilizado'`); n != 1 ||
+			testenv.Num(c.r.JSON, "data.asientos") != 1 {
+			t.Errorf("the closed month holds %d entries: %s", n, c.r.Raw)
+		}
+	})
+	t.Run("a posting waits for the closing in flight and is refused", func(t *testing.T) {
+		tx := owner()
+		if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock(contabilidad_llave_periodo(1, 2026, 9))`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(ctx, `insert into periodos_contables (empresa_id, anio, mes, estado, cerrado_en) values (1, 2026, 9, 'cerrado', now())`); err != nil {
+			t.Fatal(err)
+		}
+		post := esperar(http.MethodPost, "/api/asientos-contables",
+			testenv.With(asiento("contabilizado", debe(caja, 5), haber(capital, 5)), "fecha", "2026-09-01"))
+		time.Sleep(500 * time.Millisecond)
+		confirmado := time.Now()
+		if err := tx.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		p := <-post
+		if p.en.Before(confirmado) {
+			t.Errorf("the posting answered %d before the closing committed: %s", p.r.Status, p.r.Raw)
+		}
+		testenv.Expect422(t, p.r, "fecha")
+		if n := f.Int(`select count(*) from asientos_contables where empresa_id = 1 and fecha = '2026-09-01'`); n != 0 {
+			t.Errorf("%d entries in the closed month", n)
+		}
+	})
+}
