@@ -116,6 +116,12 @@ func validar(c *recurso.Call, vals map[string]any) {
 	nacimiento, okN := fecha(vals, c.Current, "fecha_nacimiento")
 	ingreso, okI := fecha(vals, c.Current, "fecha_ingreso")
 	salida, okS := fecha(vals, c.Current, "fecha_salida")
+	// Checked when sent: a birth date after today (Costa Rica) gave a
+	// negative edad, with a hiring date 15 years after it.
+	if n, sent := vals["fecha_nacimiento"].(time.Time); sent && n.After(horacr.Hoy()) {
+		c.In.Fail("fecha_nacimiento", "La fecha de nacimiento no puede ser posterior a hoy.")
+		return
+	}
 	if okN && okI && !c.In.Failed("fecha_nacimiento") && !c.In.Failed("fecha_ingreso") && EdadEn(nacimiento, ingreso) < EdadMinima {
 		c.In.Fail("fecha_nacimiento", "El empleado debe tener al menos 15 años cumplidos a la fecha de ingreso (edad mínima de contratación: 15 años).")
 	}

@@ -166,6 +166,8 @@ func TestEmpleadoValidation(t *testing.T) {
 			"fecha_nacimiento", dia(ingreso.AddDate(-15, 0, 1))), "fecha_nacimiento"},
 		{"born after hiring", testenv.With(empleado("109870601"), "fecha_ingreso", dia(ingreso),
 			"fecha_nacimiento", dia(ingreso.AddDate(0, 0, 1))), "fecha_nacimiento"},
+		{"born after today (hired 15 years later)", testenv.With(empleado("109870601"), "fecha_nacimiento", dia(h.AddDate(0, 0, 1)),
+			"fecha_ingreso", dia(h.AddDate(16, 0, 0))), "fecha_nacimiento"},
 		{"fecha_ingreso required", testenv.With(empleado("109870601"), "fecha_ingreso", nil), "fecha_ingreso"},
 		{"fecha_salida before fecha_ingreso", testenv.With(empleado("109870601"), "fecha_ingreso", dia(ingreso),
 			"fecha_salida", dia(ingreso.AddDate(0, 0, -1))), "fecha_salida"},
