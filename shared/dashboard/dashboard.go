@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/horacr"
@@ -140,16 +141,23 @@ func (d Datos) visibles(p auth.Principal) Datos {
 // figures of the current version, else computed and cached.
 func Leer(ctx context.Context, tx *db.Tx, p auth.Principal, f Filtros) (Datos, error) {
 	var (
-		version int64
-		cached  []byte
+		version    int64
+		cached     []byte
+		sucursalOK bool
 	)
+	// The branch is checked in the same round trip: another company's (or
+	// an unknown) branch is a 422, as in the reports, not a board of zeros.
 	err := tx.QueryRow(ctx, `select coalesce((select version from dashboard_versiones where empresa_id = $1), 0),
 			(select datos from dashboard_cache c where c.empresa_id = $1 and c.clave = $2
 			   and c.version = coalesce((select version from dashboard_versiones where empresa_id = $1), 0)
-			   and c.creado_en > now() - make_interval(secs => $3))`,
-		tx.EmpresaID(), f.clave(), CacheTTL.Seconds()).Scan(&version, &cached)
+			   and c.creado_en > now() - make_interval(secs => $3)),
+			($4::bigint is null or exists (select 1 from sucursales s where s.empresa_id = $1 and s.id = $4))`,
+		tx.EmpresaID(), f.clave(), CacheTTL.Seconds(), f.SucursalID).Scan(&version, &cached, &sucursalOK)
 	if err != nil {
 		return Datos{}, fmt.Errorf("dashboard: cache: %w", err)
+	}
+	if !sucursalOK {
+		return Datos{}, apperr.InvalidField("sucursal_id", "La sucursal no existe en la empresa.")
 	}
 	var d Datos
 	if cached != nil {

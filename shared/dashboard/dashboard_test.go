@@ -146,6 +146,8 @@ func TestDashboardRefusesBadFilters(t *testing.T) {
 		{"?fecha=2026-13-01", "fecha"},
 		{"?fecha=ayer", "fecha"},
 		{"?sucursal_id=abc", "sucursal_id"},
+		{"?sucursal_id=9223372036854775807", "sucursal_id"}, // no such branch
+		{fmt.Sprintf("?sucursal_id=%d", testenv.Scalar[int64](t, e, `select id from sucursales where empresa_id = 2 limit 1`)), "sucursal_id"}, // another company's
 	} {
 		r := e.Call(admin, http.MethodGet, "/api/dashboard"+c.query, nil)
 		if r.Status != http.StatusUnprocessableEntity || testenv.Get(r.JSON, "errors."+c.campo) == nil {
