@@ -258,6 +258,11 @@ type cuentaEstado struct {
 	tieneLineas  bool
 	tieneHijos   bool
 	configurada  *string
+	// deTesoreria names the bank account or cash box whose money the
+	// account holds (tesoreria): like a configured account, it stays an
+	// active leaf while they use it.
+	deTesoreria   *string
+	presupuestada bool
 }
 
 func leerEstado(ctx context.Context, tx *db.Tx, id int64, codigo *string, padre *int64) (cuentaEstado, error) {
@@ -270,11 +275,15 @@ func leerEstado(ctx context.Context, tx *db.Tx, id int64, codigo *string, padre 
 			exists (select 1 from asiento_lineas l where l.empresa_id = $1 and l.cuenta_id = $2),
 			exists (select 1 from cuentas_contables h where h.empresa_id = $1 and h.padre_id = $2 and not h.eliminado),
 			(select e.key from contabilidad_configuracion g, jsonb_each(to_jsonb(g)) e
-				where g.empresa_id = $1 and e.key like 'cuenta\_%\_id' and e.value = to_jsonb($2::bigint) order by e.key limit 1)
+				where g.empresa_id = $1 and e.key like 'cuenta\_%\_id' and e.value = to_jsonb($2::bigint) order by e.key limit 1),
+			coalesce((select 'la cuenta bancaria ' || b.banco || ' ' || b.numero from cuentas_bancarias b
+					where b.empresa_id = $1 and b.cuenta_contable_id = $2 and not b.eliminado order by b.id limit 1),
+				(select 'la caja ' || j.nombre from cajas j where j.empresa_id = $1 and j.cuenta_contable_id = $2 and not j.eliminado order by j.id limit 1)),
+			exists (select 1 from presupuestos x where x.empresa_id = $1 and x.cuenta_contable_id = $2 and not x.eliminado)
 		from (select 1) one
 		left join cuentas_contables p on p.empresa_id = $1 and p.id = $4 and not p.eliminado`,
 		tx.EmpresaID(), id, codigo, padre).Scan(&s.found, &s.codigoTomado, &s.padreExiste, &s.padreAcepta, &s.padreActivo, &s.padreNivel,
-		&s.padreCodigo, &s.padreTipo, &s.tieneLineas, &s.tieneHijos, &s.configurada)
+		&s.padreCodigo, &s.padreTipo, &s.tieneLineas, &s.tieneHijos, &s.configurada, &s.deTesoreria, &s.presupuestada)
 	if err != nil {
 		return s, fmt.Errorf("contabilidad: reglas de la cuenta: %w", err)
 	}
@@ -384,6 +393,12 @@ func ActualizarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64
 	if s.configurada != nil && x.activo != nil && !*x.activo {
 		in.Fail("activo", "La cuenta se usa en la configuración contable ("+*s.configurada+"); cambie la configuración antes de desactivarla.")
 	}
+	if s.deTesoreria != nil && x.acepta != nil && !*x.acepta {
+		in.Fail("acepta_movimientos", "La cuenta es la de "+*s.deTesoreria+": debe seguir aceptando movimientos.")
+	}
+	if s.deTesoreria != nil && x.activo != nil && !*x.activo {
+		in.Fail("activo", "La cuenta es la de "+*s.deTesoreria+"; asígnele otra cuenta contable antes de desactivarla.")
+	}
 	if err := in.Err(); err != nil {
 		return nil, err
 	}
@@ -424,6 +439,10 @@ func EliminarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, 
 		return nil, apperr.InvalidField("id", "La cuenta tiene subcuentas: elimínelas o desactívela.")
 	case s.configurada != nil:
 		return nil, apperr.InvalidField("id", "La cuenta se usa en la configuración contable ("+*s.configurada+"); cambie la configuración antes de eliminarla.")
+	case s.deTesoreria != nil:
+		return nil, apperr.InvalidField("id", "La cuenta es la de "+*s.deTesoreria+"; asígnele otra cuenta contable antes de eliminarla.")
+	case s.presupuestada:
+		return nil, apperr.InvalidField("id", "La cuenta tiene presupuestos: elimínelos antes de eliminarla.")
 	}
 	if _, err := tx.Exec(ctx, `update cuentas_contables set activo = false, eliminado = true where empresa_id = $1 and id = $2`,
 		tx.EmpresaID(), id); err != nil {

@@ -122,6 +122,43 @@ func TestChartRulesAre422sUnderTheirFields(t *testing.T) {
 	testenv.Expect422(t, f.Call(http.MethodGet, "/api/cuentas-contables?sort=saldo", nil), "sort")
 }
 
+// The ledger account of a bank account or cash box holds its money: while
+// they use it, it stays an active leaf and is not deleted (a sale or
+// payment naming them was then refused under lineas.0.cuenta_id, and the
+// box could not be closed); a budgeted account is not deleted either.
+func TestLedgerAccountsOfTreasuryStayActiveLeavesAndBudgetedOnesStay(t *testing.T) {
+	f := setup(t)
+	banco := f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+		"banco": "BN", "numero": "100-1", "iban": "CR05015202001026284066"})
+	delBanco := int64(testenv.Num(banco.JSON, "data.cuenta_contable_id"))
+	chica := f.cuenta("1.1.01.002")
+	caja := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja 1",
+		"cuenta_contable_id": chica}))
+	presupuestada := f.cuenta("6.2.01.099")
+	f.Must(http.StatusCreated, http.MethodPost, "/api/presupuestos", map[string]any{"anio": 2026, "cuenta_contable_id": presupuestada,
+		"montos": []any{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}})
+	for _, c := range []struct {
+		name   string
+		cuenta int64
+	}{{"a bank account's", delBanco}, {"a cash box's", chica}} {
+		t.Run(c.name, func(t *testing.T) {
+			f.E.ExpectInvalid(t, f.Admin, http.MethodPatch, path("cuentas-contables", c.cuenta), []testenv.Invalid{
+				{"deactivated", map[string]any{"activo": false}, "activo"},
+				{"made a grouping account", map[string]any{"acepta_movimientos": false}, "acepta_movimientos"},
+			})
+			testenv.Expect422(t, f.Call(http.MethodDelete, path("cuentas-contables", c.cuenta), nil), "id")
+		})
+	}
+	testenv.Expect422(t, f.Call(http.MethodDelete, path("cuentas-contables", presupuestada), nil), "id")
+	if n := f.Int(`select count(*) from cuentas_contables where id = any($1) and (eliminado or not activo or not acepta_movimientos)`,
+		[]int64{delBanco, chica, presupuestada}); n != 0 {
+		t.Errorf("%d accounts changed", n)
+	}
+	// Once the box takes another account, the old one is free again.
+	f.Must(http.StatusOK, http.MethodPatch, path("cajas", caja), map[string]any{"cuenta_contable_id": f.cuenta("1.1.01.001")})
+	f.Must(http.StatusOK, http.MethodPatch, path("cuentas-contables", chica), map[string]any{"activo": false})
+}
+
 // The posting configuration shows each account next to its id; a PUT
 // changes any subset, each an active leaf account of the company.
 func TestPostingConfigurationChangesOnlyToActiveLeafAccounts(t *testing.T) {
