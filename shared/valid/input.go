@@ -39,6 +39,10 @@ func Decode(body []byte) (*Input, error) {
 		return nil, apperr.NewBadRequest("El cuerpo de la solicitud debe estar codificado en UTF-8.")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
+	// Numbers are checked here only for their syntax: 1e400 is valid JSON
+	// that a float64 cannot hold, and each field's reader answers it (a 422
+	// under the field) rather than the whole body being malformed.
+	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil || dec.More() {
 		return nil, apperr.NewBadRequest("El cuerpo de la solicitud no es un JSON válido.")

@@ -62,3 +62,29 @@ func TestInputAcceptsWhatClientsSend(t *testing.T) {
 		t.Errorf("unexpected errors: %v", in.Err())
 	}
 }
+
+// A number float64 cannot hold (1e400) is still valid JSON: Decode accepts
+// the body and the field's own reader refuses the value under its name,
+// instead of the whole body being called malformed (400).
+func TestDecodeLeavesHugeNumbersToTheirField(t *testing.T) {
+	for _, c := range []struct {
+		body, field string
+		read        func(in *Input)
+	}{
+		{`{"dias":1e400}`, "dias", func(in *Input) { in.Int("dias", Int{}) }},
+		{`{"monto":-1e400}`, "monto", func(in *Input) { in.Decimal("monto", Dec{Scale: 2}) }},
+		{`{"lineas":[{"cantidad":1e999}]}`, "", nil},
+	} {
+		in, err := Decode([]byte(c.body))
+		if err != nil {
+			t.Fatalf("%s: %v", c.body, err)
+		}
+		if c.read == nil {
+			continue
+		}
+		c.read(in)
+		if e, ok := apperr.As(in.Err()); !ok || e.Kind != apperr.Invalid || len(e.Fields[c.field]) != 1 {
+			t.Errorf("%s: %+v", c.body, in.Err())
+		}
+	}
+}
