@@ -5,8 +5,13 @@
 package empleados
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/crformat"
 	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/lambdahttp"
@@ -94,10 +99,37 @@ var Empleado = &recurso.Resource{
 	Sorts: []string{"nombre", "apellidos", "identificacion", "puesto", "fecha_ingreso", "salario_base"},
 	Messages: recurso.Messages{NotFound: "Empleado no encontrado.", Created: "Empleado creado correctamente.",
 		Updated: "Empleado actualizado correctamente.", Deleted: "Empleado eliminado correctamente."},
-	Validate:   validar,
-	BeforeSave: verificarUsuario,
-	// The driver of a bus: the bus would name a deleted employee.
-	BeforeDelete: transporte.SinBuses("empleados", "chofer_id", "No se puede eliminar un empleado que es chofer de un bus. Asigne otro chofer al bus primero."),
+	Validate:     validar,
+	BeforeSave:   verificarUsuario,
+	BeforeDelete: antesDeEliminar,
+}
+
+// sinBuses refuses to delete the driver of a bus: the bus would name a
+// deleted employee. It locks the employee's row.
+var sinBuses = transporte.SinBuses("empleados", "chofer_id", "No se puede eliminar un empleado que es chofer de un bus. Asigne otro chofer al bus primero.")
+
+// antesDeEliminar refuses to delete a bus driver, or an employee on a
+// planilla not yet paid nor annulled: its calculation would still pay the
+// deleted employee (and list them in the CCSS report). Checked after the
+// row lock, in a statement of its own, so a planilla committed meanwhile is
+// seen.
+func antesDeEliminar(c *recurso.Call) error {
+	if err := sinBuses(c); err != nil {
+		return err
+	}
+	var numero, estado string
+	err := c.Tx.QueryRow(c.Context(), `select p.numero, p.estado from planilla_lineas l
+			join planillas p on p.empresa_id = l.empresa_id and p.id = l.planilla_id
+		where l.empresa_id = $1 and l.empleado_id = $2 and p.estado in ('borrador', 'calculada', 'aprobada')
+		order by p.id limit 1`, c.Tx.EmpresaID(), c.ID).Scan(&numero, &estado)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("empleados: planillas del empleado %d: %w", c.ID, err)
+	}
+	return apperr.InvalidField("id", "No se puede eliminar un empleado que está en la planilla "+numero+" ("+estado+"): "+
+		"páguela o anúlela primero.")
 }
 
 // Grupo returns the handlers of the empleados group.

@@ -302,3 +302,26 @@ func TestAnEmployeeOnAnotherPlanillaOfThePeriodIsNotPaidTwice(t *testing.T) {
 		t.Fatalf("%d lines after annulling the monthly planilla, want 2", n)
 	}
 }
+
+// A deleted employee stayed on the open planilla and was still paid when
+// it was calculated.
+func TestAnEmployeeOnAPlanillaNotYetPaidCannotBeDeleted(t *testing.T) {
+	f := setup(t)
+	e := f.empleado(emp{salario: "500000"})
+	pagado := f.empleado(emp{salario: "500000", pago: "semanal"})
+	f.pagada("semanal", "2026-03-02", "2026-03-08")
+	id := testenv.ID(f.planilla("mensual", "2026-03-01", "2026-03-31"))
+	borrar := func(emp int64) testenv.Resp { return f.Call(http.MethodDelete, "/api/empleados/"+itoa(emp), nil) }
+	for _, accion := range []string{"", "calcular", "aprobar"} {
+		if accion != "" {
+			f.accion(id, accion, nil)
+		}
+		testenv.Expect422(t, borrar(e), "id")
+	}
+	f.accion(id, "anular", nil)
+	for _, emp := range []int64{e, pagado} { // on an annulled or a paid planilla only
+		if r := borrar(emp); r.Status != http.StatusOK {
+			t.Fatalf("delete employee %d: %d %s", emp, r.Status, r.Raw)
+		}
+	}
+}
