@@ -154,6 +154,14 @@ func TestRoundTripsDoNotGrowWithPageSize(t *testing.T) {
 			select 'Empresa ' || g, 'Empresa ' || g || ' S.A.', '3101' || lpad(g::text, 6, '0'), (select min(id) from regimenes_tributarios)
 			from generate_series(100, 113) g returning id)
 		insert into membresias (empresa_id, usuario_id) select e.id, u.id from e, usuarios u where u.email = $1`, testenv.Admin1)
+	// A role with empresas.leer there (showing a company needs it in that
+	// company), and 16 branches in Empresa 101.
+	s.Exec(`with r as (insert into roles (empresa_id, nombre, slug) select id, 'Lector', 'lector' from empresas
+			where nombre like 'Empresa 1__' returning empresa_id, id),
+		p as (insert into rol_permisos (empresa_id, rol_id, permiso_id) select r.empresa_id, r.id, p.id from r, permisos p
+			where p.slug = 'empresas.leer')
+		insert into usuario_roles (empresa_id, usuario_id, rol_id) select r.empresa_id, u.id, r.id from r, usuarios u where u.email = $1`, testenv.Admin1)
+	s.Exec(`insert into sucursales (empresa_id, nombre) select e.id, 'Sucursal ' || g from empresas e, generate_series(1, 16) g where e.nombre = 'Empresa 101'`)
 	s.Exec(`insert into sucursales (empresa_id, nombre) select 1, 'Sucursal ' || g from generate_series(1, 14) g`)
 	s.Exec(`insert into almacenes (empresa_id, sucursal_id, nombre) select 1, s.id, 'Almacén de ' || s.nombre from sucursales s where s.empresa_id = 1 and not s.es_principal`)
 	s.Exec(`insert into sucursales (empresa_id, nombre) values (1, 'Sucursal Vacía')`)
@@ -184,9 +192,10 @@ func TestRoundTripsDoNotGrowWithPageSize(t *testing.T) {
 			return fmt.Sprintf("%s/%d", strings.SplitN(path, "?", 2)[0], testenv.IDs(r)[0])
 		}
 		cases := []struct{ few, many string }{
-			// A company without branches vs one with 16; a branch without
-			// warehouses vs one with one; a warehouse with stock vs another.
-			{first("/api/empresas?search=empresa%20100"), "/api/empresas/1"},
+			// A company without branches vs one with 16 (neither the active
+			// one); a branch without warehouses vs one with one; a warehouse
+			// with stock vs another.
+			{first("/api/empresas?search=empresa%20100"), first("/api/empresas?search=empresa%20101")},
 			{first("/api/sucursales?search=vac"), first("/api/sucursales?es_principal=1")},
 			{first("/api/almacenes?es_principal=1"), first("/api/almacenes?es_principal=0")},
 		}

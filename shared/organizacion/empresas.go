@@ -65,15 +65,17 @@ var Empresa = &recurso.Resource{
 	},
 	Messages: recurso.Messages{NotFound: msgEmpresaNoEncontrada, Created: "Empresa creada correctamente.",
 		Updated: "Empresa actualizada correctamente.", Deleted: "Empresa eliminada correctamente."},
-	// Showing a company the caller belongs to reads its branches, users and
-	// settings: act in that company for the rest of this transaction.
+	// Showing a company reads its branches, users (with their e-mails) and
+	// settings: the caller must hold empresas.leer in that company, not
+	// only in the one it acts in (a guest member without it there was shown
+	// them), and the rest of the transaction acts there. Already acting
+	// there (the company of X-Empresa-Id, whose permission the route guard
+	// checked, or the one just created or changed) costs nothing.
 	BeforeRead: func(c *recurso.Call) error {
-		tag, err := c.Tx.Exec(c.Context(), `select set_config('app.empresa_id', $1::bigint::text, true)
-			where $1::bigint in (select app_empresas_del_usuario())`, c.ID)
-		if err == nil && tag.RowsAffected() == 1 {
-			c.Tx.ActuarEn(c.ID)
+		if c.ID == c.Tx.EmpresaID() {
+			return nil
 		}
-		return err
+		return actInCompany(c.Context(), c.Tx, c.Principal, c.ID, "empresas.leer")
 	},
 	BeforeSave: func(c *recurso.Call, vals map[string]any) error {
 		if c.ID != 0 {

@@ -262,7 +262,12 @@ func TestEmpresaChangesAreCheckedInTheTargetCompany(t *testing.T) {
 		{"update a member company where it lacks empresas.actualizar", "PUT", "/api/empresas/2", nil, 403, nil},
 		{"patch a member company where it lacks empresas.actualizar", "PATCH", "/api/empresas/2", nil, 403, nil},
 		{"delete a member company where it lacks empresas.eliminar", "DELETE", "/api/empresas/2", nil, 403, nil},
-		{"show a member company other than the active one", "GET", "/api/empresas/2", nil, 200, nil},
+		// The detail carries the company's members (e-mails) and settings:
+		// read in company 2 with X-Empresa-Id it is a 403, and acting in
+		// company 1 must not get round that.
+		{"show a member company where it lacks empresas.leer", "GET", "/api/empresas/2", nil, 403, nil},
+		{"show a member company where it lacks empresas.leer, acting there", "GET", "/api/empresas/2", []string{"X-Empresa-Id", "2"}, 403, nil},
+		{"show a company it administers while acting in another", "GET", otraPath, nil, 200, nil},
 		{"update a company of which the user is not a member", "PUT", ajenaPath, nil, 404, nil},
 		{"delete a company of which the user is not a member", "DELETE", ajenaPath, nil, 404, nil},
 		{"show a company of which the user is not a member", "GET", ajenaPath, nil, 404, nil},
