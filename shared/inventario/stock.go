@@ -222,8 +222,12 @@ func (p *Preparado) Queue(tx *db.Tx, b *pgx.Batch) {
 		lineas[i], productos[i] = d.linea, d.producto
 		cantidades[i], costos[i], lotes[i], vencimientos[i] = db.Numeric(d.cantidad), db.Numeric(d.costo), d.lote, d.vencimiento
 	}
-	// The batches first, then the counter: the order of every exit.
+	// The batches first, then the counter: the order of every exit, and of
+	// a processed entry too (bloquearEntrada).
 	p.QueueVerificacion(tx, b)
+	if m.Procesar && m.Clase == Entrada {
+		bloquearEntrada(tx, b, m.AlmacenID, p.ds)
+	}
 	// A processed movement is born Procesada (the insert fires the same
 	// triggers as the update to Procesada did).
 	b.Queue(`with `+documentos.NumeroCTE("$1", "$4", 8)+`,
@@ -313,6 +317,12 @@ func Procesar(ctx context.Context, tx *db.Tx, id int64, permitirNegativo bool) e
 func aplicar(ctx context.Context, tx *db.Tx, id int64, clase string, almacen int64, ds []detalle, permitirNegativo bool) error {
 	empresaID := tx.EmpresaID()
 	b := &pgx.Batch{}
+	// The new state first: its posting (a deferred trigger) is then queued
+	// before the batches' dashboard version, the order in which every
+	// transaction takes the company's rows at COMMIT (the books' counter,
+	// then the dashboard's version); the other order deadlocked with a
+	// sale committing at the same time.
+	b.Queue(`update movimientos_inventario set estado = 'Procesada', procesado_en = now() where empresa_id = $1 and id = $2`, empresaID, id)
 	if clase == Entrada {
 		entrar(tx, b, almacen, ds)
 	} else {
@@ -327,7 +337,6 @@ func aplicar(ctx context.Context, tx *db.Tx, id int64, clase string, almacen int
 		}
 		plan.queue(tx, b, &id, almacen)
 	}
-	b.Queue(`update movimientos_inventario set estado = 'Procesada', procesado_en = now() where empresa_id = $1 and id = $2`, empresaID, id)
 	if clase == Salida {
 		// Queued after the stock writes: it reads the stock they leave.
 		avisarBajoMinimo(tx, b, almacen, ds)
@@ -336,6 +345,34 @@ func aplicar(ctx context.Context, tx *db.Tx, id int64, clase string, almacen int
 		return fmt.Errorf("inventario: %s %d: %w", clase, id, err)
 	}
 	return nil
+}
+
+// bloquearEntrada queues the lock of the batches a processed entry adds
+// to that already exist, in the order exits lock them (product, then
+// FIFO), ahead of its number. Locked only by its upsert, after the ENT
+// counter, an entry holding the counter waited for a destination batch
+// that a transfer had locked and the transfer waited for the counter: a
+// deadlock. The upsert itself stays after the movement's insert, so the
+// deferred triggers run in the order every transaction takes them at
+// COMMIT (the books' counter before the dashboard's version: the
+// movement's posting is queued before its batches' version bump). A
+// batch that does not exist yet is not locked here: another transaction
+// inserting it too waits at the upsert, and nothing waits for this one
+// in between.
+func bloquearEntrada(tx *db.Tx, b *pgx.Batch, almacen int64, ds []detalle) {
+	productos := make([]int64, len(ds))
+	lotes := make([]*string, len(ds))
+	vencimientos := make([]*time.Time, len(ds))
+	for i, d := range ds {
+		productos[i], lotes[i], vencimientos[i] = d.producto, d.lote, d.vencimiento
+	}
+	b.Queue(`select 1 from inventarios i
+		where i.empresa_id = $1 and i.almacen_id = $2 and not i.eliminado
+		  and (i.producto_id, coalesce(i.lote, ''), coalesce(i.fecha_vencimiento, 'infinity'::date)) in
+		    (select x.producto, coalesce(x.lote, ''), coalesce(x.vence, 'infinity'::date)
+		     from unnest($3::bigint[], $4::text[], $5::date[]) as x(producto, lote, vence))
+		order by i.producto_id, i.fecha_vencimiento nulls last, i.creado_en, i.id
+		for update`, tx.EmpresaID(), almacen, productos, lotes, vencimientos)
 }
 
 // entrar queues the addition of each line to its batch; a batch entered
