@@ -197,9 +197,11 @@ func TestAFailingRunIsRecordedAndTheOthersStillRun(t *testing.T) {
 	diaria := func(kv ...any) map[string]any {
 		return testenv.With(balanza(kv...), "frecuencia", "diaria", "dia_semana", testenv.Absent)
 	}
-	// A branch that does not exist: the report refuses it when it runs.
-	sinSucursal := f.crear(f.admin, diaria("nombre", "Sin sucursal", "parametros",
-		map[string]any{"fecha_inicio": "2026-03-01", "fecha_fin": "2026-03-31", "sucursal_id": 999999}))
+	// A branch that does not exist: the report refuses it when it runs. The
+	// API refuses it when the schedule is written, so it is put in the row
+	// directly, standing for a parameter that stopped being valid later.
+	sinSucursal := f.crear(f.admin, diaria("nombre", "Sin sucursal"))
+	f.e.Exec(`update reportes_programados set parametros = parametros || '{"sucursal_id": "999999"}' where id = $1`, sinSucursal)
 	// A creator who loses the report's permission after scheduling it.
 	vendedor := f.e.UserWith(t, f.admin, "vendedor", "ventas.leer")
 	sinPermiso := f.crear(vendedor, map[string]any{"nombre": "Cobros", "tipo": "antiguedad-cuentas-por-cobrar", "frecuencia": "diaria",

@@ -39,13 +39,13 @@ func (s *Servicio) Handlers() lambdahttp.Handlers {
 
 var horaRe = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
 
+// texto reads a required text field: always when creating; on an update
+// only when the body names it, and then null, "" or blanks are refused
+// like a missing value (not ignored as if absent).
 func texto(in *valid.Input, key string, creando bool, rule valid.Str) *string {
-	rule.Required = creando
+	rule.Required = creando || in.Has(key)
 	if v, ok := in.String(key, rule); ok {
 		return &v
-	}
-	if !creando && in.IsNull(key) {
-		in.Required(key)
 	}
 	return nil
 }

@@ -173,7 +173,7 @@ func (s *Servicio) Buscar(ctx context.Context, tx *db.Tx, pr auth.Principal, id 
 func (s *Servicio) Crear(ctx context.Context, tx *db.Tx, pr auth.Principal, d Datos) (Programado, error) {
 	p := Programado{Parametros: map[string]string{}, Destinatarios: []string{}, Activo: true}
 	aplicar(&p, d)
-	if err := s.validar(pr, &p, d); err != nil {
+	if err := s.validarTodo(ctx, tx, pr, &p, d); err != nil {
 		return p, err
 	}
 	p.ProximaEjecucion = s.proxima(p)
@@ -204,7 +204,7 @@ func (s *Servicio) Actualizar(ctx context.Context, tx *db.Tx, pr auth.Principal,
 	}
 	antes := p
 	aplicar(&p, d)
-	if err := s.validar(pr, &p, d); err != nil {
+	if err := s.validarTodo(ctx, tx, pr, &p, d); err != nil {
 		return p, err
 	}
 	if p.calendario() != antes.calendario() || p.Activo != antes.Activo || p.ProximaEjecucion == nil {
@@ -330,6 +330,17 @@ func (s *Servicio) validar(pr auth.Principal, p *Programado, d Datos) error {
 		f.Fail("dia_mes", "El campo dia mes solo aplica a la frecuencia mensual.")
 	}
 	return f.Err()
+}
+
+// validarTodo is validar, then the ids among the parameters checked
+// against the company's rows (one round trip): a schedule of another
+// company's product or an unknown branch is refused when written, as the
+// report's route would refuse it, instead of failing at every run.
+func (s *Servicio) validarTodo(ctx context.Context, tx *db.Tx, pr auth.Principal, p *Programado, d Datos) error {
+	if err := s.validar(pr, p, d); err != nil {
+		return err
+	}
+	return reportes.ValidarReferencias(ctx, tx, p.Tipo, p.valores(s.ahora()), "parametros.")
 }
 
 func claves() []string {

@@ -1,6 +1,7 @@
 package programados_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -126,6 +127,56 @@ func TestScheduledReportsRefuseBadFieldsWithSpanishMessages(t *testing.T) {
 	testenv.Expect422(t, f.call(f.admin, "PATCH", ruta(id), map[string]any{"dia_semana": nil}), "dia_semana")
 	testenv.Expect422(t, f.call(f.admin, "PATCH", ruta(id), map[string]any{"tipo": "balanza-comprobacion"}), "parametros.agrupar")
 	testenv.Expect422(t, f.call(f.admin, "PATCH", ruta(id), map[string]any{"nombre": nil}), "nombre")
+	antes := f.ok(http.StatusOK, f.e.Get(ruta(id), f.admin)).Raw
+	for _, c := range []struct{ campo, valor string }{{"nombre", "   "}, {"hora", ""}, {"frecuencia", " "}, {"formato", ""}, {"tipo", ""}} {
+		// A blank required field is refused on an update, not ignored as if absent.
+		testenv.Expect422(t, f.call(f.admin, "PATCH", ruta(id), map[string]any{c.campo: c.valor}), c.campo)
+	}
+	if despues := f.ok(http.StatusOK, f.e.Get(ruta(id), f.admin)).Raw; string(despues) != string(antes) {
+		t.Errorf("a refused update changed the schedule:\n%s\n%s", antes, despues)
+	}
+}
+
+// The ids among the parametros must name rows of the company, as the
+// report's route requires when it runs: another company's product or
+// warehouse, an unknown branch or account are refused when the schedule is
+// written (with the route's messages), not at every run.
+func TestScheduledReportsRefuseParametersNamingRowsTheCompanyDoesNotHave(t *testing.T) {
+	f := setup(t, lunes)
+	otro := func(tabla string) int64 {
+		return testenv.Scalar[int64](t, f.e, `select id from `+tabla+` where empresa_id = 2 order by id limit 1`)
+	}
+	producto2 := testenv.FixtureOf(t, f.e).Producto(testenv.Prod{Empresa: 2, Codigo: "P2", Precio: "10"})
+	kardex := func(params map[string]any) map[string]any {
+		return semanal("tipo", "kardex", "formato", "csv", "parametros", params)
+	}
+	cuenta2 := otro("cuentas_contables")
+	f.e.ExpectInvalid(t, f.admin, "POST", base, []testenv.Invalid{
+		{Name: "another company's warehouse", Body: semanal("tipo", "inventario-valorizado", "formato", "csv",
+			"parametros", map[string]any{"almacen_id": otro("almacenes")}), Field: "parametros.almacen_id"},
+		{Name: "another company's category", Body: semanal("tipo", "inventario-valorizado", "formato", "csv",
+			"parametros", map[string]any{"categoria_id": otro("categorias_producto")}), Field: "parametros.categoria_id"},
+		{Name: "an unknown product", Body: kardex(map[string]any{"producto_id": 999999}), Field: "parametros.producto_id"},
+		{Name: "another company's product", Body: kardex(map[string]any{"producto_id": producto2}), Field: "parametros.producto_id"},
+		{Name: "another company's branch", Body: semanal("tipo", "balanza-comprobacion", "formato", "csv",
+			"parametros", map[string]any{"fecha_inicio": "2026-03-01", "fecha_fin": "2026-03-31", "sucursal_id": otro("sucursales")}),
+			Field: "parametros.sucursal_id"},
+		{Name: "another company's account", Body: semanal("tipo", "libro-mayor", "formato", "csv",
+			"parametros", map[string]any{"fecha_inicio": "2026-03-01", "fecha_fin": "2026-03-31", "cuenta_id": cuenta2}),
+			Field: "parametros.cuenta_id"},
+	})
+	// The messages are the route's.
+	rep := f.e.Get(fmt.Sprintf("/api/reportes/libro-mayor?fecha_inicio=2026-03-01&fecha_fin=2026-03-31&cuenta_id=%d", cuenta2), f.admin)
+	prog := f.call(f.admin, "POST", base, semanal("tipo", "libro-mayor", "formato", "csv",
+		"parametros", map[string]any{"fecha_inicio": "2026-03-01", "fecha_fin": "2026-03-31", "cuenta_id": cuenta2}))
+	if a, b := rep.FieldErrors("cuenta_id"), prog.FieldErrors("parametros.cuenta_id"); len(a) == 0 || !slices.Equal(a, b) {
+		t.Fatalf("report says %q, schedule says %q", a, b)
+	}
+	// The company's own rows pass, on create and on an update.
+	almacen := testenv.Scalar[int64](t, f.e, `select id from almacenes where empresa_id = 1 order by id limit 1`)
+	id := f.crear(f.admin, semanal("tipo", "inventario-valorizado", "formato", "csv", "parametros", map[string]any{"almacen_id": almacen}))
+	testenv.Expect422(t, f.call(f.admin, "PATCH", ruta(id), map[string]any{"parametros": map[string]any{"almacen_id": otro("almacenes")}}),
+		"parametros.almacen_id")
 }
 
 func TestScheduledReportsNeedTheReportsPermission(t *testing.T) {

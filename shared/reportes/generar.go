@@ -25,6 +25,52 @@ func ValidarParametros(clave string, params url.Values, prefijo string) error {
 	return err
 }
 
+// The messages of a parameter naming a row the company does not have.
+const (
+	msgSucursal  = "La sucursal no existe en la empresa."
+	msgAlmacen   = "El almacén no existe en la empresa."
+	msgProducto  = "El producto no existe en la empresa."
+	msgCategoria = "La categoría no existe en la empresa."
+	msgCuenta    = "La cuenta contable no existe."
+)
+
+// ValidarReferencias checks, in one round trip, that the ids among a
+// registered type's parameters (sucursal_id, almacen_id, producto_id,
+// categoria_id, cuenta_id) name rows of the transaction's company: what
+// the report's route refuses when it runs (another company's or an unknown
+// id), with its messages, under prefijo. params are parsed as
+// ValidarParametros does, and its errors come first.
+func ValidarReferencias(ctx context.Context, tx *db.Tx, clave string, params url.Values, prefijo string) error {
+	_, c, err := consultaDe(clave, params, FormatoJSON, prefijo)
+	if err != nil {
+		return err
+	}
+	var ok [5]bool
+	err = tx.QueryRow(ctx, `select
+			($2::bigint is null or exists (select 1 from sucursales where empresa_id = $1 and id = $2)),
+			($3::bigint is null or exists (select 1 from almacenes where empresa_id = $1 and id = $3)),
+			($4::bigint is null or exists (select 1 from productos where empresa_id = $1 and id = $4)),
+			($5::bigint is null or exists (select 1 from categorias_producto where empresa_id = $1 and id = $5)),
+			($6::bigint is null or exists (select 1 from cuentas_contables where empresa_id = $1 and id = $6 and not eliminado))`,
+		tx.EmpresaID(), c.SucursalID, c.AlmacenID, c.ProductoID, c.CategoriaID, c.CuentaID).Scan(&ok[0], &ok[1], &ok[2], &ok[3], &ok[4])
+	if err != nil {
+		return fmt.Errorf("reportes: referencias de %s: %w", clave, err)
+	}
+	errs := map[string][]string{}
+	for i, r := range [...]struct{ campo, msg string }{
+		{"sucursal_id", msgSucursal}, {"almacen_id", msgAlmacen}, {"producto_id", msgProducto},
+		{"categoria_id", msgCategoria}, {"cuenta_id", msgCuenta},
+	} {
+		if !ok[i] {
+			errs[prefijo+r.campo] = []string{r.msg}
+		}
+	}
+	if len(errs) > 0 {
+		return apperr.NewInvalid(errs)
+	}
+	return nil
+}
+
 // GenerarArchivo computes a registered report of the transaction's company
 // with params (validated as ValidarParametros does) and renders it as
 // formato: JSON (the report as GET answers it, without the envelope), PDF,

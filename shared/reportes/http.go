@@ -145,7 +145,7 @@ func generar(ctx context.Context, tx *db.Tx, _ auth.Principal, q peticion) (hand
 		return nil, err
 	}
 	if !cc.sucursalOK {
-		return nil, apperr.InvalidField("sucursal_id", "La sucursal no existe en la empresa.")
+		return nil, apperr.InvalidField("sucursal_id", msgSucursal)
 	}
 	res := &respuesta{tipo: q.tipo, c: q.c, empresa: cc.empresa, cedula: cc.cedula, raw: cc.datos, hit: cc.datos != nil}
 	if res.hit {

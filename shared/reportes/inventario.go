@@ -126,13 +126,13 @@ func filtrosInventario(br pgx.BatchResults, almacen, producto, categoria *int64,
 	}
 	errs := map[string][]string{}
 	if !okAlmacen {
-		errs["almacen_id"] = []string{"El almacén no existe en la empresa."}
+		errs["almacen_id"] = []string{msgAlmacen}
 	}
 	if !okProducto {
-		errs["producto_id"] = []string{"El producto no existe en la empresa."}
+		errs["producto_id"] = []string{msgProducto}
 	}
 	if !okCategoria {
-		errs["categoria_id"] = []string{"La categoría no existe en la empresa."}
+		errs["categoria_id"] = []string{msgCategoria}
 	}
 	if len(errs) > 0 {
 		return apperr.NewInvalid(errs)

@@ -165,10 +165,10 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	}
 	errs := map[string][]string{}
 	if nombre == nil {
-		errs["producto_id"] = []string{"El producto no existe en la empresa."}
+		errs["producto_id"] = []string{msgProducto}
 	}
 	if !okAlmacen {
-		errs["almacen_id"] = []string{"El almacén no existe en la empresa."}
+		errs["almacen_id"] = []string{msgAlmacen}
 	}
 	if len(errs) > 0 {
 		return nil, apperr.NewInvalid(errs)

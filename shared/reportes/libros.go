@@ -206,7 +206,7 @@ func mayor(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 		return nil, fmt.Errorf("reportes: libro mayor: %w", err)
 	}
 	if !found {
-		return nil, apperr.InvalidField("cuenta_id", "La cuenta contable no existe.")
+		return nil, apperr.InvalidField("cuenta_id", msgCuenta)
 	}
 	tot := map[string]Importe{"saldo_inicial": Imp(inicial), "debe": Imp(tDebe), "haber": Imp(tHab), "saldo_final": Imp(saldoAcum)}
 	return &Reporte{Tipo: LibroMayor, Titulo: "Libro mayor: " + codigo + " " + nombre,
