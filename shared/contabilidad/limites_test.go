@@ -148,3 +148,40 @@ func TestClosingAMonthAndPostingIntoItDoNotInterleave(t *testing.T) {
 		}
 	})
 }
+
+// A business write whose automatic posting would not fit the books (its
+// amount in colones past what numeric(18,2) holds, each of its lines
+// within it) is refused with a 422 under detalles and leaves nothing: it
+// was an overflow's 500 at COMMIT.
+func TestAWriteWhosePostingDoesNotFitTheBooksIsA422(t *testing.T) {
+	f := setup(t)
+	p := f.Producto(testenv.Prod{Codigo: "LIM-1", Tarifa: "08"})
+	f.Stock(f.Almacen, p, "10", "100", "", "")
+	antes := f.Int(`select count(*) from asientos_contables where empresa_id = 1`)
+	for _, c := range []struct {
+		name, path string
+		body       map[string]any
+		tabla      string
+	}{
+		{"a sale in dollars", "/api/ventas", map[string]any{"fecha_venta": "2026-03-10", "tipo_comprobante": "factura", "almacen_id": f.Almacen,
+			"moneda": "USD", "tipo_cambio": "99999999", "detalles": []any{testenv.Linea(p, 1, "200000000")}}, "ventas"},
+		{"a stock entry of many units", "/api/inventario/entradas", map[string]any{"tipo": "Ajuste Positivo", "almacen_id": f.Almacen,
+			"procesar": true, "detalles": []any{map[string]any{"producto_id": p, "cantidad": 1000, "costo_unitario": "99999999999999"}}},
+			"movimientos_inventario"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			filas := `select count(*) from ` + c.tabla + ` where empresa_id = 1`
+			n := f.Int(filas)
+			testenv.Expect422(t, f.Call(http.MethodPost, c.path, c.body), "detalles")
+			if m := f.Int(filas); m != n {
+				t.Errorf("%d rows left in %s", m-n, c.tabla)
+			}
+		})
+	}
+	if n := f.Int(`select count(*) from asientos_contables where empresa_id = 1`); n != antes {
+		t.Errorf("%d entries posted", n-antes)
+	}
+	if got := f.Existencias(f.Almacen, p); got != "10.000" {
+		t.Errorf("stock after the refused entry: %s", got)
+	}
+}

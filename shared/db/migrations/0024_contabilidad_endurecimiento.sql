@@ -22,6 +22,10 @@
 --    refuses with a 422 under monto_contado the closing whose expected
 --    cash or difference does not fit the session's columns, instead of
 --    the overflow's 500.
+--
+-- 3. The automatic postings of sales and stock movements compute their
+--    amounts unbounded and refuse, with a 422 under detalles, those that
+--    do not fit the books (see the section at the end).
 
 -- contabilidad_llave_periodo is the advisory-lock key of a company's month.
 CREATE FUNCTION contabilidad_llave_periodo(p_empresa bigint, p_anio integer, p_mes integer) RETURNS bigint
@@ -115,4 +119,130 @@ BEGIN
       asiento_id = asiento, cerrada_en = now(), cerrada_por = nullif(p_usuario, 0),
       observaciones = coalesce(p_observaciones, observaciones)
     WHERE empresa_id = p_empresa AND id = s.id;
+END $$;
+
+-- 3. A posting's amounts are computed unbounded and refused with a 422
+--    under detalles when they do not fit the books (numeric(18,2)): a sale
+--    in dollars whose total in colones passes it, or a stock movement whose
+--    lines are each within it but whose value is not, raised "numeric field
+--    overflow" at COMMIT, a 500. contabilidad_sync_venta and
+--    contabilidad_sync_movimiento of 0023, with that check and their
+--    amount variables unbounded (nothing else changes).
+CREATE OR REPLACE FUNCTION contabilidad_sync_venta(p_venta bigint) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  v ventas;
+  cfg contabilidad_configuracion;
+  existente bigint;
+  total numeric;
+  iva numeric;
+  cobro bigint;
+BEGIN
+  SELECT * INTO v FROM ventas WHERE id = p_venta;
+  SELECT * INTO cfg FROM contabilidad_configuracion WHERE empresa_id = v.empresa_id;
+  IF v.id IS NULL OR cfg.empresa_id IS NULL THEN
+    RETURN; -- no books for this company
+  END IF;
+  -- contabilidad_posteado's query, written here: a SQL function called
+  -- from PL/pgSQL is planned again on every call, a query of the function
+  -- once per session.
+  SELECT a.id INTO existente FROM asientos_contables a WHERE a.empresa_id = v.empresa_id AND a.origen = 'venta' AND a.origen_id = v.id
+    AND NOT a.eliminado AND a.estado IN ('contabilizado', 'anulado') ORDER BY a.id DESC LIMIT 1;
+  IF v.estado IN ('pendiente', 'pagada') AND NOT v.eliminado AND existente IS NULL THEN
+    total := round(v.monto_total * v.tipo_cambio, 2);
+    iva := round(v.monto_impuestos * v.tipo_cambio, 2);
+    IF abs(total) >= 1e16 THEN
+      PERFORM contabilidad_error('detalles', format(
+        'El total de la venta en colones (%s al tipo de cambio %s) no cabe en los libros: debe ser menor que 10000000000000000.00.',
+        total, v.tipo_cambio));
+    END IF;
+    cobro := CASE WHEN v.condicion_venta = 'credito' THEN cfg.cuenta_cuentas_por_cobrar_id
+      ELSE tesoreria_cuenta_medio(cfg, v.forma_pago_id, v.cuenta_bancaria_id, v.caja_id) END;
+    IF v.tipo_comprobante = 'nota_credito' THEN
+      PERFORM contabilidad_asentar(v.empresa_id, v.fecha_venta, 'Venta ' || v.numero_comprobante, 'venta', v.id,
+        ARRAY[cfg.cuenta_devoluciones_ventas_id, cfg.cuenta_iva_por_pagar_id, cobro], ARRAY[total - iva, iva, 0], ARRAY[0, 0, total],
+        ARRAY[v.sucursal_id, v.sucursal_id, v.sucursal_id], NULL, v.moneda, v.tipo_cambio, 'fecha_venta');
+    ELSE
+      PERFORM contabilidad_asentar(v.empresa_id, v.fecha_venta, 'Venta ' || v.numero_comprobante, 'venta', v.id,
+        ARRAY[cobro, cfg.cuenta_ventas_id, cfg.cuenta_iva_por_pagar_id], ARRAY[total, 0, 0], ARRAY[0, total - iva, iva],
+        ARRAY[v.sucursal_id, v.sucursal_id, v.sucursal_id], NULL, v.moneda, v.tipo_cambio, 'fecha_venta');
+    END IF;
+  ELSIF (v.estado = 'anulada' OR v.eliminado) AND existente IS NOT NULL
+      AND (SELECT estado FROM asientos_contables WHERE id = existente) = 'contabilizado' THEN
+    PERFORM contabilidad_reversar(existente, 'anulacion_venta', v.id, greatest(v.fecha_venta, contabilidad_hoy()));
+  END IF;
+END $$;
+
+CREATE OR REPLACE FUNCTION contabilidad_sync_movimiento(p_movimiento bigint) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  m movimientos_inventario;
+  cfg contabilidad_configuracion;
+  existente bigint;
+  origen text;
+  valor numeric;
+  iva numeric := 0;
+  contra bigint;
+  cuentas bigint[];
+  debes numeric[];
+  haberes numeric[];
+  sucursal bigint;
+BEGIN
+  SELECT * INTO m FROM movimientos_inventario WHERE id = p_movimiento;
+  SELECT * INTO cfg FROM contabilidad_configuracion WHERE empresa_id = m.empresa_id;
+  IF m.id IS NULL OR cfg.empresa_id IS NULL OR m.tipo = 'Transferencia' THEN
+    RETURN;
+  END IF;
+  origen := CASE WHEN m.tipo = 'Compra' THEN 'compra' ELSE 'inventario' END;
+  SELECT a.id INTO existente FROM asientos_contables a WHERE a.empresa_id = m.empresa_id AND a.origen = (CASE WHEN m.tipo = 'Compra' THEN 'compra' ELSE 'inventario' END)
+    AND a.origen_id = m.id AND NOT a.eliminado AND a.estado IN ('contabilizado', 'anulado') ORDER BY a.id DESC LIMIT 1;
+  SELECT a.sucursal_id INTO sucursal FROM almacenes a WHERE a.empresa_id = m.empresa_id AND a.id = m.almacen_id;
+  IF m.estado = 'Procesada' AND existente IS NULL THEN
+    IF m.clase = 'salida' THEN
+      -- What the exit's lines consumed, looked up by their ids: the join
+      -- of 0012 was planned as a hash join over every consumption of the
+      -- company whenever the statistics predate the table's growth (the
+      -- generic plan's estimate for empresa_id = $1), reading the whole
+      -- table at each sale's commit; by detalle_id = ANY the only plan is
+      -- the index on (empresa_id, detalle_id). Same rows, same sum.
+      SELECT coalesce(round(sum(cl.cantidad * cl.costo_unitario), 2), 0) INTO valor
+        FROM consumos_lote cl
+        WHERE cl.empresa_id = m.empresa_id AND cl.detalle_id = ANY (ARRAY(SELECT d.id FROM detalles_movimiento d
+          WHERE d.empresa_id = m.empresa_id AND d.movimiento_id = m.id));
+      contra := CASE m.tipo WHEN 'Venta' THEN cfg.cuenta_costo_ventas_id
+        WHEN 'Consumo Interno' THEN cfg.cuenta_consumo_interno_id
+        WHEN 'Devolucion Proveedor' THEN cfg.cuenta_cuentas_por_pagar_id
+        ELSE cfg.cuenta_ajuste_inventario_gasto_id END;
+      cuentas := ARRAY[contra, cfg.cuenta_inventario_id];
+      debes := ARRAY[valor, 0];
+      haberes := ARRAY[0, valor];
+    ELSE
+      SELECT coalesce(round(sum(d.cantidad * d.costo_unitario), 2), 0) INTO valor
+        FROM detalles_movimiento d WHERE d.empresa_id = m.empresa_id AND d.movimiento_id = m.id;
+      IF m.tipo = 'Compra' THEN
+        -- The IVA of what was received, at each order line's rate.
+        SELECT coalesce(round(sum(d.cantidad * d.costo_unitario * coalesce((SELECT o.porcentaje_impuesto FROM detalles_orden_compra o
+            WHERE o.empresa_id = d.empresa_id AND o.orden_compra_id = m.orden_compra_id AND o.producto_id = d.producto_id
+            ORDER BY o.linea LIMIT 1), 0) / 100), 2), 0) INTO iva
+          FROM detalles_movimiento d WHERE d.empresa_id = m.empresa_id AND d.movimiento_id = m.id;
+        cuentas := ARRAY[cfg.cuenta_inventario_id, cfg.cuenta_iva_acreditable_id, cfg.cuenta_cuentas_por_pagar_id];
+        debes := ARRAY[valor, iva, 0];
+        haberes := ARRAY[0, 0, valor + iva];
+      ELSE
+        contra := CASE m.tipo WHEN 'Devolucion Cliente' THEN cfg.cuenta_costo_ventas_id ELSE cfg.cuenta_ajuste_inventario_ingreso_id END;
+        cuentas := ARRAY[cfg.cuenta_inventario_id, contra];
+        debes := ARRAY[valor, 0];
+        haberes := ARRAY[0, valor];
+      END IF;
+    END IF;
+    IF valor + iva >= 1e16 THEN
+      PERFORM contabilidad_error('detalles', format(
+        'El valor del movimiento (%s) no cabe en los libros: debe ser menor que 10000000000000000.00.', valor + iva));
+    END IF;
+    PERFORM contabilidad_asentar(m.empresa_id, m.fecha, m.tipo || ' ' || m.numero, origen, m.id, cuentas, debes, haberes,
+      array_fill(sucursal, ARRAY[cardinality(cuentas)]), NULL);
+  ELSIF m.estado = 'Cancelada' AND existente IS NOT NULL
+      AND (SELECT estado FROM asientos_contables WHERE id = existente) = 'contabilizado' THEN
+    PERFORM contabilidad_reversar(existente, 'anulacion', m.id, greatest(m.fecha, contabilidad_hoy()));
+  END IF;
 END $$;
