@@ -66,7 +66,10 @@ func (s *Service) eliminar(msg string, eliminar func(context.Context, *db.Tx, au
 func (s *Service) decodeUsuario(creating bool) handler.DecodeFunc[DatosUsuario] {
 	return func(in *valid.Input) (DatosUsuario, error) {
 		var x DatosUsuario
-		if v, ok := in.String("nombre", valid.Str{Required: creating, Max: 255}); ok {
+		// A field sent on update must hold a value, as in the declared
+		// resources: a blank or null nombre, email or password is a 422, not
+		// a 200 that changed nothing.
+		if v, ok := in.String("nombre", valid.Str{Required: creating || in.Has("nombre"), Max: 255}); ok {
 			x.Nombre = &v
 		}
 		if v, ok := in.String("apellidos", valid.Str{Max: 255}); ok {
@@ -74,12 +77,12 @@ func (s *Service) decodeUsuario(creating bool) handler.DecodeFunc[DatosUsuario] 
 		} else if in.IsNull("apellidos") {
 			x.LimpiarApellidos = true
 		}
-		if v, ok := in.String("email", valid.Str{Required: creating, Max: 255, Email: true}); ok {
+		if v, ok := in.String("email", valid.Str{Required: creating || in.Has("email"), Max: 255, Email: true}); ok {
 			v = strings.ToLower(v)
 			x.Email = &v
 		}
 		var password *string
-		if v, ok := in.String("password", valid.Str{Required: creating, NoTrim: true}); ok {
+		if v, ok := in.String("password", valid.Str{Required: creating || in.Has("password"), NoTrim: true}); ok {
 			if err := auth.CheckPolicy(v); err != nil {
 				in.Fail("password", err.Error())
 			} else {
@@ -91,7 +94,7 @@ func (s *Service) decodeUsuario(creating bool) handler.DecodeFunc[DatosUsuario] 
 		} else if in.IsNull("cargo_id") {
 			x.LimpiarCargo = true
 		}
-		x.Activo = in.OptionalBool("activo")
+		x.Activo = optionalActivo(in)
 		if items, ok := in.List("roles", false); ok {
 			x.RolesEnviados = true
 			for i, raw := range items {
@@ -122,6 +125,16 @@ func (s *Service) decodeUsuario(creating bool) handler.DecodeFunc[DatosUsuario] 
 	}
 }
 
+// optionalActivo reads activo when sent; null is refused as the declared
+// resources refuse it (a boolean has no "cleared" value).
+func optionalActivo(in *valid.Input) *bool {
+	if in.IsNull("activo") {
+		in.Fail("activo", "El campo activo debe ser verdadero o falso.")
+		return nil
+	}
+	return in.OptionalBool("activo")
+}
+
 var slugRe = regexp.MustCompile(`^[a-z0-9]+([_-][a-z0-9]+)*$`)
 
 // decodeRol validates a role body; permission names are canonicalised
@@ -129,10 +142,10 @@ var slugRe = regexp.MustCompile(`^[a-z0-9]+([_-][a-z0-9]+)*$`)
 func decodeRol(creating bool) handler.DecodeFunc[DatosRol] {
 	return func(in *valid.Input) (DatosRol, error) {
 		var x DatosRol
-		if v, ok := in.String("nombre", valid.Str{Required: creating, Max: 255}); ok {
+		if v, ok := in.String("nombre", valid.Str{Required: creating || in.Has("nombre"), Max: 255}); ok {
 			x.Nombre = &v
 		}
-		if v, ok := in.String("slug", valid.Str{Max: 100}); ok {
+		if v, ok := in.String("slug", valid.Str{Required: !creating && in.Has("slug"), Max: 100}); ok {
 			v = strings.ToLower(v)
 			if !slugRe.MatchString(v) {
 				in.Fail("slug", "El campo slug solo admite letras minúsculas, números, guiones y guiones bajos.")
@@ -152,7 +165,7 @@ func decodeRol(creating bool) handler.DecodeFunc[DatosRol] {
 		} else if in.IsNull("descripcion") {
 			x.LimpiarDescripcion = true
 		}
-		x.Activo = in.OptionalBool("activo")
+		x.Activo = optionalActivo(in)
 		if items, ok := in.List("permisos", false); ok {
 			x.PermisosEnviados = true
 			seen := map[string]bool{}
@@ -211,7 +224,7 @@ func listaRoles(r *http.Request, p auth.Principal) (handler.Query[Rol], error) {
 
 func listaPermisos(r *http.Request, _ auth.Principal) (handler.Query[auth.Permission], error) {
 	var modulo *string
-	if v := strings.TrimSpace(r.URL.Query().Get("modulo")); v != "" {
+	if v := httpx.QueryText(r.URL.Query().Get("modulo")); v != "" {
 		modulo = &v
 	}
 	return handler.Query[auth.Permission]{Cols: "slug, modulo, accion, descripcion",

@@ -333,3 +333,38 @@ func TestAnotherCompanyCannotSeeChangeOrDeleteRoles(t *testing.T) {
 		t.Errorf("foreign role granted: %d %s", r.Status, r.Raw)
 	}
 }
+
+// A field sent on update must hold a value, as in the declared resources:
+// blank or null is a 422 under the field, and nothing changes (it was a 200
+// that silently kept the old value).
+func TestBlankOrNullFieldsOnUpdateAreRefused(t *testing.T) {
+	e := testenv.NewParallel(t)
+	admin := e.Admin(1)
+	u := e.Must(t, http.StatusCreated, admin, "POST", "/api/usuarios", newUser("vacio@demo.cr", "vendedor"))
+	user := fmt.Sprintf("/api/usuarios/%.0f", testenv.Num(u.JSON, "data.id"))
+	r := e.Must(t, http.StatusCreated, admin, "POST", "/api/roles", map[string]any{"nombre": "Vacío", "permisos": []string{"clientes.leer"}})
+	rol := fmt.Sprintf("/api/roles/%.0f", testenv.Num(r.JSON, "data.id"))
+	e.ExpectRefused(t, admin, []testenv.Rechazo{
+		{"user blank nombre", "PATCH", user, map[string]any{"nombre": "  "}, "nombre", "obligatorio"},
+		{"user null nombre", "PUT", user, map[string]any{"nombre": nil}, "nombre", "obligatorio"},
+		{"user blank email", "PATCH", user, map[string]any{"email": ""}, "email", "obligatorio"},
+		{"user null email", "PATCH", user, map[string]any{"email": nil}, "email", "obligatorio"},
+		{"user blank password", "PATCH", user, map[string]any{"password": ""}, "password", "obligatorio"},
+		{"user null activo", "PATCH", user, map[string]any{"activo": nil}, "activo", "verdadero o falso"},
+		{"role blank nombre", "PATCH", rol, map[string]any{"nombre": ""}, "nombre", "obligatorio"},
+		{"role null nombre", "PUT", rol, map[string]any{"nombre": nil}, "nombre", "obligatorio"},
+		{"role blank slug", "PATCH", rol, map[string]any{"slug": " "}, "slug", "obligatorio"},
+		{"role null activo", "PATCH", rol, map[string]any{"activo": nil}, "activo", "verdadero o falso"},
+	})
+	if got := testenv.Str(e.Get(user, admin).JSON, "data.email"); got != "vacio@demo.cr" {
+		t.Errorf("email changed to %q", got)
+	}
+	e.Login("vacio@demo.cr", "Segura123!")
+	// The permission catalog's modulo filter with NUL or invalid UTF-8
+	// matches nothing (it answered 500).
+	for _, q := range []string{"%00", "%ff", "clientes%00"} {
+		if r := e.Get("/api/permisos?modulo="+q, admin); r.Status != http.StatusOK || testenv.Num(r.JSON, "total") != 0 {
+			t.Errorf("modulo=%s: %d %s", q, r.Status, r.Raw)
+		}
+	}
+}
