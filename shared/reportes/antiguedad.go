@@ -115,7 +115,8 @@ func antiguedad(clave, titulo, quien string) Generador {
 			tot[col.Clave] = Imp(t[i])
 		}
 		return &Reporte{Tipo: clave, Titulo: titulo + " al " + fecha(c.FechaCorte),
-			Secciones: []Seccion{{Clave: quien + "s", Titulo: map[string]string{"cliente": "Clientes", "proveedor": "Proveedores"}[quien],
+			Secciones: []Seccion{{Clave: map[string]string{"cliente": "clientes", "proveedor": "proveedores"}[quien],
+				Titulo:   map[string]string{"cliente": "Clientes", "proveedor": "Proveedores"}[quien],
 				Columnas: columnas, Filas: filas, Totales: tot}},
 			Totales: tot}, nil
 	}

@@ -137,8 +137,8 @@ func TestAgingReportsBucketPendingBalancesAtTheCutDate(t *testing.T) {
 		"data.totales.corriente": "4520.00", "data.totales.dias_1_30": "3390.00", "data.totales.dias_31_60": "2260.00",
 		"data.totales.dias_61_90": "0.00", "data.totales.mas_90": "0.00", "data.totales.total": "10170.00",
 	})
-	if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != 3 {
-		t.Errorf("three suppliers of company 1: %s", r.Raw)
+	if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != 3 || testenv.Str(r.JSON, "data.secciones.0.clave") != "proveedores" {
+		t.Errorf("three suppliers of company 1, in section proveedores: %s", r.Raw)
 	}
 	// Before the payables were issued there is nothing.
 	r = f.ok("/api/reportes/antiguedad-cuentas-por-pagar?fecha_corte=2026-01-01")
