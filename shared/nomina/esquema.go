@@ -52,7 +52,9 @@ func tarifaEsquema(creando bool) esquema.Cuerpo {
 			"las cuotas obreras, patronales y provisiones porcentaje.",
 		Campos: []esquema.Campo{
 			{Nombre: "tipo", Tipo: esquema.Texto, Requerido: creando, Valores: TiposTarifa, Ejemplo: TarifaCredito},
-			{Nombre: "concepto", Tipo: esquema.Texto, Requerido: creando, MaxLargo: 60, Ejemplo: "hijo"},
+			{Nombre: "concepto", Tipo: esquema.Texto, Requerido: creando, MaxLargo: 60, Ejemplo: "hijo",
+				Descripcion: "Un crédito es hijo o conyuge; una provisión, aguinaldo; una cuota o un tramo, su rubro (SEM, IVM, T1...). " +
+					"Una tarifa nueva cierra la vigencia abierta anterior del mismo tipo y concepto; otro solape es un 422."},
 			{Nombre: "descripcion", Tipo: esquema.Texto, MaxLargo: 255},
 			{Nombre: "porcentaje", Tipo: esquema.Decimal, Minimo: "0", Maximo: "100"},
 			{Nombre: "monto", Tipo: esquema.Decimal, Minimo: "0", Ejemplo: 1710},

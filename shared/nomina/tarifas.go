@@ -159,6 +159,10 @@ func errorTarifa(err error) error {
 			"cierre la vigencia de la anterior (vigente_hasta) antes de registrar la nueva.")
 	}
 	if errors.As(err, &pg) && pg.Code == "23514" {
+		if pg.ConstraintName == "nomina_tarifas_concepto_conocido" {
+			return apperr.InvalidField("concepto", "El concepto de un crédito es hijo o conyuge, y el de una provisión, aguinaldo: "+
+				"el cálculo de la planilla no aplica otros.")
+		}
 		if pg.ConstraintName == "nomina_tarifas_vigencia" {
 			return apperr.InvalidField("vigente_hasta", "La fecha vigente_hasta no puede ser anterior a vigente_desde.")
 		}

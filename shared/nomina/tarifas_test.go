@@ -40,6 +40,9 @@ func TestANewRateSupersedesTheOpenOneAndOverlappingPeriodsAreRefused(t *testing.
 		// Starting before June's open-ended row: it would not be closed.
 		{"before the open one", testenv.With(sem, "vigente_desde", "2026-05-15", "vigente_hasta", "2026-06-15"), "vigente_desde"},
 		{"the same start", sem, "vigente_desde"},
+		// The calculation applies only these credits and provisions.
+		{"a credit it would not apply", testenv.With(sem, "tipo", "credito", "concepto", "Hijo", "porcentaje", testenv.Absent, "monto", 1800), "concepto"},
+		{"a provision it would not apply", testenv.With(sem, "tipo", "provision", "concepto", "vacaciones"), "concepto"},
 	})
 	// Nor can an update stretch a period over another.
 	enero := f.Int(`select id from nomina_tarifas where tipo = 'obrero' and concepto = 'SEM' and vigente_desde = '2026-01-01'`)

@@ -11,3 +11,11 @@ CREATE EXTENSION IF NOT EXISTS btree_gist;
 
 ALTER TABLE nomina_tarifas ADD CONSTRAINT nomina_tarifas_sin_solape
   EXCLUDE USING gist (tipo WITH =, concepto WITH =, daterange(vigente_desde, vigente_hasta, '[]') WITH &&);
+
+-- The calculation reads a credit only as concepto hijo or conyuge and a
+-- provision only as aguinaldo (shared/nomina/tarifas.go, escanearTabla): a
+-- "Hijo" or "hijos" credit was accepted and silently never applied.
+ALTER TABLE nomina_tarifas ADD CONSTRAINT nomina_tarifas_concepto_conocido CHECK (CASE tipo
+  WHEN 'credito' THEN concepto IN ('hijo', 'conyuge')
+  WHEN 'provision' THEN concepto = 'aguinaldo'
+  ELSE true END);
