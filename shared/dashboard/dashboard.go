@@ -174,9 +174,14 @@ func Leer(ctx context.Context, tx *db.Tx, p auth.Principal, f Filtros) (Datos, e
 	if err != nil {
 		return Datos{}, fmt.Errorf("dashboard: encode: %w", err)
 	}
-	if _, err := tx.Exec(ctx, `insert into dashboard_cache (empresa_id, clave, version, datos) values ($1, $2, $3, $4)
+	// Entries of other days or branches past the TTL are deleted by the same
+	// statement: one per date and branch ever asked for would otherwise stay.
+	if _, err := tx.Exec(ctx, `with purga as (
+			delete from dashboard_cache where empresa_id = $1 and clave <> $2 and creado_en <= now() - make_interval(secs => $5)
+		)
+		insert into dashboard_cache (empresa_id, clave, version, datos) values ($1, $2, $3, $4)
 		on conflict (empresa_id, clave) do update set version = excluded.version, datos = excluded.datos, creado_en = now()`,
-		tx.EmpresaID(), f.clave(), version, raw); err != nil {
+		tx.EmpresaID(), f.clave(), version, raw, CacheTTL.Seconds()); err != nil {
 		return Datos{}, fmt.Errorf("dashboard: store: %w", err)
 	}
 	return d.visibles(p), nil

@@ -159,6 +159,27 @@ func TestDashboardRefusesBadFilters(t *testing.T) {
 	}
 }
 
+// Each date and branch asked for is a cache entry: the ones past the TTL
+// are deleted when the next answer is stored, so asking for every day of
+// a century does not grow the table without end. Another company's are
+// left alone.
+func TestExpiredDashboardEntriesAreDeletedWhenANewOneIsStored(t *testing.T) {
+	e := testenv.NewParallel(t)
+	admin := e.Admin(1)
+	e.Exec(`insert into dashboard_cache (empresa_id, clave, version, datos, creado_en)
+		select empresa, '1950-01-' || lpad(d::text, 2, '0') || ':todas', 0, '{}', now() - interval '1 hour'
+		from generate_series(1, 20) d, (values (1), (2)) x(empresa)`)
+	for _, q := range []string{"?fecha=2026-03-15", "?fecha=2026-03-16"} {
+		if r := e.Call(admin, http.MethodGet, "/api/dashboard"+q, nil); r.Status != http.StatusOK {
+			t.Fatalf("%s: %d %s", q, r.Status, r.Raw)
+		}
+	}
+	got := testenv.Column[string](t, e, `select empresa_id || '/' || clave from dashboard_cache order by 1`)
+	if len(got) != 22 || got[0] != "1/2026-03-15:todas" || got[1] != "1/2026-03-16:todas" || got[2] != "2/1950-01-01:todas" {
+		t.Fatalf("entries: %v", got)
+	}
+}
+
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 // texto is the value at a dotted path as written in the JSON: amounts keep
