@@ -203,7 +203,7 @@ func listaTarifas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMess
 		return handler.Query[json.RawMessage]{}, err
 	}
 	return handler.Query[json.RawMessage]{Cols: tarifaJSON, Global: true, From: `from nomina_tarifas t
-		where ($1::text is null or t.tipo = $1) and ($2::text is null or t.concepto = $2)
+		where ($1::text is null or t.tipo = $1) and ($2::text is null or lower(t.concepto) = lower($2))
 		and ($3::date is null or (t.vigente_desde <= $3 and (t.vigente_hasta is null or t.vigente_hasta >= $3)))`,
 		Order: order + ", t.tipo, t.desde nulls first, t.concepto, t.id", Args: []any{tipo, concepto, vigente}, Scan: handler.ScanJSON}, nil
 }

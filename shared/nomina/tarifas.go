@@ -111,9 +111,10 @@ func CrearTarifa(ctx context.Context, tx *db.Tx, p auth.Principal, d DatosTarifa
 	// would not show.
 	b := &pgx.Batch{}
 	b.Queue(`update nomina_tarifas set vigente_hasta = $3::date - 1
-		where tipo = $1 and concepto = $2 and vigente_hasta is null and vigente_desde < $3::date`, d.Tipo, d.Concepto, d.VigenteDesde)
+		where tipo = $1::text and concepto = `+conceptoSQL("$1", "$2")+` and vigente_hasta is null and vigente_desde < $3::date`,
+		d.Tipo, d.Concepto, d.VigenteDesde)
 	b.Queue(`insert into nomina_tarifas (tipo, concepto, descripcion, porcentaje, monto, desde, hasta,
-			vigente_desde, vigente_hasta, fuente) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+			vigente_desde, vigente_hasta, fuente) values ($1::text, `+conceptoSQL("$1", "$2")+`, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
 		d.Tipo, d.Concepto, d.Descripcion, d.Porcentaje, d.Monto, d.Desde, d.Hasta, d.VigenteDesde, d.VigenteHasta, d.Fuente).
 		QueryRow(func(row pgx.Row) error { return row.Scan(&id) })
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
@@ -125,7 +126,8 @@ func CrearTarifa(ctx context.Context, tx *db.Tx, p auth.Principal, d DatosTarifa
 // ActualizarTarifa changes the fields sent (an explicit null clears an
 // optional one: hasta, vigente_hasta, porcentaje, monto, desde).
 func ActualizarTarifa(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, d DatosTarifa) (json.RawMessage, error) {
-	tag, err := tx.Exec(ctx, `update nomina_tarifas set tipo = coalesce($2, tipo), concepto = coalesce($3, concepto),
+	tag, err := tx.Exec(ctx, `update nomina_tarifas set tipo = coalesce($2::text, tipo),
+			concepto = `+conceptoSQL("coalesce($2, tipo)", "coalesce($3, concepto)")+`,
 			descripcion = case when $4::text is not null or $12 then $4 else descripcion end,
 			porcentaje = case when $5::numeric is not null or $13 then $5 else porcentaje end,
 			monto = case when $6::numeric is not null or $14 then $6 else monto end,
@@ -144,6 +146,14 @@ func ActualizarTarifa(ctx context.Context, tx *db.Tx, p auth.Principal, id int64
 		return nil, apperr.NewNotFound(msgTarifaNoEncontrada)
 	}
 	return BuscarTarifa(ctx, tx, p, id)
+}
+
+// conceptoSQL is a concept as stored (0026): the calculation's names of
+// credits and provisions (hijo, conyuge, aguinaldo) in lower case, the
+// items and brackets (SEM, IVM, T1, ...) in upper case, so one concept is
+// never two rows in force side by side for a difference of case.
+func conceptoSQL(tipo, concepto string) string {
+	return `(case when ` + tipo + `::text in ('credito', 'provision') then lower(` + concepto + `::text) else upper(` + concepto + `::text) end)`
 }
 
 // errorTarifa turns the table's constraints into field messages.

@@ -14,7 +14,8 @@ func TestANewRateSupersedesTheOpenOneAndOverlappingPeriodsAreRefused(t *testing.
 	f := setup(t)
 	plat := f.E.PlatformAdmin(1)
 	e := f.empleado(emp{salario: "1500000"})
-	sem := map[string]any{"tipo": "obrero", "concepto": "SEM", "porcentaje": "6.00", "vigente_desde": "2026-06-01",
+	// "sem" is January's "SEM" (concepts are upper-cased): it supersedes it.
+	sem := map[string]any{"tipo": "obrero", "concepto": "sem", "porcentaje": "6.00", "vigente_desde": "2026-06-01",
 		"fuente": "Aviso CCSS de prueba"}
 	f.E.Must(t, http.StatusCreated, plat, http.MethodPost, "/api/nomina/tarifas", sem)
 	// The open-ended January row now ends the day before.
@@ -41,13 +42,13 @@ func TestANewRateSupersedesTheOpenOneAndOverlappingPeriodsAreRefused(t *testing.
 		{"before the open one", testenv.With(sem, "vigente_desde", "2026-05-15", "vigente_hasta", "2026-06-15"), "vigente_desde"},
 		{"the same start", sem, "vigente_desde"},
 		// The calculation applies only these credits and provisions.
-		{"a credit it would not apply", testenv.With(sem, "tipo", "credito", "concepto", "Hijo", "porcentaje", testenv.Absent, "monto", 1800), "concepto"},
+		{"a credit it would not apply", testenv.With(sem, "tipo", "credito", "concepto", "hijos", "porcentaje", testenv.Absent, "monto", 1800), "concepto"},
 		{"a provision it would not apply", testenv.With(sem, "tipo", "provision", "concepto", "vacaciones"), "concepto"},
 	})
 	// Nor can an update stretch a period over another.
 	enero := f.Int(`select id from nomina_tarifas where tipo = 'obrero' and concepto = 'SEM' and vigente_desde = '2026-01-01'`)
 	testenv.Expect422(t, f.E.Call(plat, http.MethodPut, testenv.Path("nomina/tarifas", enero), map[string]any{"vigente_hasta": nil}), "vigente_desde")
-	if n := f.Int(`select count(*) from nomina_tarifas where tipo = 'obrero' and concepto = 'SEM'`); n != 3 {
+	if n := f.Int(`select count(*) from nomina_tarifas where tipo = 'obrero' and lower(concepto) = 'sem'`); n != 3 {
 		t.Fatalf("%d SEM rows after the refusals, want 3 (2025, 2026 to May, June on)", n)
 	}
 }

@@ -14,8 +14,11 @@ ALTER TABLE nomina_tarifas ADD CONSTRAINT nomina_tarifas_sin_solape
 
 -- The calculation reads a credit only as concepto hijo or conyuge and a
 -- provision only as aguinaldo (shared/nomina/tarifas.go, escanearTabla): a
--- "Hijo" or "hijos" credit was accepted and silently never applied.
+-- "Hijo" or "hijos" credit was accepted and silently never applied. The
+-- other concepts are stored upper-cased (shared/nomina upper-cases them),
+-- so "sem" is the same concept as "SEM" and supersedes it instead of
+-- being summed beside it.
 ALTER TABLE nomina_tarifas ADD CONSTRAINT nomina_tarifas_concepto_conocido CHECK (CASE tipo
   WHEN 'credito' THEN concepto IN ('hijo', 'conyuge')
   WHEN 'provision' THEN concepto = 'aguinaldo'
-  ELSE true END);
+  ELSE concepto = upper(concepto) END);
