@@ -74,3 +74,25 @@ func TestExcelTextThatLooksLikeAFormulaIsText(t *testing.T) {
 		t.Fatalf("value %q formula %q type %v", v, f, typ)
 	}
 }
+
+// Timestamps are written as the API's JSON writes them (UTC ending in Z,
+// no trailing zeros), not as PostgreSQL prints them; free text that looks
+// like one is left alone.
+func TestExportedTimestampsEndInZAsInTheJSON(t *testing.T) {
+	fila := map[string]any{"creado_en": "2026-11-24T11:00:00.120000+00:00", "fecha_emision": "2026-11-24T05:00:00-06:00",
+		"nota": "2026-11-24T11:00:00+00:00"}
+	tabla, err := exportar.Aplanar([]map[string]any{fila})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for i, c := range tabla.Columnas {
+		got[c] = tabla.Filas[0][i]
+	}
+	want := map[string]any{"creado_en": "2026-11-24T11:00:00.12Z", "fecha_emision": "2026-11-24T05:00:00-06:00", "nota": "2026-11-24T11:00:00+00:00"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+}

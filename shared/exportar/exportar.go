@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/erpcr/erp/shared/httpx"
 )
 
 // Formatos are the file formats a list can be exported to.
@@ -35,6 +37,9 @@ func Aplanar[T any](rows []T) (Tabla, error) {
 		if err != nil {
 			return t, fmt.Errorf("exportar: %w", err)
 		}
+		// The timestamps as the list's JSON shows them (…Z), not as
+		// PostgreSQL prints them in the row (…+00:00).
+		raw = httpx.NormalizeTimestamps(raw)
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		var obj orderedObject
