@@ -76,13 +76,20 @@ func (f *fx) accion(id int64, accion string, body any) testenv.Resp {
 	return f.Must(http.StatusOK, http.MethodPost, testenv.Path("planillas", id, "/"+accion), body)
 }
 
-// pagada takes a new planilla of the period through calcular, aprobar and
-// marcar-pagada.
-func (f *fx) pagada(tipo, ini, fin string) int64 {
+// aprobada takes a new planilla of the period through calcular and aprobar.
+func (f *fx) aprobada(tipo, ini, fin string) int64 {
 	f.T.Helper()
 	id := testenv.ID(f.planilla(tipo, ini, fin))
 	f.accion(id, "calcular", nil)
 	f.accion(id, "aprobar", nil)
+	return id
+}
+
+// pagada takes a new planilla of the period through calcular, aprobar and
+// marcar-pagada.
+func (f *fx) pagada(tipo, ini, fin string) int64 {
+	f.T.Helper()
+	id := f.aprobada(tipo, ini, fin)
 	f.accion(id, "marcar-pagada", map[string]any{"fecha_pago": fin})
 	return id
 }

@@ -75,9 +75,7 @@ func TestMarkingPaidPostsABalancedEntryOnThePayrollAccountsAndAnEvent(t *testing
 func TestMarkingPaidInAClosedMonthIsRefused(t *testing.T) {
 	f := setup(t)
 	f.empleado(emp{salario: "500000"})
-	id := testenv.ID(f.planilla("mensual", "2026-02-01", "2026-02-28"))
-	f.accion(id, "calcular", nil)
-	f.accion(id, "aprobar", nil)
+	id := f.aprobada("mensual", "2026-02-01", "2026-02-28")
 	f.Must(http.StatusOK, http.MethodPost, "/api/periodos-contables/2026/2/cerrar", nil)
 	testenv.Expect422(t, f.Call(http.MethodPost, testenv.Path("planillas", id, "/marcar-pagada"), map[string]any{"fecha_pago": "2026-02-28"}), "fecha_pago")
 	if got := f.Text(`select estado from planillas where id = $1`, id); got != "aprobada" {
@@ -118,10 +116,7 @@ func TestTheFourthMarkPaidWithinAnHourIsLimited(t *testing.T) {
 	f.empleado(emp{salario: "500000"})
 	var ids []int64
 	for _, mes := range []string{"01", "02", "03", "04"} {
-		id := testenv.ID(f.planilla("mensual", "2026-"+mes+"-01", "2026-"+mes+"-28"))
-		f.accion(id, "calcular", nil)
-		f.accion(id, "aprobar", nil)
-		ids = append(ids, id)
+		ids = append(ids, f.aprobada("mensual", "2026-"+mes+"-01", "2026-"+mes+"-28"))
 	}
 	for i, id := range ids {
 		r := f.Call(http.MethodPost, testenv.Path("planillas", id, "/marcar-pagada"), nil)
@@ -145,9 +140,7 @@ func TestTheFourthMarkPaidWithinAnHourIsLimited(t *testing.T) {
 func TestAPaymentDatedBeforeThePeriodIsRefused(t *testing.T) {
 	f := setup(t)
 	f.empleado(emp{salario: "500000"})
-	id := testenv.ID(f.planilla("mensual", "2026-08-01", "2026-08-31"))
-	f.accion(id, "calcular", nil)
-	f.accion(id, "aprobar", nil)
+	id := f.aprobada("mensual", "2026-08-01", "2026-08-31")
 	for _, fecha := range []string{"1900-01-01", "2026-07-31"} {
 		testenv.Expect422(t, f.Call(http.MethodPost, testenv.Path("planillas", id, "/marcar-pagada"), map[string]any{"fecha_pago": fecha}), "fecha_pago")
 	}
