@@ -185,3 +185,33 @@ func TestAWriteWhosePostingDoesNotFitTheBooksIsA422(t *testing.T) {
 		t.Errorf("stock after the refused entry: %s", got)
 	}
 }
+
+// Posting a draft or annulling an entry twice at once: exactly one of each
+// wins (the others are 422s under estado), one number is taken and one
+// reversing entry is posted.
+func TestConcurrentPostingsAndAnnulmentsOfAnEntryLetExactlyOneWin(t *testing.T) {
+	f := setup(t)
+	d := id(f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
+		asiento("borrador", debe(f.cuenta("1.1.01.001"), 5), haber(f.cuenta("3.1.01.001"), 5))))
+	for _, accion := range []string{"contabilizar", "anular"} {
+		rs := testenv.Concurrently(6, func(int) testenv.Resp {
+			return f.Call(http.MethodPost, path("asientos-contables", d, accion), map[string]any{"fecha": "2026-03-20"})
+		})
+		ganadores := 0
+		for _, r := range rs {
+			switch {
+			case r.Status == http.StatusOK:
+				ganadores++
+			case r.Status == http.StatusUnprocessableEntity && len(r.FieldErrors("estado")) > 0:
+			default:
+				t.Errorf("%s: %d %s", accion, r.Status, r.Raw)
+			}
+		}
+		if ganadores != 1 {
+			t.Errorf("%s: %d won", accion, ganadores)
+		}
+	}
+	if got := f.Text(`select string_agg(numero, ',' order by numero) from asientos_contables where empresa_id = 1`); got != "AS-2026-000001,AS-2026-000002" {
+		t.Errorf("numbers %s", got)
+	}
+}

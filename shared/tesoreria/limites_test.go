@@ -70,3 +70,35 @@ func TestSumsPastOneAmountShowOrAre422sNever500s(t *testing.T) {
 		}
 	})
 }
+
+// Opening or closing a cash box twice at once: exactly one of each wins,
+// the others are 422s under estado, and a single closing entry is posted.
+func TestConcurrentOpeningsAndClosingsOfABoxLetExactlyOneWin(t *testing.T) {
+	f := setup(t)
+	caja := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cajas", map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja"}))
+	for _, c := range []struct {
+		accion string
+		body   map[string]any
+	}{{"/abrir", map[string]any{"monto_inicial": 10}}, {"/cerrar", map[string]any{"monto_contado": 5}}} {
+		rs := testenv.Concurrently(6, func(int) testenv.Resp { return f.Call(http.MethodPost, path("cajas", caja, c.accion), c.body) })
+		ganadores := 0
+		for _, r := range rs {
+			switch {
+			case r.Status == http.StatusOK:
+				ganadores++
+			case r.Status == http.StatusUnprocessableEntity && len(r.FieldErrors("estado")) > 0:
+			default:
+				t.Errorf("%s: %d %s", c.accion, r.Status, r.Raw)
+			}
+		}
+		if ganadores != 1 {
+			t.Errorf("%s: %d won", c.accion, ganadores)
+		}
+	}
+	if n := f.Int(`select count(*) from caja_sesiones where caja_id = $1`, caja); n != 1 {
+		t.Errorf("%d sessions", n)
+	}
+	if n := f.Int(`select count(*) from asientos_contables where origen = 'caja'`); n != 1 {
+		t.Errorf("%d closing entries", n)
+	}
+}
