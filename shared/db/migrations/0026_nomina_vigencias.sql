@@ -3,10 +3,10 @@
 -- the same vigente_desde, so a new "obrero SEM" from 2026-06-01 beside the
 -- open-ended one from 2026-01-01 was accepted, and a planilla of June
 -- summed both rates (the worker's CCSS share counted twice); two child
--- credits in force made the calculation pick one at random. A new rate now
--- needs the previous one closed first (vigente_hasta), and a concurrent
--- pair of writes cannot both pass: the database refuses the overlap.
--- shared/nomina maps the violation to a 422 under vigente_desde.
+-- credits in force made the calculation pick one at random. shared/nomina
+-- closes the open-ended rate a new one supersedes (the day before it
+-- starts); any other overlap, including one of two concurrent writes, is
+-- refused here and mapped to a 422 under vigente_desde.
 CREATE EXTENSION IF NOT EXISTS btree_gist;
 
 ALTER TABLE nomina_tarifas ADD CONSTRAINT nomina_tarifas_sin_solape
@@ -14,7 +14,7 @@ ALTER TABLE nomina_tarifas ADD CONSTRAINT nomina_tarifas_sin_solape
 
 -- The calculation reads a credit only as concepto hijo or conyuge and a
 -- provision only as aguinaldo (shared/nomina/tarifas.go, escanearTabla): a
--- "Hijo" or "hijos" credit was accepted and silently never applied. The
+-- "hijos" or "nieto" credit was accepted and silently never applied. The
 -- other concepts are stored upper-cased (shared/nomina upper-cases them),
 -- so "sem" is the same concept as "SEM" and supersedes it instead of
 -- being summed beside it.
