@@ -121,7 +121,8 @@ func vacia(celdas []string) bool {
 	return true
 }
 
-// leerCSV returns the records and the line each starts on.
+// leerCSV returns the records and the row each is on as a spreadsheet
+// numbers it (blank lines count, a quoted line break does not).
 func leerCSV(data []byte) ([][]string, []int, error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	r := csv.NewReader(bytes.NewReader(data))
@@ -132,9 +133,9 @@ func leerCSV(data []byte) ([][]string, []int, error) {
 		r.Comma = ';'
 	}
 	var (
-		tabla  [][]string
-		nums   []int
-		llenas int
+		tabla          [][]string
+		nums           []int
+		llenas, saltos int
 	)
 	for {
 		rec, err := r.Read()
@@ -148,9 +149,15 @@ func leerCSV(data []byte) ([][]string, []int, error) {
 			}
 			return nil, nil, fmt.Errorf("importaciones: csv: %w", err)
 		}
+		// A spreadsheet shows a record as one row even when a quoted
+		// field spans lines: its row is its first line less the line
+		// breaks inside the records before it.
 		line, _ := r.FieldPos(0)
 		tabla = append(tabla, rec)
-		nums = append(nums, line)
+		nums = append(nums, line-saltos)
+		for _, c := range rec {
+			saltos += strings.Count(c, "\n")
+		}
 		if !vacia(rec) {
 			// The header and more than MaxFilas data rows: leer refuses
 			// the file, reading on would only cost memory.

@@ -605,3 +605,34 @@ func TestFormulaLikeCellsImportAsTextAndExportNeutralized(t *testing.T) {
 		}
 	}
 }
+
+// fila is the row a spreadsheet shows: a quoted field spanning lines keeps
+// its record on one row (its text keeps the line break), while a blank
+// line is a row of its own; CRLF files number the same.
+func TestRowNumbersFollowTheSpreadsheetAcrossQuotedLineBreaks(t *testing.T) {
+	e, admin := testenv.NewAdmin(t, sinLimite)
+	for _, fin := range []string{"\n", "\r\n"} {
+		t.Run(fmt.Sprintf("line end %q", fin), func(t *testing.T) {
+			archivo := strings.ReplaceAll("tipo_identificacion,identificacion,nombre,direccion\n"+
+				"fisica,101110111,Ana,\"Del parque\n200 m norte\n(casa verde)\"\n"+ // row 2, three lines
+				"fisica,12,Beto,Centro\n"+ // row 3: a bad cédula
+				"\n"+ // row 4: blank
+				"fisica,,Carla,\"a\nb\"\n"+ // row 5: no identificación
+				"fisica,13,Dora,x\n", "\n", fin) // row 6
+			r := importar(t, e, admin, "clientes", "c.csv", []byte(archivo), "validar")
+			got := errores(r)
+			if r.Status != http.StatusOK || testenv.Num(r.JSON, "data.filas") != 4 || len(got["3/identificacion"]) == 0 ||
+				len(got["5/identificacion"]) == 0 || len(got["6/identificacion"]) == 0 || len(got) != 3 {
+				t.Fatalf("%d %v %s", r.Status, got, r.Raw)
+			}
+		})
+	}
+	r := importar(t, e, admin, "clientes", "c.csv", []byte("tipo_identificacion,identificacion,nombre,direccion\r\n"+
+		"fisica,101110111,Ana,\"Del parque\r\n200 m norte\"\r\n"), "aplicar")
+	if r.Status != http.StatusCreated {
+		t.Fatalf("%d %s", r.Status, r.Raw)
+	}
+	if d := testenv.Scalar[string](t, e, `select direccion from clientes where empresa_id = 1 and identificacion = '101110111'`); d != "Del parque\n200 m norte" {
+		t.Errorf("direccion %q", d)
+	}
+}
