@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,7 +74,11 @@ func NotFound(w http.ResponseWriter, r *http.Request) error {
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}
-	if methods := routes.Methods(r.URL.Path); len(methods) > 0 {
+	// A spelling the route table matches loosely ("/api/productos/") but
+	// the group's mux does not serve reaches here with a method the path
+	// does serve: "GET is not allowed; allowed: GET, POST" would be a lie,
+	// so it is a 404 like any other path no route serves as written.
+	if methods := routes.Methods(r.URL.Path); len(methods) > 0 && !slices.Contains(methods, r.Method) {
 		allow := strings.Join(methods, ", ")
 		w.Header().Set("Allow", allow)
 		return &httpx.Error{Kind: apperr.MethodNotAllowed,
