@@ -197,19 +197,7 @@ func TestConcurrentPostingsAndAnnulmentsOfAnEntryLetExactlyOneWin(t *testing.T) 
 		rs := testenv.Concurrently(6, func(int) testenv.Resp {
 			return f.Call(http.MethodPost, path("asientos-contables", d, accion), map[string]any{"fecha": "2026-03-20"})
 		})
-		ganadores := 0
-		for _, r := range rs {
-			switch {
-			case r.Status == http.StatusOK:
-				ganadores++
-			case r.Status == http.StatusUnprocessableEntity && len(r.FieldErrors("estado")) > 0:
-			default:
-				t.Errorf("%s: %d %s", accion, r.Status, r.Raw)
-			}
-		}
-		if ganadores != 1 {
-			t.Errorf("%s: %d won", accion, ganadores)
-		}
+		testenv.OneWins(t, rs, http.StatusOK, "estado")
 	}
 	if got := f.Text(`select string_agg(numero, ',' order by numero) from asientos_contables where empresa_id = 1`); got != "AS-2026-000001,AS-2026-000002" {
 		t.Errorf("numbers %s", got)

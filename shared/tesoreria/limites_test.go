@@ -81,19 +81,7 @@ func TestConcurrentOpeningsAndClosingsOfABoxLetExactlyOneWin(t *testing.T) {
 		body   map[string]any
 	}{{"/abrir", map[string]any{"monto_inicial": 10}}, {"/cerrar", map[string]any{"monto_contado": 5}}} {
 		rs := testenv.Concurrently(6, func(int) testenv.Resp { return f.Call(http.MethodPost, path("cajas", caja, c.accion), c.body) })
-		ganadores := 0
-		for _, r := range rs {
-			switch {
-			case r.Status == http.StatusOK:
-				ganadores++
-			case r.Status == http.StatusUnprocessableEntity && len(r.FieldErrors("estado")) > 0:
-			default:
-				t.Errorf("%s: %d %s", c.accion, r.Status, r.Raw)
-			}
-		}
-		if ganadores != 1 {
-			t.Errorf("%s: %d won", c.accion, ganadores)
-		}
+		testenv.OneWins(t, rs, http.StatusOK, "estado")
 	}
 	if n := f.Int(`select count(*) from caja_sesiones where caja_id = $1`, caja); n != 1 {
 		t.Errorf("%d sessions", n)

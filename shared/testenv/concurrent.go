@@ -44,3 +44,22 @@ func Gapless(t testing.TB, rs []Resp, path string, want func(n int) string) {
 		}
 	}
 }
+
+// OneWins fails t unless exactly one answer is want and every other is a
+// 422 with an error under field: a race in which one caller may win (an
+// action done twice at once) and the others are refused cleanly.
+func OneWins(t testing.TB, rs []Resp, want int, field string) {
+	t.Helper()
+	won := 0
+	for i, r := range rs {
+		switch {
+		case r.Status == want:
+			won++
+		case r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors(field)) == 0:
+			t.Errorf("concurrent call %d: %d %s", i, r.Status, r.Raw)
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d of %d concurrent calls won, want 1", won, len(rs))
+	}
+}
