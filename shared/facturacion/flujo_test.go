@@ -166,3 +166,37 @@ func TestARejectedDocumentKeepsHaciendasMessage(t *testing.T) {
 		t.Errorf("enviar after rejected: %d", r.Status)
 	}
 }
+
+// Hacienda may answer in ISO-8859-1: a Latin-1 X-Error-Cause and a Latin-1
+// MensajeHacienda are recorded as text (the comprobante ends in error or
+// rejected with Hacienda's words) instead of being refused by the database
+// and retried for ever.
+func TestHaciendasLatin1AnswersAreRecorded(t *testing.T) {
+	f := setup(t, opciones{sim: func(o *simulador.Opciones) {
+		o.VerificarFirma = func([]byte) error { return errors.New("La cédula del certificado no es la del emisor") }
+	}})
+	f.configurar(f.Admin)
+	id := f.firmado()
+	causa := "El n\xfamero de c\xe9dula del receptor no es v\xe1lido"
+	f.causa400.Store(&causa)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
+	f.drain()
+	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Error ||
+		!strings.Contains(testenv.Str(st, "ultimo_error"), "El número de cédula del receptor no es válido") || f.q.Len() != 0 {
+		t.Fatalf("after a Latin-1 400: %v (queue %d)", st, f.q.Len())
+	}
+
+	f.causa400.Store(nil)
+	f.latin1.Store(true)
+	id = f.firmado()
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
+	f.drain()
+	if e, _ := f.esperarFinal(id, 10); e != facturacion.Rechazado {
+		t.Fatalf("state %s: %v", e, f.estado(id))
+	}
+	d := f.Must(http.StatusOK, http.MethodGet, ruta(id, ""), nil)
+	if x := testenv.Str(d.JSON, "data.xml_respuesta"); !strings.Contains(x, `encoding="UTF-8"`) || !strings.Contains(x, "cédula") ||
+		!strings.Contains(testenv.Str(d.JSON, "data.detalle_mensaje"), "La cédula del certificado no es la del emisor") {
+		t.Fatalf("rejected detail: %s", d.Raw)
+	}
+}

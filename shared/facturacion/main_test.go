@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -76,6 +77,9 @@ type fx struct {
 	serie  atomic.Int64 // unique suffixes of fixtures
 	// causa400, when set, answers every POST /recepcion 400 with this X-Error-Cause.
 	causa400 atomic.Pointer[string]
+	// latin1 re-encodes the MensajeHacienda of GET /recepcion/{clave} in
+	// ISO-8859-1, as Hacienda's servers may send it.
+	latin1 atomic.Bool
 }
 
 // opciones adjust the simulator and the configuration of a test.
@@ -118,6 +122,10 @@ func setup(t *testing.T, o ...opciones) *fx {
 				return
 			}
 		}
+		if r.Method == http.MethodGet && f.latin1.Load() {
+			enLatin1(w, r, sim)
+			return
+		}
 		sim.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
@@ -146,6 +154,34 @@ func setup(t *testing.T, o ...opciones) *fx {
 	f.svc.Now, f.svc.Queue, f.svc.Log = f.clk.Now, f.q, log
 	f.svc.Dormir = func(ctx context.Context, d time.Duration) error { f.clk.Avanzar(d); return ctx.Err() }
 	return f
+}
+
+// enLatin1 answers r with sim's answer whose respuesta-xml (a
+// MensajeHacienda) is re-encoded in ISO-8859-1 and declared so.
+func enLatin1(w http.ResponseWriter, r *http.Request, sim http.Handler) {
+	rec := httptest.NewRecorder()
+	sim.ServeHTTP(rec, r)
+	var body map[string]any
+	if json.Unmarshal(rec.Body.Bytes(), &body) == nil {
+		if x, ok := body["respuesta-xml"].(string); ok {
+			if raw, err := base64.StdEncoding.DecodeString(x); err == nil {
+				var l1 []byte
+				for _, c := range strings.Replace(string(raw), `encoding="UTF-8"`, `encoding="ISO-8859-1"`, 1) {
+					l1 = append(l1, byte(c))
+				}
+				body["respuesta-xml"] = base64.StdEncoding.EncodeToString(l1)
+			}
+		}
+		b, _ := json.Marshal(body)
+		rec.Body = bytes.NewBuffer(b)
+	}
+	for k, v := range rec.Header() {
+		if k != "Content-Length" {
+			w.Header()[k] = v
+		}
+	}
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(rec.Body.Bytes())
 }
 
 // drain runs the worker on every due message.

@@ -348,7 +348,9 @@ func (s *Service) registrarRespuesta(ctx context.Context, t tarea, est recepcion
 	estado := estadoPorIndicador[est.IndEstado]
 	var xmlResp, mensaje, detalle, ultimo *string
 	if len(est.RespuestaXML) > 0 {
-		x := string(est.RespuestaXML)
+		// As UTF-8 text: a Latin-1 answer stored as it came was refused
+		// by PostgreSQL and the answer never recorded.
+		x := recepcion.TextoXML(est.RespuestaXML)
 		xmlResp = &x
 		if m, err := recepcion.LeerMensaje(est.RespuestaXML); err == nil {
 			code := strconv.Itoa(m.Mensaje)

@@ -442,12 +442,12 @@ func (c *Cliente) hacer(ctx context.Context, empresaID int64, tok, metodo, url s
 	c.anotarLimite(empresaID, res.Header)
 	r := respuesta{
 		estado:     res.StatusCode,
-		causa:      strings.TrimSpace(res.Header.Get("X-Error-Cause")),
-		validacion: strings.TrimSpace(res.Header.Get("Validation-Exception")),
+		causa:      Legible([]byte(res.Header.Get("X-Error-Cause")), maxCausa),
+		validacion: Legible([]byte(res.Header.Get("Validation-Exception")), maxCausa),
 		cuerpo:     cuerpo,
 	}
 	if r.causa == "" && res.StatusCode >= 400 {
-		r.causa = recortar(strings.TrimSpace(string(cuerpo)), 500)
+		r.causa = Legible(cuerpo, 500)
 	}
 	var espera time.Duration
 	if res.StatusCode == http.StatusTooManyRequests {
@@ -456,12 +456,9 @@ func (c *Cliente) hacer(ctx context.Context, empresaID int64, tok, metodo, url s
 	return r, espera, nil
 }
 
-func recortar(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
+// maxCausa bounds the characters kept of a header's explanation (the
+// columns that store it hold 2000).
+const maxCausa = 2000
 
 // retryAfter parses Retry-After (seconds or an HTTP date), falling back to
 // X-Ratelimit-Reset; 0 when neither says anything usable.

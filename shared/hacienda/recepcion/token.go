@@ -163,7 +163,7 @@ func (c *Cliente) pedirToken(ctx context.Context, form url.Values) (RespuestaTok
 			if rt.ErrorDescription != "" {
 				desc += ": " + rt.ErrorDescription
 			}
-			return rt, fmt.Errorf("%w: %s (HTTP %d, grant %s)", ErrCredenciales, desc, estado, form.Get("grant_type"))
+			return rt, fmt.Errorf("%w: %s (HTTP %d, grant %s)", ErrCredenciales, Legible([]byte(desc), 500), estado, form.Get("grant_type"))
 		}
 		if ctx.Err() != nil {
 			return rt, temporal(ctx.Err())
