@@ -16,18 +16,19 @@ type Kind uint8
 
 // The kinds, each answered with one HTTP status by httpx.
 const (
-	Internal         Kind = iota // 500, masked
-	Invalid                      // 422, with field messages
-	NotFound                     // 404
-	Forbidden                    // 403
-	Unauthenticated              // 401
-	BadRequest                   // 400: a malformed request, as opposed to invalid data
-	Conflict                     // 409
-	TooManyRequests              // 429, with RetryAfter
-	TooLarge                     // 413
-	UnsupportedMedia             // 415
-	MethodNotAllowed             // 405
-	Unavailable                  // 503
+	Internal           Kind = iota // 500, masked
+	Invalid                        // 422, with field messages
+	NotFound                       // 404
+	Forbidden                      // 403
+	Unauthenticated                // 401
+	BadRequest                     // 400: a malformed request, as opposed to invalid data
+	Conflict                       // 409
+	TooManyRequests                // 429, with RetryAfter
+	TooLarge                       // 413
+	UnsupportedMedia               // 415
+	MethodNotAllowed               // 405
+	Unavailable                    // 503
+	PreconditionFailed             // 412: If-Match names another version of the record
 )
 
 // Error is a typed application error.
@@ -91,6 +92,13 @@ func NewForbidden(msg string) *Error {
 		msg = "No tiene permiso para realizar esta acción."
 	}
 	return &Error{Kind: Forbidden, Message: msg}
+}
+
+// NewPreconditionFailed is the 412 of a write whose If-Match header does not
+// name the record's current version.
+func NewPreconditionFailed() *Error {
+	return &Error{Kind: PreconditionFailed,
+		Message: "El registro cambió desde que lo leyó: el encabezado If-Match no coincide con su ETag actual. Vuelva a leerlo e intente de nuevo."}
 }
 
 // NewConflict is a conflict error.

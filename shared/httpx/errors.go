@@ -19,18 +19,19 @@ type Error = apperr.Error
 
 // statuses maps each kind of application error to its HTTP status.
 var statuses = map[apperr.Kind]int{
-	apperr.Internal:         http.StatusInternalServerError,
-	apperr.Invalid:          http.StatusUnprocessableEntity,
-	apperr.NotFound:         http.StatusNotFound,
-	apperr.Forbidden:        http.StatusForbidden,
-	apperr.Unauthenticated:  http.StatusUnauthorized,
-	apperr.BadRequest:       http.StatusBadRequest,
-	apperr.Conflict:         http.StatusConflict,
-	apperr.TooManyRequests:  http.StatusTooManyRequests,
-	apperr.TooLarge:         http.StatusRequestEntityTooLarge,
-	apperr.UnsupportedMedia: http.StatusUnsupportedMediaType,
-	apperr.MethodNotAllowed: http.StatusMethodNotAllowed,
-	apperr.Unavailable:      http.StatusServiceUnavailable,
+	apperr.Internal:           http.StatusInternalServerError,
+	apperr.Invalid:            http.StatusUnprocessableEntity,
+	apperr.NotFound:           http.StatusNotFound,
+	apperr.Forbidden:          http.StatusForbidden,
+	apperr.Unauthenticated:    http.StatusUnauthorized,
+	apperr.BadRequest:         http.StatusBadRequest,
+	apperr.Conflict:           http.StatusConflict,
+	apperr.TooManyRequests:    http.StatusTooManyRequests,
+	apperr.TooLarge:           http.StatusRequestEntityTooLarge,
+	apperr.UnsupportedMedia:   http.StatusUnsupportedMediaType,
+	apperr.MethodNotAllowed:   http.StatusMethodNotAllowed,
+	apperr.Unavailable:        http.StatusServiceUnavailable,
+	apperr.PreconditionFailed: http.StatusPreconditionFailed,
 }
 
 // Status is the HTTP status of an application error.

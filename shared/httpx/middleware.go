@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/erpcr/erp/shared/apperr"
 )
 
 // HandlerFunc is a handler that returns its error instead of writing it.
@@ -237,10 +239,15 @@ func (b *BufferWriter) release() {
 }
 
 // ETag buffers successful GET responses, tags them with a strong hash of the
-// body and answers 304 when If-None-Match matches.
+// body and answers 304 when If-None-Match matches. A write's If-Match header
+// travels in its context (IfMatch) to the handler, which alone can tell the
+// record's current version (CheckIfMatch).
 func ETag(h HandlerFunc) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if v := strings.TrimSpace(r.Header.Get("If-Match")); v != "" {
+				r = r.WithContext(context.WithValue(r.Context(), ifMatchKey{}, v))
+			}
 			return h(w, r)
 		}
 		buf := bufferWriters.Get().(*BufferWriter)
@@ -256,8 +263,7 @@ func ETag(h HandlerFunc) HandlerFunc {
 			_, _ = w.Write(buf.Body.Bytes())
 			return nil
 		}
-		sum := sha256.Sum256(buf.Body.Bytes())
-		tag := `"` + hex.EncodeToString(sum[:16]) + `"`
+		tag := ETagOf(buf.Body.Bytes())
 		w.Header().Set("ETag", tag)
 		w.Header().Set("Cache-Control", "private, no-cache")
 		if etagMatches(r.Header.Get("If-None-Match"), tag) {
@@ -269,6 +275,39 @@ func ETag(h HandlerFunc) HandlerFunc {
 		_, _ = w.Write(buf.Body.Bytes())
 		return nil
 	}
+}
+
+// ETagOf is the strong ETag of a GET answer's body.
+func ETagOf(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `"` + hex.EncodeToString(sum[:16]) + `"`
+}
+
+type ifMatchKey struct{}
+
+// IfMatch is the If-Match header of the write ctx belongs to ("" when
+// absent).
+func IfMatch(ctx context.Context) string {
+	v, _ := ctx.Value(ifMatchKey{}).(string)
+	return v
+}
+
+// CheckIfMatch refuses a write (412) whose If-Match header names neither the
+// current version of the record, whose GET answer body is current, nor "*";
+// without the header it passes. The comparison is strong (RFC 9110 13.1.1):
+// a weak tag never matches.
+func CheckIfMatch(ctx context.Context, current []byte) error {
+	header := IfMatch(ctx)
+	if header == "" {
+		return nil
+	}
+	tag := ETagOf(current)
+	for _, part := range strings.Split(header, ",") {
+		if part = strings.TrimSpace(part); part == "*" || part == tag {
+			return nil
+		}
+	}
+	return apperr.NewPreconditionFailed()
 }
 
 func etagMatches(header, tag string) bool {

@@ -9,6 +9,7 @@ import (
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
+	"github.com/erpcr/erp/shared/routes"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -78,6 +79,9 @@ func (res *Resource) actualizar(ctx context.Context, tx *db.Tx, p auth.Principal
 		return nil, err
 	}
 	c.Current = cur
+	if err := res.ifMatch(c); err != nil {
+		return nil, err
+	}
 	if err := res.save(c, in.Raw()); err != nil {
 		return nil, err
 	}
@@ -96,6 +100,9 @@ func (res *Resource) eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, 
 		return nil, err
 	}
 	c.Current = cur
+	if err := res.ifMatch(c); err != nil {
+		return nil, err
+	}
 	if res.BeforeDelete != nil {
 		if err := res.BeforeDelete(c); err != nil {
 			return nil, err
@@ -110,4 +117,32 @@ func (res *Resource) eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, 
 		return nil, fmt.Errorf("recurso: %s: delete: %w", res.Name, err)
 	}
 	return nil, nil
+}
+
+// ifMatch refuses (412) an update or delete whose If-Match header names
+// another version of the record than the one a GET of it answers now: a
+// client that read the record, and sends its ETag back, does not overwrite
+// what someone changed since. The row is locked first, so the version
+// compared is the one written. Only with the header (it costs two round
+// trips); a v2 request is not compared (its representation carries links
+// this layer does not write).
+func (res *Resource) ifMatch(c *Call) error {
+	if httpx.IfMatch(c.Ctx) == "" || lambdahttp.Version(c.Ctx) == routes.V2 {
+		return nil
+	}
+	if err := res.beforeRead(c); err != nil {
+		return err
+	}
+	if _, err := c.Tx.Exec(c.Context(), `select 1 from `+res.Table+` where id = $1 for update`, c.ID); err != nil {
+		return fmt.Errorf("recurso: %s: lock: %w", res.Name, err)
+	}
+	raw, err := res.find(c, c.ID, true)
+	if err != nil {
+		return err
+	}
+	body, err := httpx.EncodeJSON(httpx.Envelope{Success: true, Data: raw})
+	if err != nil {
+		return fmt.Errorf("recurso: %s: encode: %w", res.Name, err)
+	}
+	return httpx.CheckIfMatch(c.Ctx, body)
 }
