@@ -89,6 +89,9 @@ func decodeConfiguracion(in *valid.Input) (configuracionIn, error) {
 		}
 	}
 	if items, ok := in.List("sucursales", false); ok {
+		// A branch named twice would be upserted twice by one statement,
+		// which PostgreSQL refuses (it was a 500).
+		vista := map[int64]int{}
 		for i, raw := range items {
 			var obj map[string]json.RawMessage
 			prefix := "sucursales." + strconv.Itoa(i)
@@ -101,6 +104,11 @@ func decodeConfiguracion(in *valid.Input) (configuracionIn, error) {
 			t.sucursalID, _ = ti.Int("sucursal_id", valid.Int{Required: true, Min: valid.Min(1)})
 			t.establecimiento, _ = ti.Int("establecimiento", valid.Int{Required: true, Min: valid.Min(1), Max: max64(999)})
 			t.terminal, _ = ti.Int("terminal", valid.Int{Required: true, Min: valid.Min(1), Max: max64(99999)})
+			if j, dup := vista[t.sucursalID]; dup && !ti.Failed("sucursal_id") {
+				ti.Fail("sucursal_id", "La sucursal ya aparece en sucursales."+strconv.Itoa(j)+"; indíquela una sola vez.")
+			} else if !ti.Failed("sucursal_id") {
+				vista[t.sucursalID] = i
+			}
 			in.Merge(prefix+".", ti)
 			x.terminales = append(x.terminales, t)
 		}

@@ -111,14 +111,21 @@ func TestConsecutivosArePerBranchTerminalAndType(t *testing.T) {
 			t.Errorf("document %d (%d %s): consecutivo %s, want %s", i, w.sucursal, w.tipo, got, w.want)
 		}
 	}
-	// Bad terminals are refused.
-	for _, body := range []map[string]any{
-		{"sucursales": []map[string]any{{"sucursal_id": principal, "establecimiento": 1000, "terminal": 1}}},
-		{"sucursales": []map[string]any{{"sucursal_id": principal, "establecimiento": 1, "terminal": 100000}}},
-		{"sucursales": []map[string]any{{"sucursal_id": f.Int(`select id from sucursales where empresa_id = 2`), "establecimiento": 1, "terminal": 1}}},
+	// Bad terminals are refused, each under its field.
+	for _, c := range []struct {
+		campo string
+		body  map[string]any
+	}{
+		{"sucursales.0.establecimiento", map[string]any{"sucursales": []map[string]any{{"sucursal_id": principal, "establecimiento": 1000, "terminal": 1}}}},
+		{"sucursales.0.terminal", map[string]any{"sucursales": []map[string]any{{"sucursal_id": principal, "establecimiento": 1, "terminal": 100000}}}},
+		{"sucursales.0.sucursal_id", map[string]any{"sucursales": []map[string]any{{"sucursal_id": f.Int(`select id from sucursales where empresa_id = 2`), "establecimiento": 1, "terminal": 1}}}},
+		// The same branch twice (was a 500: one upsert cannot change a row twice).
+		{"sucursales.1.sucursal_id", map[string]any{"sucursales": []map[string]any{{"sucursal_id": principal, "establecimiento": 3, "terminal": 1},
+			{"sucursal_id": principal, "establecimiento": 4, "terminal": 1}}}},
 	} {
-		if r := f.E.Call(f.Admin, http.MethodPut, "/api/v1/hacienda/configuracion", body); r.Status != http.StatusUnprocessableEntity {
-			t.Errorf("%v: %d %s", body, r.Status, r.Raw)
+		r := f.E.Call(f.Admin, http.MethodPut, "/api/v1/hacienda/configuracion", c.body)
+		if r.Status != http.StatusUnprocessableEntity || len(r.FieldErrors(c.campo)) == 0 {
+			t.Errorf("%v: %d %s", c.body, r.Status, r.Raw)
 		}
 	}
 }
