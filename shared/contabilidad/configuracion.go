@@ -102,8 +102,10 @@ func decodeConfiguracion(in *valid.Input) (configuracionIn, error) {
 // be an active leaf account of the company (422 under its key).
 func ActualizarConfiguracion(ctx context.Context, tx *db.Tx, p auth.Principal, x configuracionIn) (Configuracion, error) {
 	if len(x.claves) > 0 {
+		// For share: a deletion or deactivation of one of them waits for
+		// this change and then sees it (leerEstado locks the account).
 		rows, _ := tx.Query(ctx, `select id from cuentas_contables where empresa_id = $1 and id = any($2)
-			and not eliminado and activo and acepta_movimientos`, tx.EmpresaID(), x.ids)
+			and not eliminado and activo and acepta_movimientos order by id for share`, tx.EmpresaID(), x.ids)
 		ok, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 		if err != nil {
 			return nil, fmt.Errorf("contabilidad: configuración: cuentas: %w", err)

@@ -265,9 +265,26 @@ type cuentaEstado struct {
 	presupuestada bool
 }
 
+// leerEstado reads, in one round trip, what the rules of a change to
+// account id (0: a new one) need. It first locks the account (for no key
+// update: the foreign keys of postings, key share, do not wait for it) and
+// the parent named (for share), each in a statement of its own, so
+// that the state query, which READ COMMITTED gives a snapshot of its own,
+// sees what the writers it waited for committed: a configuration, bank
+// account, cash box or child account that took this account (or parent)
+// meanwhile holds its row for share until it commits (the same locks in
+// ActualizarConfiguracion and tesoreria), so a deletion or deactivation
+// cannot slip between their check and their write.
 func leerEstado(ctx context.Context, tx *db.Tx, id int64, codigo *string, padre *int64) (cuentaEstado, error) {
 	var s cuentaEstado
-	err := tx.QueryRow(ctx, `select
+	b := &pgx.Batch{}
+	if id > 0 {
+		b.Queue(`select 1 from cuentas_contables where empresa_id = $1 and id = $2 for no key update`, tx.EmpresaID(), id)
+	}
+	if padre != nil {
+		b.Queue(`select 1 from cuentas_contables where empresa_id = $1 and id = $2 for share`, tx.EmpresaID(), *padre)
+	}
+	b.Queue(`select
 			exists (select 1 from cuentas_contables x where x.empresa_id = $1 and x.id = $2 and not x.eliminado),
 			exists (select 1 from cuentas_contables x where x.empresa_id = $1 and x.codigo = $3 and not x.eliminado and x.id <> $2),
 			p.id is not null, coalesce(p.acepta_movimientos, false), coalesce(p.activo, false), coalesce(p.nivel, 0),
@@ -282,9 +299,11 @@ func leerEstado(ctx context.Context, tx *db.Tx, id int64, codigo *string, padre 
 			exists (select 1 from presupuestos x where x.empresa_id = $1 and x.cuenta_contable_id = $2 and not x.eliminado)
 		from (select 1) one
 		left join cuentas_contables p on p.empresa_id = $1 and p.id = $4 and not p.eliminado`,
-		tx.EmpresaID(), id, codigo, padre).Scan(&s.found, &s.codigoTomado, &s.padreExiste, &s.padreAcepta, &s.padreActivo, &s.padreNivel,
-		&s.padreCodigo, &s.padreTipo, &s.tieneLineas, &s.tieneHijos, &s.configurada, &s.deTesoreria, &s.presupuestada)
-	if err != nil {
+		tx.EmpresaID(), id, codigo, padre).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&s.found, &s.codigoTomado, &s.padreExiste, &s.padreAcepta, &s.padreActivo, &s.padreNivel,
+			&s.padreCodigo, &s.padreTipo, &s.tieneLineas, &s.tieneHijos, &s.configurada, &s.deTesoreria, &s.presupuestada)
+	})
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return s, fmt.Errorf("contabilidad: reglas de la cuenta: %w", err)
 	}
 	return s, nil
@@ -363,11 +382,11 @@ func codigoDuplicado(err error, codigo, op string) error {
 // a grouping account, one with subaccounts cannot take postings, and an
 // account the posting configuration uses stays an active leaf.
 func ActualizarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x cuentaIn) (*Cuenta, error) {
-	cur, err := BuscarCuenta(ctx, tx, p, id)
+	s, err := leerEstado(ctx, tx, id, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	s, err := leerEstado(ctx, tx, id, nil, nil)
+	cur, err := BuscarCuenta(ctx, tx, p, id)
 	if err != nil {
 		return nil, err
 	}

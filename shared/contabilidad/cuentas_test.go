@@ -1,8 +1,10 @@
 package contabilidad_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -241,5 +243,54 @@ func TestExchangeRatesOnePerDateAboveZero(t *testing.T) {
 	f.E.Call(f.E.Admin(2), http.MethodPost, "/api/tipos-cambio", map[string]any{"fecha": "2026-03-15", "compra": 1, "venta": 1})
 	if n := f.Int(`select count(*) from tipos_cambio where fecha = '2026-03-15'`); n != 2 {
 		t.Errorf("rates of 2026-03-15: %d", n)
+	}
+}
+
+// Naming an account while its deletion or deactivation is in flight (the
+// posting configuration, a bank account, a cash box, a budget) waits for
+// it and is then refused: the check read the account without a lock, so
+// the write went through and pointed at an account deleted or deactivated
+// a moment later (every sale then failed its posting).
+func TestNamingAnAccountWhileItIsDeletedWaitsAndIsRefused(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, codigo, cambio string
+		method, path, campo  string
+		body                 func(cuenta int64) map[string]any
+	}{
+		{"the posting configuration", "6.2.01.099", "eliminado = true, activo = false", http.MethodPut, "/api/contabilidad/configuracion",
+			"cuenta_consumo_interno_id", func(c int64) map[string]any { return map[string]any{"cuenta_consumo_interno_id": c} }},
+		{"a bank account", "1.1.02.001", "activo = false", http.MethodPost, "/api/cuentas-bancarias", "cuenta_contable_id",
+			func(c int64) map[string]any {
+				return map[string]any{"banco": "BN", "numero": "1", "iban": "CR05015202001026284066", "cuenta_contable_id": c}
+			}},
+		{"a cash box", "1.1.01.002", "acepta_movimientos = false", http.MethodPost, "/api/cajas", "cuenta_contable_id",
+			func(c int64) map[string]any {
+				return map[string]any{"sucursal_id": f.Sucursal, "nombre": "Caja", "cuenta_contable_id": c}
+			}},
+		{"a budget", "6.2.01.001", "eliminado = true, activo = false", http.MethodPost, "/api/presupuestos", "cuenta_contable_id",
+			func(c int64) map[string]any {
+				return map[string]any{"anio": 2026, "cuenta_contable_id": c, "montos": []any{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}}
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cuenta := f.cuenta(c.codigo)
+			tx := f.enCurso(t)
+			if _, err := tx.Exec(ctx, `update cuentas_contables set `+c.cambio+` where id = $1`, cuenta); err != nil {
+				t.Fatal(err)
+			}
+			w := f.esperar(c.method, c.path, c.body(cuenta))
+			time.Sleep(300 * time.Millisecond)
+			confirmado := time.Now()
+			if err := tx.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			r := <-w
+			if r.en.Before(confirmado) {
+				t.Errorf("answered %d before the change committed: %s", r.r.Status, r.r.Raw)
+			}
+			testenv.Expect422(t, r.r, c.campo)
+		})
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/erpcr/erp/shared/testenv"
 )
 
@@ -74,41 +72,14 @@ func TestClosingAMonthAndPostingIntoItDoNotInterleave(t *testing.T) {
 	f := setup(t)
 	caja, capital := f.cuenta("1.1.01.001"), f.cuenta("3.1.01.001")
 	ctx := context.Background()
-	owner := func() pgx.Tx {
-		c, err := pgx.Connect(ctx, f.E.AdminURL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close(ctx) })
-		tx, err := c.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tx
-	}
-	// esperar runs a request and reports when it answered, to tell a
-	// request that waited for the owner's transaction from one that did not.
-	type respuesta struct {
-		r  testenv.Resp
-		en time.Time
-	}
-	esperar := func(method, p string, body any) chan respuesta {
-		ch := make(chan respuesta, 1)
-		go func() {
-			r := f.E.Do(testenv.Req{Method: method, Path: p, Token: f.Admin, Body: body})
-			ch <- respuesta{r, time.Now()}
-		}()
-		return ch
-	}
-
 	t.Run("a closing waits for the posting in flight", func(t *testing.T) {
-		tx := owner()
+		tx := f.enCurso(t)
 		if _, err := tx.Exec(ctx, `select contabilidad_registrar(1, '2026-08-10', 'En curso', 'manual', null, jsonb_build_array(
 				jsonb_build_object('cuenta_id', $1::bigint, 'debe', 10), jsonb_build_object('cuenta_id', $2::bigint, 'haber', 10)))`,
 			caja, capital); err != nil {
 			t.Fatal(err)
 		}
-		cierre := esperar(http.MethodPost, "/api/periodos-contables/2026/8/cerrar", nil)
+		cierre := f.esperar(http.MethodPost, "/api/periodos-contables/2026/8/cerrar", nil)
 		time.Sleep(500 * time.Millisecond)
 		confirmado := time.Now()
 		if err := tx.Commit(ctx); err != nil {
@@ -124,14 +95,14 @@ func TestClosingAMonthAndPostingIntoItDoNotInterleave(t *testing.T) {
 		}
 	})
 	t.Run("a posting waits for the closing in flight and is refused", func(t *testing.T) {
-		tx := owner()
+		tx := f.enCurso(t)
 		if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock(contabilidad_llave_periodo(1, 2026, 9))`); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := tx.Exec(ctx, `insert into periodos_contables (empresa_id, anio, mes, estado, cerrado_en) values (1, 2026, 9, 'cerrado', now())`); err != nil {
 			t.Fatal(err)
 		}
-		post := esperar(http.MethodPost, "/api/asientos-contables",
+		post := f.esperar(http.MethodPost, "/api/asientos-contables",
 			testenv.With(asiento("contabilizado", debe(caja, 5), haber(capital, 5)), "fecha", "2026-09-01"))
 		time.Sleep(500 * time.Millisecond)
 		confirmado := time.Now()

@@ -1,10 +1,14 @@
 package contabilidad_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -64,4 +68,38 @@ func equal(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// enCurso begins a transaction of the owner that the test commits: a write
+// in flight while a request runs.
+func (f *fx) enCurso(t *testing.T) pgx.Tx {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, f.E.AdminURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(ctx) })
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}
+
+// respuesta is an answer and when it came, to tell a request that waited
+// for a transaction in flight from one that did not.
+type respuesta struct {
+	r  testenv.Resp
+	en time.Time
+}
+
+// esperar sends a request of company 1's administrator in the background.
+func (f *fx) esperar(method, p string, body any) chan respuesta {
+	ch := make(chan respuesta, 1)
+	go func() {
+		r := f.E.Do(testenv.Req{Method: method, Path: p, Token: f.Admin, Body: body})
+		ch <- respuesta{r, time.Now()}
+	}()
+	return ch
 }

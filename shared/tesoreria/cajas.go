@@ -61,7 +61,7 @@ func checkCaja(ctx context.Context, tx *db.Tx, d DatosCaja) error {
 	in := d.in
 	b := &pgx.Batch{}
 	b.Queue(`select activo from sucursales where empresa_id = $1 and id = $2 and not eliminado`, tx.EmpresaID(), d.SucursalID)
-	b.Queue(`select codigo, activo, acepta_movimientos from cuentas_contables where empresa_id = $1 and id = $2 and not eliminado`,
+	b.Queue(`select codigo, activo, acepta_movimientos from cuentas_contables where empresa_id = $1 and id = $2 and not eliminado for share`,
 		tx.EmpresaID(), d.CuentaContableID)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close()

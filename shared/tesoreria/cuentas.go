@@ -92,7 +92,10 @@ type hoja struct {
 func leerHoja(ctx context.Context, tx *db.Tx, cuenta *int64, padre, table string, id int64) (hoja, error) {
 	var h hoja
 	b := &pgx.Batch{}
-	b.Queue(`select codigo, activo, acepta_movimientos from cuentas_contables where empresa_id = $1 and id = $2 and not eliminado`,
+	// For share until commit: a deletion or deactivation of the ledger
+	// account (contabilidad locks it for no key update) waits for this
+	// write and then sees the account taken.
+	b.Queue(`select codigo, activo, acepta_movimientos from cuentas_contables where empresa_id = $1 and id = $2 and not eliminado for share`,
 		tx.EmpresaID(), cuenta)
 	b.Queue(`select exists (select 1 from `+table+` where empresa_id = $1 and cuenta_contable_id = $2 and id <> $3 and not eliminado),
 		exists (select 1 from cuentas_contables where empresa_id = $1 and codigo = $4 and not eliminado)`, tx.EmpresaID(), cuenta, id, padre)

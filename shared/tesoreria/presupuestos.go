@@ -48,7 +48,7 @@ func checkCuentaPresupuesto(ctx context.Context, tx *db.Tx, in *valid.Input, cue
 		return nil
 	}
 	var activo bool
-	err := tx.QueryRow(ctx, `select activo from cuentas_contables where empresa_id = $1 and id = $2 and not eliminado`,
+	err := tx.QueryRow(ctx, `select activo from cuentas_contables where empresa_id = $1 and id = $2 and not eliminado for share`,
 		tx.EmpresaID(), *cuenta).Scan(&activo)
 	return seleccionada(in, "cuenta_contable_id", "cuenta contable", err, activo)
 }
