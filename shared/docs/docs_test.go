@@ -123,3 +123,39 @@ func TestEveryRouteIsInBothDocumentsWithItsPermissions(t *testing.T) {
 		t.Logf("%s: %d operations", v, ops)
 	}
 }
+
+// The operations document the query parameters their handlers read and
+// every status they answer: the hand-written lists' filters, the real-time
+// interval, and health's 503 (its own body when the database is down).
+func TestOperationsDocumentTheirFiltersAndHealthIts503(t *testing.T) {
+	raw, _ := docs.Documento("v1")
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Name string `json:"name"`
+			} `json:"parameters"`
+			Responses map[string]any `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string][]string{
+		"/api/webhooks":               {"search", "activos", "sort"},
+		"/api/webhooks/{id}/entregas": {"estado", "evento", "fecha_inicio", "fecha_fin"},
+		"/api/tiempo-real":            {"intervalo"},
+	} {
+		got := map[string]bool{}
+		for _, p := range doc.Paths[path]["get"].Parameters {
+			got[p.Name] = true
+		}
+		for _, w := range want {
+			if !got[w] {
+				t.Errorf("GET %s does not document ?%s", path, w)
+			}
+		}
+	}
+	if _, ok := doc.Paths["/api/health"]["get"].Responses["503"]; !ok {
+		t.Error("GET /api/health does not document its 503")
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/montos"
 )
@@ -22,6 +23,13 @@ const (
 	intervaloMinimo     = 1
 	intervaloMaximo     = 60
 )
+
+// Consultas are the query parameters of the group's routes (the OpenAPI
+// document).
+var Consultas = map[string][]esquema.Campo{
+	"ops.tiempo_real": {{Nombre: "intervalo", Tipo: esquema.Entero, Minimo: strconv.Itoa(intervaloMinimo), Maximo: strconv.Itoa(intervaloMaximo),
+		Descripcion: fmt.Sprintf("Segundos entre eventos (SSE) y de Retry-After; por omisión %d.", intervaloPorDefecto)}},
+}
 
 // EventoTiempoReal is the SSE event name.
 const EventoTiempoReal = "tiempo-real"

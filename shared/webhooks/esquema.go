@@ -1,6 +1,8 @@
 package webhooks
 
 import (
+	"sort"
+
 	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/eventos"
 )
@@ -12,6 +14,31 @@ var Esquemas = map[string]esquema.Cuerpo{
 	"webhooks.store":  esquemaWebhook(true),
 	"webhooks.update": esquemaWebhook(false),
 	"webhooks.patch":  esquemaWebhook(false),
+}
+
+// Consultas are the query parameters of the group's lists, by route name
+// (what listaWebhooks and listaIntentos read).
+var Consultas = map[string][]esquema.Campo{
+	"webhooks.index": {
+		{Nombre: "search", Tipo: esquema.Texto, Descripcion: "Busca en el nombre y la URL."},
+		{Nombre: "activos", Tipo: esquema.Booleano, Descripcion: "Solo activos (true) o inactivos (false)."},
+		{Nombre: "sort", Tipo: esquema.Texto, Valores: ordenesWebhooks()},
+	},
+	"webhooks.entregas": {
+		{Nombre: "estado", Tipo: esquema.Texto, Valores: []string{Pendiente, Entregada, Fallida}, Descripcion: "Estado de la entrega."},
+		{Nombre: "evento", Tipo: esquema.Texto, Descripcion: "Nombre del evento (VentaCreadaEvent, webhook.prueba...)."},
+		{Nombre: "fecha_inicio", Tipo: esquema.Fecha, Descripcion: "Intentos desde este día (inclusive)."},
+		{Nombre: "fecha_fin", Tipo: esquema.Fecha, Descripcion: "Intentos hasta este día (inclusive)."},
+	},
+}
+
+func ordenesWebhooks() []string {
+	out := make([]string, 0, len(webhookSorts))
+	for k := range webhookSorts {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // nombresEventos are the names a subscription may list ("*" is every event).

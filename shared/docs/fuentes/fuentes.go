@@ -18,6 +18,7 @@ import (
 	"github.com/erpcr/erp/shared/importaciones"
 	"github.com/erpcr/erp/shared/inventario"
 	"github.com/erpcr/erp/shared/nomina"
+	"github.com/erpcr/erp/shared/ops"
 	"github.com/erpcr/erp/shared/organizacion"
 	"github.com/erpcr/erp/shared/programados"
 	"github.com/erpcr/erp/shared/recurso"
@@ -103,6 +104,8 @@ func Todas() openapi.Fuentes {
 			"ejemplo": map[string]any{}},
 	}}
 	maps.Copy(f.Consultas, tesoreria.Consultas)
+	maps.Copy(f.Consultas, webhooks.Consultas)
+	maps.Copy(f.Consultas, ops.Consultas)
 	documentacion(&f)
 	// The reports (shared/reportes): parameters from its registry, the
 	// report's shape, and the files of formato=pdf|excel|csv.

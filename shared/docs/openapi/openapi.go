@@ -348,8 +348,12 @@ func responses(version string, rt routes.Route, f Fuentes, lista, hasBody bool) 
 		errs = append(errs, "401", "403", "404", "422")
 	}
 	if rt.Name == "ops.health" {
-		errs = []string{"503"}
-		delete(out, "503")
+		// 503 is the health body itself (status "error"), not the error
+		// envelope: the database did not answer.
+		errs = []string{"400"}
+		if sano, ok := out["200"].(obj); ok {
+			out["503"] = obj{"description": "La base de datos no responde (status \"error\"); el cuerpo es el mismo.", "content": sano["content"]}
+		}
 	}
 	if strings.HasPrefix(rt.Path, "/api/documentation") {
 		errs = []string{"401", "403", "404", "422"}
@@ -373,9 +377,6 @@ func responses(version string, rt routes.Route, f Fuentes, lista, hasBody bool) 
 		errs = append(errs, "401", "403")
 	}
 	for _, st := range errs {
-		if rt.Name == "ops.health" && st == "503" {
-			continue
-		}
 		out[st] = obj{"$ref": "#/components/responses/E" + st}
 	}
 	return out
