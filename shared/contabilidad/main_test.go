@@ -70,36 +70,42 @@ func equal(a, b []int) bool {
 	return true
 }
 
-// enCurso begins a transaction of the owner that the test commits: a write
-// in flight while a request runs.
-func (f *fx) enCurso(t *testing.T) pgx.Tx {
+// trasConfirmar runs sql (with args) in a transaction of the owner, sends a
+// request of company 1's administrator meanwhile, commits after a pause and
+// returns the answer, failing t when it came before the commit: the request
+// had to wait for the write in flight.
+func (f *fx) trasConfirmar(t *testing.T, sql string, args []any, method, p string, body any) testenv.Resp {
 	t.Helper()
 	ctx := context.Background()
 	c, err := pgx.Connect(ctx, f.E.AdminURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close(ctx) })
+	defer c.Close(ctx)
 	tx, err := c.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tx
-}
-
-// respuesta is an answer and when it came, to tell a request that waited
-// for a transaction in flight from one that did not.
-type respuesta struct {
-	r  testenv.Resp
-	en time.Time
-}
-
-// esperar sends a request of company 1's administrator in the background.
-func (f *fx) esperar(method, p string, body any) chan respuesta {
+	if _, err := tx.Exec(ctx, sql, args...); err != nil {
+		t.Fatal(err)
+	}
+	type respuesta struct {
+		r  testenv.Resp
+		en time.Time
+	}
 	ch := make(chan respuesta, 1)
 	go func() {
 		r := f.E.Do(testenv.Req{Method: method, Path: p, Token: f.Admin, Body: body})
 		ch <- respuesta{r, time.Now()}
 	}()
-	return ch
+	time.Sleep(400 * time.Millisecond)
+	confirmado := time.Now()
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := <-ch
+	if r.en.Before(confirmado) {
+		t.Errorf("%s %s answered %d before the write in flight committed: %s", method, p, r.r.Status, r.r.Raw)
+	}
+	return r.r
 }
