@@ -293,15 +293,20 @@ func IfMatch(ctx context.Context) string {
 }
 
 // CheckIfMatch refuses a write (412) whose If-Match header names neither the
-// current version of the record, whose GET answer body is current, nor "*";
-// without the header it passes. The comparison is strong (RFC 9110 13.1.1):
-// a weak tag never matches.
-func CheckIfMatch(ctx context.Context, current []byte) error {
+// current version of the record nor "*"; without the header it passes.
+// current is the data a GET of the record answers now, whose envelope is
+// encoded as that GET writes it (its ETag). The comparison is strong (RFC
+// 9110 13.1.1): a weak tag never matches.
+func CheckIfMatch(ctx context.Context, current any) error {
 	header := IfMatch(ctx)
 	if header == "" {
 		return nil
 	}
-	tag := ETagOf(current)
+	body, err := EncodeJSON(Envelope{Success: true, Data: current})
+	if err != nil {
+		return fmt.Errorf("httpx: if-match: %w", err)
+	}
+	tag := ETagOf(body)
 	for _, part := range strings.Split(header, ",") {
 		if part = strings.TrimSpace(part); part == "*" || part == tag {
 			return nil

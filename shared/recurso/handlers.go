@@ -140,9 +140,5 @@ func (res *Resource) ifMatch(c *Call) error {
 	if err != nil {
 		return err
 	}
-	body, err := httpx.EncodeJSON(httpx.Envelope{Success: true, Data: raw})
-	if err != nil {
-		return fmt.Errorf("recurso: %s: encode: %w", res.Name, err)
-	}
-	return httpx.CheckIfMatch(c.Ctx, body)
+	return httpx.CheckIfMatch(c.Ctx, raw)
 }

@@ -3,6 +3,7 @@ package usuarios
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/plataforma"
+	"github.com/erpcr/erp/shared/routes"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -27,21 +29,21 @@ type Service struct {
 
 // Handlers returns the group's handlers keyed by route name.
 func (s *Service) Handlers() lambdahttp.Handlers {
-	updateUsuario := handler.Action(s.DB, "Usuario actualizado correctamente.", s.decodeUsuario(false), Actualizar)
-	updateRol := handler.Action(s.DB, "Rol actualizado correctamente.", decodeRol(false), ActualizarRol)
+	updateUsuario := handler.Action(s.DB, "Usuario actualizado correctamente.", s.decodeUsuario(false), siCoincide(bloqueoUsuario, Buscar, Actualizar))
+	updateRol := handler.Action(s.DB, "Rol actualizado correctamente.", decodeRol(false), siCoincide(bloqueoRol, BuscarRol, ActualizarRol))
 	return lambdahttp.Handlers{
 		"usuarios.index":   handler.List(s.DB, listaUsuarios),
 		"usuarios.store":   handler.Create(s.DB, "Usuario creado correctamente.", s.decodeUsuario(true), Crear),
 		"usuarios.show":    handler.Show(s.DB, porID(Buscar)),
 		"usuarios.update":  updateUsuario,
 		"usuarios.patch":   updateUsuario,
-		"usuarios.destroy": s.eliminar("Usuario eliminado correctamente.", Eliminar),
+		"usuarios.destroy": s.eliminar("Usuario eliminado correctamente.", siCoincide(bloqueoUsuario, Buscar, sinCuerpo(Eliminar))),
 		"roles.index":      handler.List(s.DB, listaRoles),
 		"roles.store":      handler.Create(s.DB, "Rol creado correctamente.", decodeRol(true), CrearRol),
 		"roles.show":       handler.Show(s.DB, porID(BuscarRol)),
 		"roles.update":     updateRol,
 		"roles.patch":      updateRol,
-		"roles.destroy":    s.eliminar("Rol eliminado correctamente.", EliminarRol),
+		"roles.destroy":    s.eliminar("Rol eliminado correctamente.", siCoincide(bloqueoRol, BuscarRol, sinCuerpo(EliminarRol))),
 		"permisos.index":   handler.List(s.DB, listaPermisos),
 	}
 }
@@ -55,10 +57,46 @@ func porID[T any](buscar func(context.Context, *db.Tx, int64) (T, error)) handle
 }
 
 // eliminar answers DELETE /{id}: 200 with msg alone.
-func (s *Service) eliminar(msg string, eliminar func(context.Context, *db.Tx, auth.Principal, int64) error) httpx.HandlerFunc {
-	return handler.Action(s.DB, msg, handler.NoBody, func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*struct{}, error) {
+func (s *Service) eliminar(msg string, eliminar handler.ActionFunc[struct{}, *struct{}]) httpx.HandlerFunc {
+	return handler.Action(s.DB, msg, handler.NoBody, eliminar)
+}
+
+// sinCuerpo adapts a delete to the action shape (no body, no data).
+func sinCuerpo(eliminar func(context.Context, *db.Tx, auth.Principal, int64) error) handler.ActionFunc[struct{}, *struct{}] {
+	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*struct{}, error) {
 		return nil, eliminar(ctx, tx, p, id)
-	})
+	}
+}
+
+// The row an If-Match write of a user (its membership in the tenant) or a
+// role locks before comparing versions; $1 is the tenant, $2 the id.
+const (
+	bloqueoUsuario = `select 1 from membresias where empresa_id = $1 and usuario_id = $2 for update`
+	bloqueoRol     = `select 1 from roles where empresa_id = $1 and id = $2 for update`
+)
+
+// siCoincide runs do only while the record is still the version the
+// request's If-Match header names (its GET's ETag, or *), else 412 and
+// nothing changes; the row is locked first, so of concurrent writers
+// holding one version exactly one wins. Without the header (or in v2,
+// whose representation carries links) nothing is compared.
+func siCoincide[T, In, Out any](bloqueo string, buscar func(context.Context, *db.Tx, int64) (T, error), do handler.ActionFunc[In, Out]) handler.ActionFunc[In, Out] {
+	return func(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in In) (Out, error) {
+		if httpx.IfMatch(ctx) != "" && lambdahttp.Version(ctx) != routes.V2 {
+			var zero Out
+			if _, err := tx.Exec(ctx, bloqueo, tx.EmpresaID(), id); err != nil {
+				return zero, fmt.Errorf("usuarios: if-match: lock: %w", err)
+			}
+			actual, err := buscar(ctx, tx, id)
+			if err != nil {
+				return zero, err
+			}
+			if err := httpx.CheckIfMatch(ctx, actual); err != nil {
+				return zero, err
+			}
+		}
+		return do(ctx, tx, p, id, in)
+	}
 }
 
 // decodeUsuario validates a user body; a new password is hashed here,

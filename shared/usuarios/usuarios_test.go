@@ -368,3 +368,36 @@ func TestBlankOrNullFieldsOnUpdateAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// Users and roles honour If-Match as the declared resources do: the ETag of
+// the record's GET lets the write through, a stale one is a 412 and nothing
+// changes.
+func TestIfMatchOnUsersAndRoles(t *testing.T) {
+	e := testenv.NewParallel(t)
+	admin := e.Admin(1)
+	u := e.Must(t, http.StatusCreated, admin, "POST", "/api/usuarios", newUser("version@demo.cr", "vendedor"))
+	r := e.Must(t, http.StatusCreated, admin, "POST", "/api/roles", map[string]any{"nombre": "Versionado", "permisos": []string{"clientes.leer"}})
+	for _, item := range []string{fmt.Sprintf("/api/usuarios/%.0f", testenv.Num(u.JSON, "data.id")), fmt.Sprintf("/api/roles/%.0f", testenv.Num(r.JSON, "data.id"))} {
+		t.Run(item, func(t *testing.T) {
+			write := func(method, ifMatch string, body any) testenv.Resp {
+				return e.Do(testenv.Req{Method: method, Path: item, Token: admin, Body: body, Headers: map[string]string{"If-Match": ifMatch}})
+			}
+			leida := e.Get(item, admin).Header.Get("ETag")
+			if r := write(http.MethodPatch, leida, map[string]any{"nombre": "Primera"}); r.Status != http.StatusOK {
+				t.Fatalf("current ETag: %d %s", r.Status, r.Raw)
+			}
+			if r := write(http.MethodPatch, leida, map[string]any{"nombre": "Segunda"}); r.Status != http.StatusPreconditionFailed || testenv.Str(r.JSON, "message") == "" {
+				t.Fatalf("stale ETag: %d %s", r.Status, r.Raw)
+			}
+			if r := write(http.MethodDelete, leida, nil); r.Status != http.StatusPreconditionFailed {
+				t.Fatalf("stale ETag on delete: %d %s", r.Status, r.Raw)
+			}
+			if got := testenv.Str(e.Get(item, admin).JSON, "data.nombre"); got != "Primera" {
+				t.Errorf("nombre %q after a refused write", got)
+			}
+			if r := write(http.MethodDelete, e.Get(item, admin).Header.Get("ETag"), nil); r.Status != http.StatusOK {
+				t.Errorf("delete with the current ETag: %d %s", r.Status, r.Raw)
+			}
+		})
+	}
+}
