@@ -8,7 +8,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Mensaje codes of a MensajeHacienda.
@@ -121,16 +120,13 @@ func lectorCharset(charset string, in io.Reader) (io.Reader, error) {
 	switch strings.ToLower(charset) {
 	case "utf-8", "utf8", "us-ascii", "ascii":
 		return in, nil
-	case "iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252":
+	}
+	if esLatin1(charset) {
 		b, err := io.ReadAll(in)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]byte, 0, len(b)+len(b)/4)
-		for _, c := range b {
-			out = utf8.AppendRune(out, rune(c))
-		}
-		return bytes.NewReader(out), nil
+		return bytes.NewReader(latin1(make([]byte, 0, len(b)+len(b)/4), b)), nil
 	}
 	return nil, fmt.Errorf("codificación %q no soportada", charset)
 }

@@ -15,17 +15,31 @@ import (
 // to store the refusal, so the worker kept retrying a document that had
 // its answer.
 
-// utf8DeLatin1 reads b as UTF-8 when it is, else as ISO-8859-1 (every
-// byte is the code point of the same value, so nothing is lost).
-func utf8DeLatin1(b []byte) []byte {
-	if utf8.Valid(b) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+len(b)/4)
+// latin1 appends to out the ISO-8859-1 text b as UTF-8 (every byte is the
+// code point of the same value, so nothing is lost).
+func latin1(out, b []byte) []byte {
 	for _, c := range b {
 		out = utf8.AppendRune(out, rune(c))
 	}
 	return out
+}
+
+// esLatin1 reports whether an encoding name is one read as ISO-8859-1
+// (Windows-1252 too, as its printable range mostly agrees).
+func esLatin1(charset string) bool {
+	switch strings.ToLower(charset) {
+	case "iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252":
+		return true
+	}
+	return false
+}
+
+// utf8DeLatin1 reads b as UTF-8 when it is, else as ISO-8859-1.
+func utf8DeLatin1(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return latin1(make([]byte, 0, len(b)+len(b)/4), b)
 }
 
 // Legible is text from Hacienda as a text column and JSON can hold it:
@@ -67,14 +81,11 @@ var declaracionCodificacion = regexp.MustCompile(`^(\s*<\?xml[^>]*?encoding\s*=\
 func TextoXML(b []byte) string {
 	b = bytes.ReplaceAll(b, []byte{0}, nil)
 	m := declaracionCodificacion.FindSubmatchIndex(b)
-	latin1 := !utf8.Valid(b)
+	enLatin1 := !utf8.Valid(b)
 	if m != nil {
-		switch strings.ToLower(string(b[m[4]:m[5]])) {
-		case "iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252":
-			latin1 = true
-		}
+		enLatin1 = enLatin1 || esLatin1(string(b[m[4]:m[5]]))
 	}
-	if !latin1 {
+	if !enLatin1 {
 		return string(b)
 	}
 	out := make([]byte, 0, len(b)+len(b)/4)
@@ -82,8 +93,5 @@ func TextoXML(b []byte) string {
 		out = append(append(append(out, b[:m[4]]...), "UTF-8"...), b[m[5]:m[1]]...)
 		b = b[m[1]:]
 	}
-	for _, c := range b {
-		out = utf8.AppendRune(out, rune(c))
-	}
-	return string(out)
+	return string(latin1(out, b))
 }
