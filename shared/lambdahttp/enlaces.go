@@ -49,6 +49,12 @@ var Relaciones = map[string]string{
 	"webhook":            "/api/webhooks",
 }
 
+// opacos are fields holding a recorded document (an outbox event's
+// payload, an event's sample, the headers a webhook delivery sent): they
+// are shown as they were recorded and delivered, so v2 adds no links
+// inside them (a sample's links would point at records that do not exist).
+var opacos = map[string]bool{"payload": true, "ejemplo": true, "solicitud_headers": true}
+
 // indice is what links need from the route table: which collections have a
 // show route, and the GET sub-resources of each record
 // (/api/webhooks/{id}/entregas -> "entregas").
@@ -137,6 +143,9 @@ func enlazar(ix indice, o map[string]any, col string) {
 		}
 	}
 	for k, v := range o {
+		if opacos[k] {
+			continue
+		}
 		if stem, ok := strings.CutSuffix(k, "_id"); ok {
 			if target, ok := Relaciones[stem]; ok {
 				if id, ok := idDe(v); ok {
