@@ -14,6 +14,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/lambdahttp"
 )
@@ -75,6 +76,12 @@ type Evento struct {
 	Tipo       string          `json:"tipo"`
 	OcurridoEn string          `json:"ocurrido_en"`
 	Payload    json.RawMessage `json:"payload"`
+}
+
+// Consultas are the query parameters of GET /api/eventos (the OpenAPI
+// document).
+var Consultas = map[string][]esquema.Campo{
+	"eventos.index": {{Nombre: "tipo", Tipo: esquema.Texto, Descripcion: "Solo los eventos de este tipo (VentaCreadaEvent...)."}},
 }
 
 // Handlers serves GET /api/eventos (Administrador): the tenant's events,

@@ -13,6 +13,7 @@ import (
 	"github.com/erpcr/erp/shared/contabilidad"
 	"github.com/erpcr/erp/shared/docs/openapi"
 	"github.com/erpcr/erp/shared/empleados"
+	"github.com/erpcr/erp/shared/eventos"
 	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/importaciones"
@@ -106,6 +107,7 @@ func Todas() openapi.Fuentes {
 	maps.Copy(f.Consultas, tesoreria.Consultas)
 	maps.Copy(f.Consultas, webhooks.Consultas)
 	maps.Copy(f.Consultas, ops.Consultas)
+	maps.Copy(f.Consultas, eventos.Consultas)
 	documentacion(&f)
 	// The reports (shared/reportes): parameters from its registry, the
 	// report's shape, and the files of formato=pdf|excel|csv.
