@@ -1,6 +1,7 @@
 package catalogo_test
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/erpcr/erp/shared/seed"
@@ -72,5 +73,17 @@ func TestSeededCatalogsAreReadOnlyListsForEveryUser(t *testing.T) {
 	r := e.Get("/api/tipos-impuesto?codigo_tarifa_iva=08", admin)
 	if testenv.Exact(t, r.Raw, "data.0.porcentaje") != "13.00" {
 		t.Errorf("porcentaje: %s", r.Raw)
+	}
+}
+
+// Free-text filters of the catalogs with NUL or invalid UTF-8 match nothing
+// (they reached PostgreSQL as they were and answered 500).
+func TestCatalogTextFiltersWithNULOrInvalidUTF8MatchNothing(t *testing.T) {
+	e, admin := testenv.NewAdmin(t)
+	for _, p := range []string{"/api/unidades-medida?tipo=%00", "/api/unidades-medida?codigo=%FF", "/api/unidades-medida?codigo=Kg%00",
+		"/api/tipos-impuesto?codigo=%00", "/api/tipos-impuesto?codigo_tarifa_iva=%C3"} {
+		if r := e.Get(p, admin); r.Status != http.StatusOK || testenv.Num(r.JSON, "total") != 0 {
+			t.Errorf("%s: %d %s", p, r.Status, r.Raw)
+		}
 	}
 }
