@@ -261,3 +261,53 @@ func TestASaleWhosePlanGoesStaleTwiceLocksOnItsLastRun(t *testing.T) {
 		t.Errorf("%d sales", n)
 	}
 }
+
+// A credit note racing the cancellation of the sale it corrects waits for
+// it and is then refused (422 on venta_referencia_id), as it is once the
+// sale is anulada: the reference is read with a lock that a cancellation's
+// row lock holds back, not read freely and only locked by the note's
+// insert (which let the note through, referencing a cancelled sale). The
+// cancellation is simulated by an owner transaction holding the sale's row
+// lock until the note waits for it.
+func TestACreditNoteRacingTheCancellationOfItsSaleIsRefused(t *testing.T) {
+	f := setup(t)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	factura := id(f.venderOK(venta(linea(p, 1, 100))))
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, f.E.AdminURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `select 1 from ventas where id = $1 for update`, factura); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan testenv.Resp, 1)
+	go func() {
+		done <- f.Call(http.MethodPost, "/api/ventas", testenv.With(venta(linea(p, 1, 100)), "tipo_comprobante", "nota_credito",
+			"venta_referencia_id", factura, "codigo_referencia", "01", "razon_referencia", "Anula la factura"))
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for f.Int(`select count(*) from pg_stat_activity where usename = 'erp_app' and wait_event_type = 'Lock'`) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the note never waited for the sale")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := tx.Exec(ctx, `update ventas set estado = 'anulada', anulado_en = now() where id = $1`, factura); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	testenv.Expect422(t, r, "venta_referencia_id")
+	if n := f.Int(`select count(*) from ventas where tipo_comprobante = 'nota_credito'`); n != 0 {
+		t.Errorf("%d credit notes", n)
+	}
+}

@@ -293,7 +293,13 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (co
 		[]any{empresaID, x.almacenID}, &c.almacen.activo)
 	formaPago := leer(x.formaPagoID != nil, "forma de pago", `select activo from formas_pago where id = $1 and not eliminado`,
 		[]any{x.formaPagoID}, &c.formaPago.activo)
-	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', tipo_comprobante from ventas where empresa_id = $1 and id = $2 and not eliminado`,
+	// The sale a note corrects is read with the lock the note's foreign
+	// key takes anyway: a cancellation in progress (its row lock) is
+	// waited for and its outcome read, so a note cannot slip in beside the
+	// cancellation of its sale; and it is taken before any batch, as that
+	// cancellation takes batches while holding the sale.
+	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', tipo_comprobante from ventas
+		where empresa_id = $1 and id = $2 and not eliminado for key share`,
 		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refTipo)
 	b.Queue(`select clave, valor = 'true'::jsonb from configuraciones
 		where empresa_id = $1 and clave = any($2) and activo and not eliminado`, empresaID, []string{ajusteDescontar, ajusteNegativo}).Query(func(rows pgx.Rows) error {
