@@ -115,7 +115,7 @@ type Resultado struct {
 // duplicate or early message, or one for a delivery another worker holds or
 // that has ended, sends nothing.
 func (d *Despachador) Entregar(ctx context.Context, empresaID, id int64) error {
-	t, ok, err := d.tomar(ctx, empresaID, id)
+	t, ok, err := d.tomar(ctx, empresaID, id, false)
 	if err != nil || !ok {
 		return err
 	}
@@ -123,9 +123,17 @@ func (d *Despachador) Entregar(ctx context.Context, empresaID, id int64) error {
 	return d.registrar(ctx, t, res, headers)
 }
 
+// msgInactiva is the log's error of a delivery ended unsent because its
+// subscription was deactivated (by hand, or after 20 failures) meanwhile.
+const msgInactiva = "No se envió: la suscripción está inactiva. Actívela y use reenviar para entregar este evento."
+
 // tomar locks the delivery, checks it is due and free, and leases it for
-// the attempt (intentos + 1), in one transaction.
-func (d *Despachador) tomar(ctx context.Context, empresaID, id int64) (tomada, bool, error) {
+// the attempt (intentos + 1), in one transaction. A delivery of a
+// subscription deactivated since it was queued is not sent: it ends
+// fallida with a logged attempt saying why (so the log shows it and
+// reenviar can send it once the subscription is active again); a test
+// (prueba) is sent whatever the subscription's state.
+func (d *Despachador) tomar(ctx context.Context, empresaID, id int64, prueba bool) (tomada, bool, error) {
 	now := d.now()
 	var t tomada
 	var cifrado []byte
@@ -133,13 +141,14 @@ func (d *Despachador) tomar(ctx context.Context, empresaID, id int64) (tomada, b
 	ok := false
 	err := d.DB.WithTx(ctx, db.Scope{EmpresaID: empresaID}, func(tx *db.Tx) error {
 		var estado string
+		var activa bool
 		var proximo, tomadaHasta *time.Time
 		err := tx.QueryRow(ctx, `select e.id, e.empresa_id, e.webhook_id, e.evento, e.payload::text, e.estado, e.intentos,
-				e.proximo_intento_en, e.tomada_hasta, w.url, w.timeout_segundos, w.max_reintentos, w.secreto_cifrado
+				e.proximo_intento_en, e.tomada_hasta, w.url, w.timeout_segundos, w.max_reintentos, w.secreto_cifrado, w.activo
 			from webhook_entregas e join webhooks w on w.empresa_id = e.empresa_id and w.id = e.webhook_id
 			where e.empresa_id = $1 and e.id = $2 for update of e`, tx.EmpresaID(), id).
 			Scan(&t.id, &t.empresaID, &t.webhookID, &t.evento, &t.payload, &estado, &t.numero,
-				&proximo, &tomadaHasta, &t.url, &timeoutSeg, &t.maxReintentos, &cifrado)
+				&proximo, &tomadaHasta, &t.url, &timeoutSeg, &t.maxReintentos, &cifrado, &activa)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
@@ -150,6 +159,17 @@ func (d *Despachador) tomar(ctx context.Context, empresaID, id int64) (tomada, b
 			return nil
 		}
 		t.numero++
+		if !activa && !prueba {
+			b := &pgx.Batch{}
+			b.Queue(`insert into webhook_intentos (empresa_id, entrega_id, numero, solicitud_headers, duracion_ms, error)
+				values ($1, $2, $3, '{}', 0, $4)`, tx.EmpresaID(), id, t.numero, msgInactiva)
+			b.Queue(`update webhook_entregas set estado = 'fallida', intentos = $3, proximo_intento_en = null, tomada_hasta = null
+				where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, t.numero)
+			if err := tx.SendBatch(ctx, b).Close(); err != nil {
+				return fmt.Errorf("webhooks: inactiva %d: %w", id, err)
+			}
+			return nil
+		}
 		t.timeout = time.Duration(timeoutSeg) * time.Second
 		// The lease outlives the request (timeout) with a margin; a worker
 		// that dies mid-attempt releases the delivery when it expires.

@@ -356,3 +356,48 @@ func TestAnyReceiverAnswerIsLoggedAndEndsTheDelivery(t *testing.T) {
 		}
 	}
 }
+
+// A subscription deactivated after its deliveries were queued (by hand, or
+// by 20 failures) receives nothing more: each pending delivery ends
+// fallida unsent, with a logged attempt saying why, and can be sent again
+// once the subscription is active. A test is sent whatever the state.
+func TestAnInactiveSubscriptionIsNotSentItsPendingDeliveries(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	w := f.suscribir(5, eventos.VentaCreada)
+	id := f.evento(eventos.VentaCreada)[0]
+	activar := func(on bool) {
+		f.tx(func(ctx context.Context, tx *db.Tx) error {
+			_, err := webhooks.Suscripciones{Cifrador: f.d.Cifrador}.Actualizar(ctx, tx, w.ID, webhooks.Datos{Activo: &on})
+			return err
+		})
+	}
+	activar(false)
+	f.entregar(id)
+	if n := f.rc.llamadas.Load(); n != 0 {
+		t.Fatalf("an inactive subscription received %d requests", n)
+	}
+	if e, n := f.estado(id); e != webhooks.Fallida || n != 1 {
+		t.Fatalf("delivery %s after %d attempts, want fallida after 1", e, n)
+	}
+	var msg string
+	f.tx(func(ctx context.Context, tx *db.Tx) error {
+		return tx.QueryRow(ctx, `select error from webhook_intentos where entrega_id = $1`, id).Scan(&msg)
+	})
+	if !strings.Contains(msg, "inactiva") {
+		t.Errorf("logged error %q", msg)
+	}
+	if res, err := f.d.Probar(context.Background(), 1, w.ID); err != nil || !res.Entregada {
+		t.Errorf("a test to an inactive subscription: %+v, %v", res, err)
+	}
+	activar(true)
+	var nueva webhooks.Reenvio
+	f.tx(func(ctx context.Context, tx *db.Tx) (err error) {
+		nueva, err = webhooks.Reenviar(ctx, tx, w.ID, id)
+		return err
+	})
+	f.entregar(nueva.EntregaID)
+	if e, _ := f.estado(nueva.EntregaID); e != webhooks.Entregada || f.rc.validas.Load() != 2 {
+		t.Errorf("redelivery once active: %s, %d valid requests", e, f.rc.validas.Load())
+	}
+}

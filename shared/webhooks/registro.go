@@ -123,7 +123,7 @@ func (d *Despachador) tomarPrueba(ctx context.Context, empresaID, id int64) (tom
 	}); err != nil {
 		return tomada{}, false, fmt.Errorf("webhooks: prueba: %w", err)
 	}
-	return d.tomar(ctx, empresaID, id)
+	return d.tomar(ctx, empresaID, id, true)
 }
 
 // registrarPrueba logs a test attempt and ends its delivery, without
