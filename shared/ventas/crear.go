@@ -428,7 +428,8 @@ func crearVenta(ctx context.Context, tx *db.Tx, p auth.Principal, b ventaBody) (
 // them), the sale's counter, the SAL counter, then what COMMIT's deferred
 // triggers take (the accounting entry counter, dashboard and report
 // versions, after every business lock of every transaction). Other exits
-// (adjustments, transfers, a confirmed draft) take batches then SAL too.
+// (adjustments, transfers, a confirmed draft) take batches then SAL too,
+// and processed entries their existing batches then ENT.
 // What the earlier round trips take is not contended: the sale's own new
 // rows, the KEY SHARE locks of their foreign keys (customer, branch,
 // warehouse, products, user, cash box, the sale a note corrects) and the
