@@ -200,3 +200,26 @@ func TestHaciendasLatin1AnswersAreRecorded(t *testing.T) {
 		t.Fatalf("rejected detail: %s", d.Raw)
 	}
 }
+
+// An ind-estado Hacienda does not document (or longer than its column) is
+// kept as far as it fits and polling goes on, instead of the worker's write
+// being refused and the poll retried for ever.
+func TestAnUnknownIndEstadoKeepsPolling(t *testing.T) {
+	f := setup(t)
+	f.configurar(f.Admin)
+	id := f.firmado()
+	raro := "en-cola-de-validaci\u00f3n-interna-de-hacienda"
+	f.indEstado.Store(&raro)
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
+	f.drain()
+	f.clk.Avanzar(facturacion.IntervaloConsulta)
+	f.drain()
+	st := f.estado(id)
+	if testenv.Str(st, "estado") != facturacion.Enviado || testenv.Str(st, "ind_estado") != "en-cola-de-validació" || testenv.Num(st, "consultas") != 1 {
+		t.Fatalf("after an unknown ind-estado: %v", st)
+	}
+	f.indEstado.Store(nil)
+	if e, _ := f.esperarFinal(id, 10); e != facturacion.Aceptado {
+		t.Fatalf("state %s", e)
+	}
+}

@@ -80,6 +80,8 @@ type fx struct {
 	// latin1 re-encodes the MensajeHacienda of GET /recepcion/{clave} in
 	// ISO-8859-1, as Hacienda's servers may send it.
 	latin1 atomic.Bool
+	// indEstado, when set, replaces the ind-estado of GET /recepcion/{clave}.
+	indEstado atomic.Pointer[string]
 }
 
 // opciones adjust the simulator and the configuration of a test.
@@ -122,8 +124,8 @@ func setup(t *testing.T, o ...opciones) *fx {
 				return
 			}
 		}
-		if r.Method == http.MethodGet && f.latin1.Load() {
-			enLatin1(w, r, sim)
+		if r.Method == http.MethodGet && (f.latin1.Load() || f.indEstado.Load() != nil) {
+			reescribir(w, r, sim, f.latin1.Load(), f.indEstado.Load())
 			return
 		}
 		sim.ServeHTTP(w, r)
@@ -156,14 +158,18 @@ func setup(t *testing.T, o ...opciones) *fx {
 	return f
 }
 
-// enLatin1 answers r with sim's answer whose respuesta-xml (a
-// MensajeHacienda) is re-encoded in ISO-8859-1 and declared so.
-func enLatin1(w http.ResponseWriter, r *http.Request, sim http.Handler) {
+// reescribir answers r with sim's answer changed as Hacienda's may come:
+// with latin1 its respuesta-xml (a MensajeHacienda) re-encoded in
+// ISO-8859-1 and declared so; with ind its ind-estado replaced.
+func reescribir(w http.ResponseWriter, r *http.Request, sim http.Handler, latin1 bool, ind *string) {
 	rec := httptest.NewRecorder()
 	sim.ServeHTTP(rec, r)
 	var body map[string]any
 	if json.Unmarshal(rec.Body.Bytes(), &body) == nil {
-		if x, ok := body["respuesta-xml"].(string); ok {
+		if ind != nil {
+			body["ind-estado"] = *ind
+		}
+		if x, ok := body["respuesta-xml"].(string); ok && latin1 {
 			if raw, err := base64.StdEncoding.DecodeString(x); err == nil {
 				var l1 []byte
 				for _, c := range strings.Replace(string(raw), `encoding="UTF-8"`, `encoding="ISO-8859-1"`, 1) {

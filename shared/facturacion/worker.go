@@ -335,7 +335,9 @@ func (s *Service) consultarHacienda(ctx context.Context, t tarea, cred recepcion
 			n, time.Duration(n)*IntervaloConsulta))
 	}
 	var ind *string
-	if indicador != "" {
+	// As much of an undocumented indicator as its column holds: refused
+	// by the database, the poll would be retried for ever.
+	if indicador = recortar(recepcion.Legible([]byte(indicador), 0), 20); indicador != "" {
 		ind = &indicador
 	}
 	return s.reintentar(ctx, t, IntervaloConsulta, `, consultas = $5, ind_estado = coalesce($6, ind_estado)`, []any{n, ind})
