@@ -401,3 +401,38 @@ func TestAnInactiveSubscriptionIsNotSentItsPendingDeliveries(t *testing.T) {
 		t.Errorf("redelivery once active: %s, %d valid requests", e, f.rc.validas.Load())
 	}
 }
+
+// A redirect is never followed, not even to another permitted receiver:
+// the 3xx is the attempt's answer (a failure, retried later).
+func TestARedirectIsNotFollowed(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	destino := f.rc
+	var llamadas atomic.Int64
+	origen := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		llamadas.Add(1)
+		http.Redirect(w, r, destino.srv.URL+"/robado", http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(origen.Close)
+	_, p1, _ := net.SplitHostPort(origen.Listener.Addr().String())
+	_, p2, _ := net.SplitHostPort(destino.srv.Listener.Addr().String())
+	f.d.Permitidos, _ = webhooks.NuevosPermitidos("127.0.0.1:" + p1 + ",127.0.0.1:" + p2)
+	nombre, url, reintentos := "Redirige", origen.URL+"/hook", 3
+	f.tx(func(ctx context.Context, tx *db.Tx) error {
+		_, err := webhooks.Suscripciones{Cifrador: f.d.Cifrador}.Crear(ctx, tx,
+			webhooks.Datos{Nombre: &nombre, URL: &url, Eventos: []string{eventos.VentaCreada}, MaxReintentos: &reintentos})
+		return err
+	})
+	id := f.evento(eventos.VentaCreada)[0]
+	f.entregar(id)
+	if llamadas.Load() != 1 || destino.llamadas.Load() != 0 {
+		t.Fatalf("receiver %d calls, redirect target %d", llamadas.Load(), destino.llamadas.Load())
+	}
+	var estadoHTTP int
+	f.tx(func(ctx context.Context, tx *db.Tx) error {
+		return tx.QueryRow(ctx, `select estado_http from webhook_intentos where entrega_id = $1`, id).Scan(&estadoHTTP)
+	})
+	if e, _ := f.estado(id); e != webhooks.Pendiente || estadoHTTP != http.StatusTemporaryRedirect {
+		t.Errorf("after a redirect: %s, logged %d; want pendiente (a retry) and 307", e, estadoHTTP)
+	}
+}
