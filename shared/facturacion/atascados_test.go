@@ -2,7 +2,6 @@ package facturacion_test
 
 import (
 	"encoding/json"
-	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -22,8 +21,7 @@ func TestAPollOfAComprobanteSentOver15MinutesAgoEmitsTheStuckMetric(t *testing.T
 	emf := &bufferSeguro{}
 	f.svc.EMF, f.svc.Funcion = emf, "erp-test-hacienda-worker"
 	id := f.firmado()
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
-	f.drain()
+	f.enviar(id)
 	for i := 0; i < 3; i++ {
 		f.clk.Avanzar(facturacion.IntervaloConsulta)
 		f.drain()

@@ -111,8 +111,7 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	f.configurar(f.Admin)
 	id := f.firmado()
 	f.fallos.Store(2)
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
-	f.drain()
+	f.enviar(id)
 	d := f.Must(http.StatusOK, http.MethodGet, ruta(id, ""), nil)
 	if testenv.Str(d.JSON, "data.estado") != facturacion.Firmado || testenv.Num(d.JSON, "data.intentos_envio") != 1 ||
 		!strings.Contains(testenv.Str(d.JSON, "data.ultimo_error"), "Intento 1") {
@@ -139,8 +138,7 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	otro := f.firmado()
 	causa := "El comprobante no cumple con el esquema: Clave inválida"
 	f.causa400.Store(&causa)
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(otro, "enviar"), nil)
-	f.drain()
+	f.enviar(otro)
 	st := f.estado(otro)
 	if testenv.Str(st, "estado") != facturacion.Error || !strings.Contains(testenv.Str(st, "ultimo_error"), causa) || f.q.Len() != 1 {
 		t.Fatalf("after a 400: %v (queue %d)", st, f.q.Len())
@@ -149,8 +147,7 @@ func TestSubmissionsAreRetriedWithBackoffAndRefusalsEndInError(t *testing.T) {
 	f.causa400.Store(nil)
 	f.Must(http.StatusOK, http.MethodPost, ruta(otro, "generar-xml"), nil)
 	f.Must(http.StatusOK, http.MethodPost, ruta(otro, "firmar"), nil)
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(otro, "enviar"), nil)
-	f.drain()
+	f.enviar(otro)
 	if e := testenv.Str(f.estado(otro), "estado"); e != facturacion.Enviado {
 		t.Fatalf("resent: %s", e)
 	}
@@ -161,8 +158,7 @@ func TestWrongHaciendaCredentialsEndInError(t *testing.T) {
 	f.configurar(f.Admin)
 	f.Must(http.StatusOK, http.MethodPut, "/api/v1/hacienda/configuracion", map[string]any{"clave": "otra-clave"})
 	id := f.firmado()
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
-	f.drain()
+	f.enviar(id)
 	st := f.estado(id)
 	if testenv.Str(st, "estado") != facturacion.Error || !strings.Contains(testenv.Str(st, "ultimo_error"), "usuario o la clave") {
 		t.Fatalf("%v", st)
@@ -177,8 +173,7 @@ func TestPollingIsCappedAt240Polls(t *testing.T) {
 	f := setup(t, opciones{sim: func(o *simulador.Opciones) { o.Demora = 24 * time.Hour }})
 	f.configurar(f.Admin)
 	id := f.firmado()
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
-	f.drain()
+	f.enviar(id)
 	f.E.Exec(`update comprobantes_electronicos set consultas = $2 where id = $1`, id, facturacion.MaxConsultas-2)
 	f.clk.Avanzar(facturacion.IntervaloConsulta)
 	f.drain()
@@ -192,8 +187,7 @@ func TestPollingIsCappedAt240Polls(t *testing.T) {
 		t.Fatalf("after the cap: %v (queue %d)", st, f.q.Len())
 	}
 	// enviar resumes the polling of a received document (no new submission).
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
-	f.drain()
+	f.enviar(id)
 	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Enviado || testenv.Num(st, "consultas") != 1 {
 		t.Fatalf("resumed: %v", st)
 	}
@@ -229,8 +223,7 @@ func TestTheOutboundBudgetOf60PerMinuteIsRespected(t *testing.T) {
 	id := f.firmado()
 	ventana := f.clk.Now().Truncate(time.Minute)
 	f.E.Exec(`insert into limites_tasa (clave, ventana_inicio, cuenta) values ('hacienda_api:1', $1, $2)`, ventana, facturacion.LimiteAPI)
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
-	f.drain()
+	f.enviar(id)
 	st := f.estado(id)
 	if testenv.Str(st, "estado") != facturacion.Firmado || testenv.Get(st, "envio_en_curso") != true {
 		t.Fatalf("over budget: %v", st)

@@ -145,8 +145,7 @@ func TestARejectedDocumentKeepsHaciendasMessage(t *testing.T) {
 	}})
 	_, id := f.comprobante()
 	f.emitir(f.Admin, id)
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
-	f.drain()
+	f.enviar(id)
 	if e, _ := f.esperarFinal(id, 10); e != facturacion.Rechazado {
 		t.Fatalf("state %s", e)
 	}
@@ -179,8 +178,7 @@ func TestHaciendasLatin1AnswersAreRecorded(t *testing.T) {
 	id := f.firmado()
 	causa := "El n\xfamero de c\xe9dula del receptor no es v\xe1lido"
 	f.causa400.Store(&causa)
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
-	f.drain()
+	f.enviar(id)
 	if st := f.estado(id); testenv.Str(st, "estado") != facturacion.Error ||
 		!strings.Contains(testenv.Str(st, "ultimo_error"), "El número de cédula del receptor no es válido") || f.q.Len() != 0 {
 		t.Fatalf("after a Latin-1 400: %v (queue %d)", st, f.q.Len())
@@ -189,8 +187,7 @@ func TestHaciendasLatin1AnswersAreRecorded(t *testing.T) {
 	f.causa400.Store(nil)
 	f.latin1.Store(true)
 	id = f.firmado()
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
-	f.drain()
+	f.enviar(id)
 	if e, _ := f.esperarFinal(id, 10); e != facturacion.Rechazado {
 		t.Fatalf("state %s: %v", e, f.estado(id))
 	}
@@ -210,8 +207,7 @@ func TestAnUnknownIndEstadoKeepsPolling(t *testing.T) {
 	id := f.firmado()
 	raro := "en-cola-de-validaci\u00f3n-interna-de-hacienda"
 	f.indEstado.Store(&raro)
-	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
-	f.drain()
+	f.enviar(id)
 	f.clk.Avanzar(facturacion.IntervaloConsulta)
 	f.drain()
 	st := f.estado(id)

@@ -190,6 +190,14 @@ func reescribir(w http.ResponseWriter, r *http.Request, sim http.Handler, latin1
 	_, _ = w.Write(rec.Body.Bytes())
 }
 
+// enviar submits a signed comprobante (202) and runs the worker on what
+// is due.
+func (f *fx) enviar(id int64) {
+	f.T.Helper()
+	f.Must(http.StatusAccepted, http.MethodPost, ruta(id, "enviar"), nil)
+	f.drain()
+}
+
 // drain runs the worker on every due message.
 func (f *fx) drain() int {
 	f.T.Helper()

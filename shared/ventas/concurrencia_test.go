@@ -180,39 +180,13 @@ func TestABatchChangedBeforeTheSaleCommitsIsCheckedAtCommit(t *testing.T) {
 			p := f.Producto(testenv.Prod{Codigo: "B" + strconv.Itoa(len(c.name))})
 			f.Stock(f.Almacen, p, "5", "10", "", "")
 			ventas := f.Int(`select count(*) from ventas`)
-			ctx := context.Background()
-			conn, err := pgx.Connect(ctx, f.E.AdminURL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close(ctx)
-			tx, err := conn.Begin(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tx.Rollback(ctx)
-			if _, err := tx.Exec(ctx, `update inventarios set `+c.cambio+` where producto_id = $1`, p); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan testenv.Resp, 1)
-			go func() {
-				done <- f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.Admin,
-					Body: testenv.With(venta(linea(p, 3, 100)), "almacen_id", f.Almacen)})
-			}()
-			// The sale read 5 without waiting and now waits for the batch's
-			// lock in its commit's check.
-			deadline := time.Now().Add(10 * time.Second)
-			for f.Int(`select count(*) from pg_stat_activity where usename = 'erp_app' and wait_event_type = 'Lock'
-				and query like '%inventario_tomar_lotes%'`) == 0 {
-				if time.Now().After(deadline) {
-					t.Fatal("the sale never waited for the batch")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			if err := tx.Commit(ctx); err != nil {
-				t.Fatal(err)
-			}
-			r := <-done
+			// The sale reads 5 without waiting and then waits for the
+			// batch's lock in its commit's check.
+			r := f.conBloqueo(t, `update inventarios set `+c.cambio+` where producto_id = $1`, []any{p}, "%inventario_tomar_lotes%", "",
+				func() testenv.Resp {
+					return f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.Admin,
+						Body: testenv.With(venta(linea(p, 3, 100)), "almacen_id", f.Almacen)})
+				})
 			if r.Status != c.status {
 				t.Fatalf("status %d, want %d: %s", r.Status, c.status, r.Raw)
 			}
@@ -273,6 +247,24 @@ func TestACreditNoteRacingTheCancellationOfItsSaleIsRefused(t *testing.T) {
 	f := setup(t)
 	p := f.Producto(testenv.Prod{Codigo: "P"})
 	factura := id(f.venderOK(venta(linea(p, 1, 100))))
+	r := f.conBloqueo(t, `select 1 from ventas where id = $1 for update`, []any{factura}, "%", `update ventas set estado = 'anulada', anulado_en = now() where id = $1`,
+		func() testenv.Resp {
+			return f.Call(http.MethodPost, "/api/ventas", testenv.With(venta(linea(p, 1, 100)), "tipo_comprobante", "nota_credito",
+				"venta_referencia_id", factura, "codigo_referencia", "01", "razon_referencia", "Anula la factura"))
+		})
+	testenv.Expect422(t, r, "venta_referencia_id")
+	if n := f.Int(`select count(*) from ventas where tipo_comprobante = 'nota_credito'`); n != 0 {
+		t.Errorf("%d credit notes", n)
+	}
+}
+
+// conBloqueo runs sql (with args) in an owner transaction, sends req while
+// that transaction holds the row locks it took, waits until an application
+// query whose text is like the pattern waits for a lock, runs despues (if
+// any, with the same args) in that transaction, commits it and returns
+// req's answer: the interleaving of a race, made deterministic.
+func (f *fx) conBloqueo(t *testing.T, sql string, args []any, like, despues string, req func() testenv.Resp) testenv.Resp {
+	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, f.E.AdminURL)
 	if err != nil {
@@ -284,30 +276,25 @@ func TestACreditNoteRacingTheCancellationOfItsSaleIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `select 1 from ventas where id = $1 for update`, factura); err != nil {
+	if _, err := tx.Exec(ctx, sql, args...); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan testenv.Resp, 1)
-	go func() {
-		done <- f.Call(http.MethodPost, "/api/ventas", testenv.With(venta(linea(p, 1, 100)), "tipo_comprobante", "nota_credito",
-			"venta_referencia_id", factura, "codigo_referencia", "01", "razon_referencia", "Anula la factura"))
-	}()
+	go func() { done <- req() }()
 	deadline := time.Now().Add(10 * time.Second)
-	for f.Int(`select count(*) from pg_stat_activity where usename = 'erp_app' and wait_event_type = 'Lock'`) == 0 {
+	for f.Int(`select count(*) from pg_stat_activity where usename = 'erp_app' and wait_event_type = 'Lock' and query like $1`, like) == 0 {
 		if time.Now().After(deadline) {
-			t.Fatal("the note never waited for the sale")
+			t.Fatal("the request never waited for the locked rows")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if _, err := tx.Exec(ctx, `update ventas set estado = 'anulada', anulado_en = now() where id = $1`, factura); err != nil {
-		t.Fatal(err)
+	if despues != "" {
+		if _, err := tx.Exec(ctx, despues, args...); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	r := <-done
-	testenv.Expect422(t, r, "venta_referencia_id")
-	if n := f.Int(`select count(*) from ventas where tipo_comprobante = 'nota_credito'`); n != 0 {
-		t.Errorf("%d credit notes", n)
-	}
+	return <-done
 }
