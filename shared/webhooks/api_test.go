@@ -212,3 +212,21 @@ func TestWebhookUpdateRefusesBlankFieldsAndNullRestoresDefaults(t *testing.T) {
 		t.Errorf("null settings: %s", r.Raw)
 	}
 }
+
+// Of concurrent deletions of one subscription exactly one succeeds; the
+// others find nothing (404), never a second "eliminado".
+func TestConcurrentDeletionsOfAWebhookHaveOneWinner(t *testing.T) {
+	t.Parallel()
+	e, _ := api(t)
+	admin := e.Admin(1)
+	path := testenv.Path("webhooks", int64(e.Create(t, admin, "/api/webhooks", map[string]any{"nombre": "W", "url": "https://hooks.example.com/erp",
+		"eventos": []string{"*"}})))
+	rs := testenv.Concurrently(8, func(int) testenv.Resp { return e.Call(admin, "DELETE", path, nil) })
+	got := map[int]int{}
+	for _, r := range rs {
+		got[r.Status]++
+	}
+	if got[200] != 1 || got[404] != 7 {
+		t.Errorf("statuses %v, want one 200 and seven 404", got)
+	}
+}

@@ -171,7 +171,7 @@ func (s Suscripciones) Actualizar(ctx context.Context, tx *db.Tx, id int64, d Da
 			secreto_cifrado = coalesce($11, secreto_cifrado), secreto_pista = coalesce($12, secreto_pista),
 			fallos_consecutivos = case when $13 then 0 else fallos_consecutivos end,
 			desactivado_en = case when $13 then null else desactivado_en end
-			where empresa_id = $1 and id = $2`,
+			where empresa_id = $1 and id = $2 and not eliminado`,
 		tx.EmpresaID(), id, d.Nombre, d.URL, d.Eventos, d.LimpiarDescripcion, d.Descripcion, d.TimeoutSegundos, d.MaxReintentos,
 		d.Activo, sellado, pista, reactivar); err != nil {
 		return Webhook{}, fmt.Errorf("webhooks: actualizar: %w", err)
@@ -179,16 +179,26 @@ func (s Suscripciones) Actualizar(ctx context.Context, tx *db.Tx, id int64, d Da
 	return Buscar(ctx, tx, id)
 }
 
-// Eliminar soft-deletes a subscription; its pending deliveries end.
+// Eliminar soft-deletes a subscription; its pending deliveries end. Of
+// two concurrent deletions one wins and the other finds nothing (404): the
+// update itself checks the row is not deleted yet, after waiting for the
+// other's lock.
 func Eliminar(ctx context.Context, tx *db.Tx, id int64) error {
-	if _, err := Buscar(ctx, tx, id); err != nil {
-		return err
-	}
 	b := &pgx.Batch{}
-	b.Queue(`update webhooks set activo = false, eliminado = true where empresa_id = $1 and id = $2`, tx.EmpresaID(), id)
+	b.Queue(`update webhooks set activo = false, eliminado = true where empresa_id = $1 and id = $2 and not eliminado returning id`,
+		tx.EmpresaID(), id)
 	b.Queue(`update webhook_entregas set estado = 'fallida', proximo_intento_en = null
 		where empresa_id = $1 and webhook_id = $2 and estado = 'pendiente'`, tx.EmpresaID(), id)
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+	res := tx.SendBatch(ctx, b)
+	var got int64
+	err := res.QueryRow().Scan(&got)
+	if cerr := res.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return apperr.NewNotFound(msgNoEncontrado)
+	}
+	if err != nil {
 		return fmt.Errorf("webhooks: eliminar: %w", err)
 	}
 	return nil
