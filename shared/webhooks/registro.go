@@ -106,8 +106,11 @@ func (d *Despachador) Probar(ctx context.Context, empresaID, webhookID int64) (R
 		return Resultado{}, err
 	}
 	t, ok, err := d.tomarPrueba(ctx, empresaID, entregaID)
-	if err != nil || !ok {
+	if err != nil {
 		return Resultado{}, err
+	}
+	if !ok { // the subscription was deleted meanwhile (its deliveries ended)
+		return Resultado{}, apperr.NewNotFound(msgNoEncontrado)
 	}
 	res, headers := d.enviar(ctx, t)
 	t.maxReintentos = 0 // a test is answered now: no retry
