@@ -52,15 +52,8 @@ func versionar(group string, next http.Handler) http.Handler {
 	})
 }
 
-func aceptaV2(accept string) bool {
-	for _, part := range strings.Split(accept, ",") {
-		mt, _, _ := strings.Cut(part, ";")
-		if strings.EqualFold(strings.TrimSpace(mt), routes.MediaTypeV2) {
-			return true
-		}
-	}
-	return false
-}
+// aceptaV2: Accept names the v2 media type, without q=0.
+func aceptaV2(accept string) bool { return httpx.Acepta(accept, routes.MediaTypeV2) }
 
 // v2Writer marks JSON answers with the v2 media type.
 type v2Writer struct {

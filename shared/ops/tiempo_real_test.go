@@ -196,3 +196,24 @@ func TestTiempoRealOfAPlatformAdministratorCountsTheWholeServicesRequests(t *tes
 		t.Errorf("service-wide 4xx %v, want 1: %s", got, r.Raw)
 	}
 }
+
+// "text/event-stream;q=0" refuses a stream (RFC 9110): the answer is the
+// JSON reading, not a stream kept open.
+func TestTiempoRealWithEventStreamRefusedAnswersJSON(t *testing.T) {
+	e, admin := testenv.NewAdmin(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.Server.URL+"/api/tiempo-real", nil)
+	req.Header.Set("Authorization", "Bearer "+admin)
+	req.Header.Set("Accept", "text/event-stream;q=0, application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil || res.StatusCode != http.StatusOK ||
+		!strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		t.Fatalf("status %d, Content-Type %q, %v", res.StatusCode, res.Header.Get("Content-Type"), err)
+	}
+}
