@@ -50,6 +50,15 @@ func TestDocumentationRoutesServeTheEmbeddedDocumentsAndThePage(t *testing.T) {
 			if c.contains != "" && !strings.Contains(string(r.Raw), c.contains) {
 				t.Errorf("body lacks %q: %.300s", c.contains, r.Raw)
 			}
+			// Every GET but health, metrics and real time carries an ETag
+			// and answers 304 to it (SPEC.md): the documents are megabytes.
+			if c.status == 200 {
+				tag := r.Header.Get("ETag")
+				again := e.Do(testenv.Req{Method: http.MethodGet, Path: c.path, Headers: map[string]string{"If-None-Match": tag}})
+				if tag == "" || again.Status != http.StatusNotModified || len(again.Raw) != 0 {
+					t.Errorf("ETag %q, If-None-Match answered %d with %d bytes", tag, again.Status, len(again.Raw))
+				}
+			}
 		})
 	}
 }

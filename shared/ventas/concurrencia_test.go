@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,7 +183,7 @@ func TestABatchChangedBeforeTheSaleCommitsIsCheckedAtCommit(t *testing.T) {
 			ventas := f.Int(`select count(*) from ventas`)
 			// The sale reads 5 without waiting and then waits for the
 			// batch's lock in its commit's check.
-			r := f.conBloqueo(t, `update inventarios set `+c.cambio+` where producto_id = $1`, []any{p}, "%inventario_tomar_lotes%", "",
+			r := f.conBloqueo(t, `update inventarios set `+c.cambio+` where producto_id = $1`, []any{p}, "%inventario_tomar_lotes%", nil,
 				func() testenv.Resp {
 					return f.E.Do(testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.Admin,
 						Body: testenv.With(venta(linea(p, 3, 100)), "almacen_id", f.Almacen)})
@@ -247,7 +248,12 @@ func TestACreditNoteRacingTheCancellationOfItsSaleIsRefused(t *testing.T) {
 	f := setup(t)
 	p := f.Producto(testenv.Prod{Codigo: "P"})
 	factura := id(f.venderOK(venta(linea(p, 1, 100))))
-	r := f.conBloqueo(t, `select 1 from ventas where id = $1 for update`, []any{factura}, "%", `update ventas set estado = 'anulada', anulado_en = now() where id = $1`,
+	anular := func(ctx context.Context, tx pgx.Tx) {
+		if _, err := tx.Exec(ctx, `update ventas set estado = 'anulada', anulado_en = now() where id = $1`, factura); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := f.conBloqueo(t, `select 1 from ventas where id = $1 for update`, []any{factura}, "%", anular,
 		func() testenv.Resp {
 			return f.Call(http.MethodPost, "/api/ventas", testenv.With(venta(linea(p, 1, 100)), "tipo_comprobante", "nota_credito",
 				"venta_referencia_id", factura, "codigo_referencia", "01", "razon_referencia", "Anula la factura"))
@@ -260,10 +266,10 @@ func TestACreditNoteRacingTheCancellationOfItsSaleIsRefused(t *testing.T) {
 
 // conBloqueo runs sql (with args) in an owner transaction, sends req while
 // that transaction holds the row locks it took, waits until an application
-// query whose text is like the pattern waits for a lock, runs despues (if
-// any, with the same args) in that transaction, commits it and returns
-// req's answer: the interleaving of a race, made deterministic.
-func (f *fx) conBloqueo(t *testing.T, sql string, args []any, like, despues string, req func() testenv.Resp) testenv.Resp {
+// query whose text is like the pattern waits for a lock, runs mientras (if
+// any) with that transaction, commits it and returns req's answer: the
+// interleaving of a race, made deterministic.
+func (f *fx) conBloqueo(t *testing.T, sql string, args []any, like string, mientras func(context.Context, pgx.Tx), req func() testenv.Resp) testenv.Resp {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, f.E.AdminURL)
@@ -282,19 +288,49 @@ func (f *fx) conBloqueo(t *testing.T, sql string, args []any, like, despues stri
 	done := make(chan testenv.Resp, 1)
 	go func() { done <- req() }()
 	deadline := time.Now().Add(10 * time.Second)
-	for f.Int(`select count(*) from pg_stat_activity where usename = 'erp_app' and wait_event_type = 'Lock' and query like $1`, like) == 0 {
+	for f.Int(`select count(*) from pg_stat_activity where datname = current_database() and usename = 'erp_app'
+		and wait_event_type = 'Lock' and query like $1`, like) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the request never waited for the locked rows")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if despues != "" {
-		if _, err := tx.Exec(ctx, despues, args...); err != nil {
-			t.Fatal(err)
-		}
+	if mientras != nil {
+		mientras(ctx, tx)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	return <-done
+}
+
+// A cancellation takes the company's rows at COMMIT in the order a sale
+// does: the day's sales summary (the dashboard's rows) before the
+// dashboard's version. It used to bump the version first (queued by the
+// returned stock) and deadlocked with a sale committing beside it. Shown
+// by holding the version's row: the cancellation, waiting for it at
+// COMMIT, already holds the day's summary.
+func TestACancellationTakesTheDashboardRowsBeforeItsVersionAtCommit(t *testing.T) {
+	f := setup(t)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	f.Stock(f.Almacen, p, "10", "10", "", "")
+	s := id(f.venderOK(testenv.With(venta(linea(p, 1, 100)), "almacen_id", f.Almacen)))
+	resumenTomado := func(ctx context.Context, _ pgx.Tx) {
+		otra, err := pgx.Connect(ctx, f.E.AdminURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer otra.Close(ctx)
+		_, err = otra.Exec(ctx, `select 1 from resumen_ventas_dia where empresa_id = 1 for update nowait`)
+		if err == nil || !strings.Contains(err.Error(), "55P03") {
+			t.Errorf("the day's summary was not held by the cancellation waiting for the version: %v", err)
+		}
+	}
+	r := f.conBloqueo(t, `select 1 from dashboard_versiones where empresa_id = 1 for update`, nil, "%", resumenTomado,
+		func() testenv.Resp {
+			return f.Call(http.MethodPut, path("ventas", s), map[string]any{"estado": "anulada"})
+		})
+	if r.Status != http.StatusOK || f.Existencias(f.Almacen, p) != "10.000" {
+		t.Fatalf("cancellation: %d %s (stock %s)", r.Status, r.Raw, f.Existencias(f.Almacen, p))
+	}
 }

@@ -67,26 +67,21 @@ func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, c
 	if cur.estado == Anulada {
 		return Venta{}, apperr.InvalidField("estado", msgAnuladaFinal)
 	}
-	if estadoSent && estado != cur.estado {
+	cambia := estadoSent && estado != cur.estado
+	if cambia {
 		if !slices.Contains(transiciones[cur.estado], estado) {
 			return Venta{}, apperr.InvalidField("estado", fmt.Sprintf("No se puede cambiar el estado de la venta de %s a %s.", cur.estado, estado))
 		}
-		switch estado {
-		case Anulada:
-			if err := anular(ctx, tx, p, cur, false); err != nil {
-				return Venta{}, err
-			}
-		case Pagada:
-			if cur.saldo != nil && cur.saldo.Decimal().IsPositive() {
-				return Venta{}, apperr.InvalidField("estado", "La venta tiene un saldo pendiente de "+cur.saldo.Decimal().StringFixed(2)+
-					" en su cuenta por cobrar; registre el pago en /api/cuentas-por-cobrar/{id}/pagos.")
-			}
-		case Pendiente: // a confirmed draft moves its stock and opens its receivable now
-			if err := confirmar(ctx, tx, p, cur); err != nil {
-				return Venta{}, err
-			}
+		if estado == Pagada && cur.saldo != nil && cur.saldo.Decimal().IsPositive() {
+			return Venta{}, apperr.InvalidField("estado", "La venta tiene un saldo pendiente de "+cur.saldo.Decimal().StringFixed(2)+
+				" en su cuenta por cobrar; registre el pago en /api/cuentas-por-cobrar/{id}/pagos.")
 		}
 	}
+	// The sale's row is written before its stock moves: its deferred
+	// triggers (books, then the dashboard's rows) are then queued ahead of
+	// the stock's dashboard version, the order in which every sale takes
+	// them at COMMIT (the other order deadlocked with a sale committing
+	// beside it).
 	if obsSent || (estadoSent && estado != Anulada) {
 		newEstado := cur.estado
 		if estadoSent {
@@ -96,6 +91,18 @@ func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, c
 			observaciones = case when $4 then $5 else observaciones end where empresa_id = $1 and id = $2`,
 			tx.EmpresaID(), id, newEstado, obsSent, obs); err != nil {
 			return Venta{}, fmt.Errorf("ventas: update: %w", err)
+		}
+	}
+	if cambia {
+		switch estado {
+		case Anulada:
+			if err := anular(ctx, tx, p, cur, false); err != nil {
+				return Venta{}, err
+			}
+		case Pendiente: // a confirmed draft moves its stock and opens its receivable now
+			if err := confirmar(ctx, tx, p, cur); err != nil {
+				return Venta{}, err
+			}
 		}
 	}
 	return Buscar(ctx, tx, p, id)

@@ -131,6 +131,20 @@ func stockGuardado(ctx context.Context, tx *db.Tx, cur actual) (ventaStock, erro
 // cancelled (estado anulada, saldo 0), and the sale becomes anulada; with
 // eliminar it is also soft-deleted. The caller holds the sale's row lock.
 func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, eliminar bool) error {
+	// The sale first, then its receivable, then its stock: the sale's
+	// deferred triggers (the reversal of its posting, its dashboard rows)
+	// are then queued ahead of the dashboard versions the receivable and
+	// the returned stock bump, the order in which every sale takes them at
+	// COMMIT (the other order deadlocked with a sale committing beside it).
+	b := &pgx.Batch{}
+	b.Queue(`update ventas set estado = 'anulada', anulado_en = coalesce(anulado_en, now()),
+		activo = case when $3 then false else activo end, eliminado = eliminado or $3
+		where empresa_id = $1 and id = $2`, tx.EmpresaID(), cur.id, eliminar)
+	b.Queue(`update cuentas_por_cobrar set estado = 'anulada', saldo = 0
+		where empresa_id = $1 and venta_id = $2 and estado <> 'anulada'`, tx.EmpresaID(), cur.id)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("ventas: anular: %w", err)
+	}
 	if cur.estado != Anulada {
 		rows, err := tx.Query(ctx, `select id, almacen_id from movimientos_inventario
 			where empresa_id = $1 and venta_id = $2 and clase = 'salida' and tipo = 'Venta' and estado = 'Procesada' and not eliminado
@@ -168,15 +182,6 @@ func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, elimin
 				return err
 			}
 		}
-	}
-	b := &pgx.Batch{}
-	b.Queue(`update cuentas_por_cobrar set estado = 'anulada', saldo = 0
-		where empresa_id = $1 and venta_id = $2 and estado <> 'anulada'`, tx.EmpresaID(), cur.id)
-	b.Queue(`update ventas set estado = 'anulada', anulado_en = coalesce(anulado_en, now()),
-		activo = case when $3 then false else activo end, eliminado = eliminado or $3
-		where empresa_id = $1 and id = $2`, tx.EmpresaID(), cur.id, eliminar)
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("ventas: anular: %w", err)
 	}
 	return nil
 }
