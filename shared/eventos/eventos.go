@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/handler"
+	"github.com/erpcr/erp/shared/httpx"
 	"github.com/erpcr/erp/shared/lambdahttp"
 )
 
@@ -91,10 +91,9 @@ func Handlers(d *db.DB) lambdahttp.Handlers {
 }
 
 func lista(r *http.Request, _ auth.Principal) (handler.Query[Evento], error) {
-	var tipo *string
-	if v := strings.TrimSpace(r.URL.Query().Get("tipo")); v != "" {
-		tipo = &v
-	}
+	// A NUL or invalid UTF-8 in ?tipo= becomes U+FFFD (matching nothing)
+	// instead of a PostgreSQL error (a 500).
+	tipo := httpx.NewFilters(r).Text("tipo")
 	return handler.Query[Evento]{
 		Cols:  `id::text, secuencia, empresa_id, tipo, to_char(ocurrido_en at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), payload`,
 		From:  `from eventos where empresa_id = $1 and ($2::text is null or tipo = $2)`,

@@ -213,14 +213,24 @@ func TestWebhookUpdateRefusesBlankFieldsAndNullRestoresDefaults(t *testing.T) {
 	}
 }
 
-// Of concurrent deletions of one subscription exactly one succeeds; the
-// others find nothing (404), never a second "eliminado".
-func TestConcurrentDeletionsOfAWebhookHaveOneWinner(t *testing.T) {
+// The delivery log's filters are checked; of concurrent deletions of one
+// subscription exactly one succeeds, the others find nothing (404), never
+// a second "eliminado".
+func TestDeliveryLogFiltersAndConcurrentDeletions(t *testing.T) {
 	t.Parallel()
 	e, _ := api(t)
 	admin := e.Admin(1)
 	path := testenv.Path("webhooks", int64(e.Create(t, admin, "/api/webhooks", map[string]any{"nombre": "W", "url": "https://hooks.example.com/erp",
 		"eventos": []string{"*"}})))
+	// The delivery log's filters: a bad value or a reversed range is a 422
+	// under the parameter; a text PostgreSQL cannot hold matches nothing.
+	for q, campo := range map[string]string{"estado=nada": "estado", "fecha_inicio=2026-02-30": "fecha_inicio",
+		"fecha_inicio=2026-12-01&fecha_fin=2026-01-01": "fecha_fin"} {
+		testenv.Expect422(t, e.Get(path+"/entregas?"+q, admin), campo)
+	}
+	if r := e.Get(path+"/entregas?evento=%00%ff", admin); r.Status != 200 || testenv.Num(r.JSON, "total") != 0 {
+		t.Errorf("evento with NUL: %d %s", r.Status, r.Raw)
+	}
 	rs := testenv.Concurrently(8, func(int) testenv.Resp { return e.Call(admin, "DELETE", path, nil) })
 	got := map[int]int{}
 	for _, r := range rs {

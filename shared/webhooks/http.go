@@ -166,7 +166,7 @@ func listaIntentos(r *http.Request, p auth.Principal) (handler.Query[Intento], e
 	f := httpx.NewFilters(r)
 	estado := f.OneOf("estado", []string{Pendiente, Entregada, Fallida})
 	evento := f.Text("evento")
-	desde, hasta := f.Date("fecha_inicio"), f.Date("fecha_fin")
+	desde, hasta := f.Range("fecha_inicio", "fecha_fin")
 	if err := f.Err(); err != nil {
 		return handler.Query[Intento]{}, err
 	}
