@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -185,8 +186,22 @@ func (p *Preparado) QueueVerificacion(tx *db.Tx, b *pgx.Batch) {
 		return
 	}
 	p.verificado = true
-	b.Queue(`select inventario_tomar_lotes($1, $2, $3, $4)`, tx.EmpresaID(), p.plan.ids, p.plan.tomar, p.plan.costos)
+	// The batch-less rows negative stock goes to are locked in the same
+	// ordered statement as the batches (an exit locks them there too; a
+	// sale that upserted them only after its counters deadlocked with an
+	// exit holding them and waiting for SAL), asking nothing of their
+	// quantity (a lower bound no row reaches) but their cost.
+	ids, tomar, costos := slices.Clone(p.plan.ids), slices.Clone(p.plan.tomar), slices.Clone(p.plan.costos)
+	for i, id := range p.plan.negLotes {
+		if !slices.Contains(ids, id) {
+			ids, tomar, costos = append(ids, id), append(tomar, sinLimite), append(costos, p.plan.negCostos[i])
+		}
+	}
+	b.Queue(`select inventario_tomar_lotes($1, $2, $3, $4)`, tx.EmpresaID(), ids, tomar, costos)
 }
+
+// sinLimite is a quantity below any stock a row can hold (numeric(18,3)).
+var sinLimite = db.Numeric(decimal.New(-1, 18))
 
 // Queue queues the movement on b: its number (the counter's row lock),
 // the movement and its lines in one statement, then, when processed, its
@@ -413,6 +428,8 @@ type lote struct {
 	producto   int64
 	disponible decimal.Decimal
 	costo      decimal.Decimal
+	// sinLote: the product's batch-less row, where negative stock goes.
+	sinLote bool
 }
 
 // Lotes are the batches of a warehouse's products, read and locked
@@ -456,7 +473,7 @@ func queueLotes(tx *db.Tx, b *pgx.Batch, almacen int64, productos []int64) *Lote
 
 func queueLeerLotes(tx *db.Tx, b *pgx.Batch, almacen int64, productos []int64, bloqueo string) *Lotes {
 	ls := &Lotes{instantanea: bloqueo == ""}
-	b.Queue(`select id, producto_id, cantidad_disponible, costo_unitario from inventarios
+	b.Queue(`select id, producto_id, cantidad_disponible, costo_unitario, coalesce(lote, '') = '' and fecha_vencimiento is null from inventarios
 		where empresa_id = $1 and almacen_id = $2 and producto_id = any($3) and not eliminado
 		order by producto_id, fecha_vencimiento nulls last, creado_en, id
 		`+bloqueo, tx.EmpresaID(), almacen, productos).Query(func(rows pgx.Rows) error {
@@ -464,7 +481,7 @@ func queueLeerLotes(tx *db.Tx, b *pgx.Batch, almacen int64, productos []int64, b
 		ls.filas, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (lote, error) {
 			var l lote
 			var disp, costo pgtype.Numeric
-			if err := r.Scan(&l.id, &l.producto, &disp, &costo); err != nil {
+			if err := r.Scan(&l.id, &l.producto, &disp, &costo, &l.sinLote); err != nil {
 				return l, err
 			}
 			l.disponible, l.costo = db.Decimal(disp), db.Decimal(costo)
@@ -497,6 +514,11 @@ type consumo struct {
 	tomar, costos           []pgtype.Numeric
 	negProductos            []int64
 	negCantidades, negCosto []pgtype.Numeric
+	// negLotes are the existing batch-less rows the negative remainders go
+	// to, with their costs: locked (not checked) with the batches taken
+	// from when the plan comes from a snapshot (QueueVerificacion).
+	negLotes  []int64
+	negCostos []pgtype.Numeric
 	// instantanea: planned from unlocked batches (Lotes.instantanea).
 	instantanea bool
 }
@@ -533,6 +555,11 @@ func planear(orig []lote, ds []detalle, permitirNegativo bool) (*consumo, error)
 			costo := decimal.Zero
 			if ls := byProduct[d.producto]; len(ls) > 0 {
 				costo = ls[len(ls)-1].costo
+			}
+			for _, l := range byProduct[d.producto] {
+				if l.sinLote && !slices.Contains(c.negLotes, l.id) {
+					c.negLotes, c.negCostos = append(c.negLotes, l.id), append(c.negCostos, db.Numeric(l.costo))
+				}
 			}
 			c.negProductos, c.negCantidades, c.negCosto = append(c.negProductos, d.producto), append(c.negCantidades, db.Numeric(need)), append(c.negCosto, db.Numeric(costo))
 		}
