@@ -200,7 +200,7 @@ func (p *Preparado) QueueVerificacion(tx *db.Tx, b *pgx.Batch) {
 	b.Queue(`select inventario_tomar_lotes($1, $2, $3, $4)`, tx.EmpresaID(), ids, tomar, costos)
 }
 
-// sinLimite is a quantity below any stock a row can hold (numeric(18,3)).
+// sinLimite is a quantity below any stock a row can hold (numeric(18,4)).
 var sinLimite = db.Numeric(decimal.New(-1, 18))
 
 // Queue queues the movement on b: its number (the counter's row lock),
