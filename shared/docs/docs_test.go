@@ -142,6 +142,7 @@ func TestOperationsDocumentTheirFiltersAndHealthIts503(t *testing.T) {
 		Paths map[string]map[string]struct {
 			Parameters []struct {
 				Name string `json:"name"`
+				Ref  string `json:"$ref"`
 			} `json:"parameters"`
 			Responses map[string]any `json:"responses"`
 		} `json:"paths"`
@@ -166,5 +167,24 @@ func TestOperationsDocumentTheirFiltersAndHealthIts503(t *testing.T) {
 	}
 	if _, ok := doc.Paths["/api/health"]["get"].Responses["503"]; !ok {
 		t.Error("GET /api/health does not document its 503")
+	}
+	// The writes that compare If-Match (declared resources, users, roles)
+	// document the header and their 412; others do not.
+	for _, c := range []struct {
+		path, method string
+		want         bool
+	}{
+		{"/api/clientes/{id}", "put", true}, {"/api/productos/{id}", "delete", true}, {"/api/usuarios/{id}", "patch", true},
+		{"/api/roles/{id}", "delete", true}, {"/api/ventas/{id}", "put", false}, {"/api/webhooks/{id}", "patch", false},
+	} {
+		op := doc.Paths[c.path][c.method]
+		header := false
+		for _, p := range op.Parameters {
+			header = header || p.Ref == "#/components/parameters/IfMatch"
+		}
+		_, status := op.Responses["412"]
+		if header != c.want || status != c.want {
+			t.Errorf("%s %s: If-Match documented %v, 412 %v; want %v", c.method, c.path, header, status, c.want)
+		}
 	}
 }

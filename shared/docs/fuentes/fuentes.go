@@ -13,8 +13,8 @@ import (
 	"github.com/erpcr/erp/shared/contabilidad"
 	"github.com/erpcr/erp/shared/docs/openapi"
 	"github.com/erpcr/erp/shared/empleados"
-	"github.com/erpcr/erp/shared/eventos"
 	"github.com/erpcr/erp/shared/esquema"
+	"github.com/erpcr/erp/shared/eventos"
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/importaciones"
 	"github.com/erpcr/erp/shared/inventario"
@@ -65,6 +65,10 @@ func Todas() openapi.Fuentes {
 		Parametros: map[string][]esquema.Campo{},
 		Medios:     map[string]string{},
 		Ejemplos:   map[string]any{},
+		// Users and roles compare If-Match like the declared resources
+		// (shared/usuarios siCoincide).
+		Condicionales: map[string]bool{"usuarios.update": true, "usuarios.patch": true, "usuarios.destroy": true,
+			"roles.update": true, "roles.patch": true, "roles.destroy": true},
 	}
 	for _, m := range Manuales {
 		maps.Copy(f.Cuerpos, m)
@@ -76,6 +80,9 @@ func Todas() openapi.Fuentes {
 		consultas := res.FiltrosDoc()
 		if !res.ReadOnly {
 			consultas = append(consultas, esquema.Campo{Nombre: "activos", Tipo: esquema.Booleano, Descripcion: "Solo activos (true) o inactivos (false)."})
+			for _, op := range []string{".update", ".patch", ".destroy"} {
+				f.Condicionales[n+op] = true // recurso's ifMatch
+			}
 			f.Cuerpos[n+".store"] = res.Esquema(true)
 			f.Cuerpos[n+".update"] = res.Esquema(false)
 			f.Cuerpos[n+".patch"] = res.Esquema(false)

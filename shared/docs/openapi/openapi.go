@@ -52,6 +52,9 @@ type Fuentes struct {
 	// Estados replace the success statuses of a route (an import answers
 	// 200 when it only validates, 201 when it creates).
 	Estados map[string][]string
+	// Condicionales are the writes that honour If-Match in v1 (the ETag of
+	// the record's GET, or *): a 412 when the record changed since.
+	Condicionales map[string]bool
 }
 
 // Build returns the document of version as JSON (stable: keys sorted,
@@ -204,6 +207,9 @@ func operation(version string, rt routes.Route, f Fuentes) obj {
 		if strings.HasSuffix(rt.Name, ".store") || strings.HasSuffix(rt.Name, ".pagos") || rt.Name == "hacienda.generar" {
 			params = append(params, obj{"$ref": "#/components/parameters/IdempotencyKey"})
 		}
+		if condicional(version, rt, f) {
+			params = append(params, obj{"$ref": "#/components/parameters/IfMatch"})
+		}
 	} else {
 		op["security"] = []any{}
 	}
@@ -241,6 +247,12 @@ func operation(version string, rt routes.Route, f Fuentes) obj {
 	}
 	op["responses"] = responses(version, rt, f, lista, hasBody)
 	return op
+}
+
+// condicional: the route compares If-Match, which only v1 does (a v2
+// representation carries links the version check does not write).
+func condicional(version string, rt routes.Route, f Fuentes) bool {
+	return version == "v1" && f.Condicionales[rt.Name]
 }
 
 func hasParam(cs []esquema.Campo, name string) bool {
@@ -376,6 +388,9 @@ func responses(version string, rt routes.Route, f Fuentes, lista, hasBody bool) 
 	if rt.Rate == routes.RateLogin {
 		errs = append(errs, "401", "403")
 	}
+	if condicional(version, rt, f) {
+		errs = append(errs, "412")
+	}
 	for _, st := range errs {
 		out[st] = obj{"$ref": "#/components/responses/E" + st}
 	}
@@ -392,6 +407,7 @@ func components(version string) obj {
 		"E403": errorResp("Sin permiso, usuario inactivo o empresa ajena o inactiva."),
 		"E404": errorResp("No encontrado (el registro, la empresa indicada o la ruta)."),
 		"E409": errorResp("Conflicto (estado del registro, Idempotency-Key en uso con otro cuerpo)."),
+		"E412": errorResp("El registro cambió desde la versión que nombra If-Match; léalo de nuevo."),
 		"E413": errorResp("Cuerpo demasiado grande."),
 		"E415": errorResp("Content-Type no admitido (se espera application/json)."),
 		"E422": errorResp("Error de validación: errors lista los mensajes por campo (detalles.0.cantidad)."),
@@ -461,6 +477,9 @@ func components(version string) obj {
 			"IdempotencyKey": obj{"name": "Idempotency-Key", "in": "header", "required": false,
 				"description": "Repetir la misma clave con el mismo cuerpo devuelve la respuesta original sin crear otro registro.",
 				"schema":      obj{"type": "string", "minLength": 1, "maxLength": 255}},
+			"IfMatch": obj{"name": "If-Match", "in": "header", "required": false,
+				"description": "ETag del GET del registro (o *): si el registro cambió desde entonces la escritura se rechaza con 412 y nada cambia.",
+				"schema":      obj{"type": "string", "minLength": 1}},
 			"Page": obj{"name": "page", "in": "query", "required": false,
 				"schema": obj{"type": "integer", "minimum": 1, "maximum": 1000000, "default": 1}},
 			"PerPage": obj{"name": "per_page", "in": "query", "required": false,
