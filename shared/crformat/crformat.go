@@ -99,13 +99,13 @@ func PhoneMessage(field string) string {
 // Identification types of customers (tipo_identificacion), as the API
 // accepts them; they select the format NormalizeIdentificacion enforces.
 const (
-	// Fisica is a Costa Rican citizen's cédula física (9 digits).
+	// Fisica is a Costa Rican citizen's cédula física (9 digits, the first 1-9).
 	Fisica = "fisica"
 	// Juridica is a company's cédula jurídica (10 digits starting with 3).
 	Juridica = "juridica"
-	// Dimex is a resident foreigner's DIMEX (11 or 12 digits).
+	// Dimex is a resident foreigner's DIMEX (11 or 12 digits, the first 1-9).
 	Dimex = "dimex"
-	// Nite is the tax number given to people without another ID (10 digits).
+	// Nite is the tax number given to people without another ID (10 digits, not all zero).
 	Nite = "nite"
 	// Extranjero is a non-domiciled foreigner (alphanumeric, up to 20).
 	Extranjero = "extranjero"
@@ -137,13 +137,22 @@ func Descripcion(tipo string) string {
 }
 
 // NormalizeIdentificacion validates an identification for its type and returns the stored form:
-// fisica: exactly 9 digits; juridica: exactly 10 digits starting with 3; dimex: 11 or 12 digits; nite: exactly 10 digits;
+// fisica: exactly 9 digits, the first 1-9; juridica: exactly 10 digits starting with 3; dimex: 11 or 12 digits, the
+// first 1-9; nite: exactly 10 digits, not all zero;
 // extranjero: alphanumeric (letters A-Z/a-z and digits), 1..20 characters, stored upper-cased.
 // For the numeric types, dashes and spaces typed by users ("1-0234-0567", "3-101-123456") are removed before checking.
 // On failure it returns a Spanish message that states the expected format, e.g.
-// "La identificación física debe tener 9 dígitos." / "La cédula jurídica debe tener 10 dígitos y comenzar con 3." /
-// "El DIMEX debe tener 11 o 12 dígitos." / "El NITE debe tener 10 dígitos." / "La identificación de extranjero debe ser alfanumérica de hasta 20 caracteres."
+// "La identificación física debe tener 9 dígitos y no comenzar con 0." / "La cédula jurídica debe tener 10 dígitos y comenzar con 3." /
+// "El DIMEX debe tener 11 o 12 dígitos y no comenzar con 0." / "El NITE debe tener 10 dígitos y no ser todo ceros." /
+// "La identificación de extranjero debe ser alfanumérica de hasta 20 caracteres."
 // An unknown tipo returns the message "El tipo de identificación no es válido.".
+//
+// The leading digit of a cédula física is the province of registration
+// (1-9) and a DIMEX has no leading zero either: Hacienda's electronic
+// receipts (Anexos y Estructuras v4.4, Identificacion/Numero; the same
+// patterns as package hacienda/comprobante) refuse "012345678" and
+// "000000000", so a customer stored with one could never be invoiced. A NITE
+// may start with 0 there, but ten zeros is no number Hacienda assigns.
 //
 // The stored form is canonical because identificacion is unique within a
 // company: "1-0234-0567" and "102340567" must collide. Only ASCII digits and
@@ -154,20 +163,20 @@ func Descripcion(tipo string) string {
 func NormalizeIdentificacion(tipo, s string) (normalized string, msg string, ok bool) {
 	switch tipo {
 	case Fisica:
-		return numericID(s, "La identificación física debe tener 9 dígitos.", func(d string) bool {
-			return len(d) == 9
+		return numericID(s, "La identificación física debe tener 9 dígitos y no comenzar con 0.", func(d string) bool {
+			return len(d) == 9 && d[0] != '0'
 		})
 	case Juridica:
 		return numericID(s, "La cédula jurídica debe tener 10 dígitos y comenzar con 3.", func(d string) bool {
 			return len(d) == 10 && d[0] == '3'
 		})
 	case Dimex:
-		return numericID(s, "El DIMEX debe tener 11 o 12 dígitos.", func(d string) bool {
-			return len(d) == 11 || len(d) == 12
+		return numericID(s, "El DIMEX debe tener 11 o 12 dígitos y no comenzar con 0.", func(d string) bool {
+			return (len(d) == 11 || len(d) == 12) && d[0] != '0'
 		})
 	case Nite:
-		return numericID(s, "El NITE debe tener 10 dígitos.", func(d string) bool {
-			return len(d) == 10
+		return numericID(s, "El NITE debe tener 10 dígitos y no ser todo ceros.", func(d string) bool {
+			return len(d) == 10 && strings.Trim(d, "0") != ""
 		})
 	case Extranjero:
 		const m = "La identificación de extranjero debe ser alfanumérica de hasta 20 caracteres."

@@ -139,6 +139,7 @@ func TestNormalizeIdentificacionStoresTheCanonicalForm(t *testing.T) {
 		{"fisica with surrounding spaces", Fisica, "  102340567 ", "102340567"},
 		{"fisica with non-breaking space", Fisica, "1\u00a00234\u00a00567", "102340567"},
 		{"fisica with en dash", Fisica, "1\u20130234\u20130567", "102340567"},
+		{"fisica of province 9", Fisica, "9-0000-0001", "900000001"},
 		{"juridica with dashes", Juridica, "3-101-123456", "3101123456"},
 		{"juridica plain", Juridica, "3101123456", "3101123456"},
 		{"dimex with 11 digits", Dimex, "15501234567", "15501234567"},
@@ -164,10 +165,10 @@ func TestNormalizeIdentificacionStoresTheCanonicalForm(t *testing.T) {
 
 func TestNormalizeIdentificacionExplainsTheExpectedFormat(t *testing.T) {
 	const (
-		msgFisica     = "La identificación física debe tener 9 dígitos."
+		msgFisica     = "La identificación física debe tener 9 dígitos y no comenzar con 0."
 		msgJuridica   = "La cédula jurídica debe tener 10 dígitos y comenzar con 3."
-		msgDimex      = "El DIMEX debe tener 11 o 12 dígitos."
-		msgNite       = "El NITE debe tener 10 dígitos."
+		msgDimex      = "El DIMEX debe tener 11 o 12 dígitos y no comenzar con 0."
+		msgNite       = "El NITE debe tener 10 dígitos y no ser todo ceros."
 		msgExtranjero = "La identificación de extranjero debe ser alfanumérica de hasta 20 caracteres."
 		msgTipo       = "El tipo de identificación no es válido."
 	)
@@ -182,6 +183,10 @@ func TestNormalizeIdentificacionExplainsTheExpectedFormat(t *testing.T) {
 		{"fisica with arabic-indic digits", Fisica, "\u0661\u0660\u0662\u0663\u0664\u0660\u0665\u0666\u0667", msgFisica},
 		{"fisica with full-width digits", Fisica, "\uff11\uff10\uff12\uff13\uff14\uff10\uff15\uff16\uff17", msgFisica},
 		{"fisica leading dash is dropped and 8 digits remain", Fisica, "-10234056", msgFisica},
+		{"fisica all zeros", Fisica, "000000000", msgFisica},
+		{"fisica all zeros with dashes", Fisica, "0-0000-0000", msgFisica},
+		{"fisica starting with 0 (no province 0)", Fisica, "012340567", msgFisica},
+		{"juridica all zeros", Juridica, "0000000000", msgJuridica},
 		{"juridica not starting with 3", Juridica, "4-101-123456", msgJuridica},
 		{"juridica 9 digits", Juridica, "3-101-12345", msgJuridica},
 		{"juridica 11 digits", Juridica, "3-101-1234567", msgJuridica},
@@ -190,6 +195,11 @@ func TestNormalizeIdentificacionExplainsTheExpectedFormat(t *testing.T) {
 		{"dimex 10 digits", Dimex, "1550123456", msgDimex},
 		{"dimex 13 digits", Dimex, "1550123456789", msgDimex},
 		{"dimex with a letter", Dimex, "1550123456A", msgDimex},
+		{"dimex all zeros (11)", Dimex, "00000000000", msgDimex},
+		{"dimex all zeros (12)", Dimex, "000000000000", msgDimex},
+		{"dimex starting with 0", Dimex, "015501234567", msgDimex},
+		{"nite all zeros", Nite, "0000000000", msgNite},
+		{"nite all zeros with dashes", Nite, "000-000-0000", msgNite},
 		{"nite 9 digits", Nite, "500123456", msgNite},
 		{"nite 11 digits", Nite, "50012345678", msgNite},
 		{"nite with a letter", Nite, "500123456N", msgNite},

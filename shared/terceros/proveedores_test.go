@@ -110,6 +110,8 @@ func TestProveedorValidationRules(t *testing.T) {
 		{"nombre blank", testenv.With(base, "nombre", " \t "), "nombre"},
 		{"nit_ruc max 50", testenv.With(base, "nit_ruc", strings.Repeat("1", 51)), "nit_ruc"},
 		{"nit_ruc only punctuation", testenv.With(base, "nit_ruc", "- . -"), "nit_ruc"},
+		{"nit_ruc all zeros", testenv.With(base, "nit_ruc", "000000000"), "nit_ruc"},
+		{"nit_ruc all zeros with dashes", testenv.With(base, "nit_ruc", "0-000-000000"), "nit_ruc"},
 		{"nit_ruc not a string", testenv.With(base, "nit_ruc", 3101999999), "nit_ruc"},
 		{"contacto_email invalid", testenv.With(base, "contacto_email", "laura"), "contacto_email"},
 		{"contacto_telefono invalid", testenv.With(base, "contacto_telefono", "12"), "contacto_telefono"},

@@ -4,6 +4,8 @@
 package terceros
 
 import (
+	"strings"
+
 	"github.com/erpcr/erp/shared/crformat"
 	"github.com/erpcr/erp/shared/eventos"
 	"github.com/erpcr/erp/shared/lambdahttp"
@@ -19,6 +21,12 @@ func nitRuc(s string) (string, string, bool) {
 		// nit_ruc is optional: a blank value clears it, but one made only of
 		// separators ("---") is a typing mistake, not a request to clear.
 		return "", "El campo nit ruc debe contener letras o números.", false
+	}
+	if strings.Trim(n, "0") == "" {
+		// "000000000" is a placeholder typed to get past a form, not a
+		// tax number of any country; stored, it would also take the
+		// company's one slot for that value.
+		return "", "El campo nit ruc no puede ser solo ceros.", false
 	}
 	return n, "", true
 }
