@@ -129,7 +129,7 @@ func DemoData(ctx context.Context, adminURL, env string) error {
 
 func demoCompanyData(ctx context.Context, tx *db.Tx, c DemoCompany) error {
 	var admin int64
-	err := tx.QueryRow(ctx, `select id from usuarios where lower(email) = lower($1)`, c.AdminEmail).Scan(&admin)
+	err := tx.QueryRow(ctx, `select id from usuarios where lower(email) = lower($1) and not eliminado`, c.AdminEmail).Scan(&admin)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil // the demo company was not seeded
 	}

@@ -99,12 +99,13 @@ func Demo(ctx context.Context, conn *pgx.Conn, env, passwordHash string) error {
 				return fmt.Errorf("seed: cargo: %w", err)
 			}
 			// An existing admin is not updated (not even its actualizado_en):
-			// the insert does nothing and the select finds it.
+			// the insert does nothing and the select finds it. A deleted one
+			// is replaced by a new account: its e-mail is free (0030).
 			if err := tx.QueryRow(ctx, `with nuevo as (
 					insert into usuarios (empresa_id, cargo_id, nombre, apellidos, email, password_hash)
 					values ($1, $2, 'Administrador', $3, $4, $5)
-					on conflict (lower(email)) do nothing returning id)
-				select id from nuevo union all select id from usuarios where lower(email) = lower($4) limit 1`,
+					on conflict (lower(email)) where not eliminado do nothing returning id)
+				select id from nuevo union all select id from usuarios where lower(email) = lower($4) and not eliminado limit 1`,
 				c.ID, cargo, c.Nombre, c.AdminEmail, passwordHash).Scan(&user); err != nil {
 				return fmt.Errorf("seed: admin: %w", err)
 			}

@@ -150,6 +150,47 @@ func TestDeleteUserIsSoft(t *testing.T) {
 	}
 }
 
+func TestDeletedUsersEmailCanBeReusedAndOnlyTheNewAccountLogsIn(t *testing.T) {
+	e := testenv.NewParallel(t)
+	admin, admin2 := e.Admin(1), e.Admin(2)
+	viejo := newUser("reusar@demo.cr")
+	viejo["password"] = "Vieja123!"
+	oldID := int(testenv.Num(e.Must(t, http.StatusCreated, admin, http.MethodPost, "/api/usuarios", viejo).JSON, "data.id"))
+	oldTok := e.Login("reusar@demo.cr", "Vieja123!")
+	e.Must(t, http.StatusOK, admin, http.MethodDelete, fmt.Sprintf("/api/usuarios/%d", oldID), nil)
+
+	// Another company may take the address (it is one login across the
+	// service), typed in another case.
+	nuevo := newUser("Reusar@Demo.cr")
+	nuevo["password"] = "Nueva123!"
+	newID := int(testenv.Num(e.Must(t, http.StatusCreated, admin2, http.MethodPost, "/api/usuarios", nuevo).JSON, "data.id"))
+	if newID == oldID {
+		t.Fatalf("the deleted account was revived (id %d)", newID)
+	}
+	tok := e.Login("reusar@demo.cr", "Nueva123!")
+	if me := e.Get("/api/me", tok); int(testenv.Num(me.JSON, "id")) != newID || testenv.Num(me.JSON, "empresa_id") != 2 {
+		t.Errorf("login with the reused e-mail reached another account: %s", me.Raw)
+	}
+	// The deleted account stays out: its password, its old session.
+	if r := e.Do(testenv.Req{Method: http.MethodPost, Path: "/api/login",
+		Body: map[string]string{"email": "reusar@demo.cr", "password": "Vieja123!"}}); r.Status != http.StatusUnauthorized {
+		t.Errorf("login with the deleted account's password: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Get("/api/me", oldTok); r.Status != http.StatusUnauthorized {
+		t.Errorf("deleted account's token: %d %s", r.Status, r.Raw)
+	}
+	// The address is unique again among live accounts: creating it or
+	// moving another user onto it is a 422, in either company.
+	testenv.Expect422(t, e.Call(admin, http.MethodPost, "/api/usuarios", newUser("reusar@demo.cr")), "email")
+	otro := int(testenv.Num(e.Must(t, http.StatusCreated, admin, http.MethodPost, "/api/usuarios", newUser("otro.reusar@demo.cr")).JSON, "data.id"))
+	testenv.Expect422(t, e.Call(admin, http.MethodPatch, fmt.Sprintf("/api/usuarios/%d", otro), map[string]any{"email": "REUSAR@demo.cr"}), "email")
+	var vivos, todos int
+	testenv.Scan(t, e, `select count(*) filter (where not eliminado), count(*) from usuarios where lower(email) = 'reusar@demo.cr'`, nil, &vivos, &todos)
+	if vivos != 1 || todos != 2 {
+		t.Errorf("rows with the e-mail: %d live of %d, want 1 of 2", vivos, todos)
+	}
+}
+
 func TestAnotherCompanyCannotSeeChangeOrDeleteUsers(t *testing.T) {
 	e := testenv.NewParallel(t)
 	admin1, admin2 := e.Admin(1), e.Admin(2)
