@@ -83,8 +83,19 @@ func tipoPermitido(tipoComprobante, tipo string) error {
 		strings.ReplaceAll(tipoComprobante, "_", " ")+" (use "+propio+").")
 }
 
+// reemplazable is the SQL condition of a comprobante Hacienda refused for
+// good: rejected, or answered ind-estado error (respondido_en set; an error
+// without an answer may still be sent or resumed). Such a document is
+// replaced by a new one with its own consecutivo and clave, so it does not
+// count as the sale's comprobante of its type. Migration 0034's unique
+// index comprobantes_electronicos_vigente uses the same condition.
+const reemplazable = `c.estado = 'rejected' or (c.estado = 'error' and c.respondido_en is not null)`
+
 // generarComprobante creates the comprobante of the sale (creado) or finds
-// the one it already has of that type.
+// the one it already has of that type. Only documents still alive count:
+// for a sale whose comprobantes of the type were all refused for good
+// (reemplazable) it creates a new one, with the next consecutivo of the
+// series (the refused numbers are never reused).
 func (s *Service) generarComprobante(ctx context.Context, tx *db.Tx, p auth.Principal, x generarIn) (c Comprobante, creado bool, err error) {
 	// The sale is locked first, so that concurrent generar calls for
 	// one sale run one after the other and see each other's result.
@@ -96,7 +107,7 @@ func (s *Service) generarComprobante(ctx context.Context, tx *db.Tx, p auth.Prin
 			left join hacienda_terminales t on t.empresa_id = v.empresa_id and t.sucursal_id = v.sucursal_id
 			where v.empresa_id = $1 and v.id = $2 and not v.eliminado for update of v`, tx.EmpresaID(), x.ventaID)
 	b.Queue(`select c.id, c.tipo_documento from comprobantes_electronicos c
-			where c.empresa_id = $1 and c.venta_id = $2 and not c.eliminado order by c.id`, tx.EmpresaID(), x.ventaID)
+			where c.empresa_id = $1 and c.venta_id = $2 and not c.eliminado and not (`+reemplazable+`) order by c.id`, tx.EmpresaID(), x.ventaID)
 	br := tx.SendBatch(ctx, b)
 	var v ventaGenerar
 	err = br.QueryRow().Scan(&v.tipoComprobante, &v.estado, &v.sucursalID, &v.clienteID, &v.nit, &v.emisorNumero, &v.establecimiento, &v.terminal)

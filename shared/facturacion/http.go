@@ -164,8 +164,9 @@ func leerRango(r *http.Request) (rangoFechas, error) {
 // situacion?}: it creates the comprobante of a sale with its consecutivo
 // (per company, establishment, terminal and type, gapless: the counter row
 // is updated in this transaction) and its clave, in state pending (201). A
-// sale has at most one comprobante per type: asking again returns the
-// existing one with 200.
+// sale has at most one live comprobante per type: asking again returns the
+// existing one with 200, unless Hacienda refused it for good (rejected),
+// then a new one replaces it (201).
 func (s *Service) generar(ctx context.Context, tx *db.Tx, p auth.Principal, x generarIn) (handler.Respuesta[Comprobante], error) {
 	c, creado, err := s.generarComprobante(ctx, tx, p, x)
 	if err != nil || creado {
