@@ -266,20 +266,29 @@ type cuentaEstado struct {
 }
 
 // leerEstado reads, in one round trip, what the rules of a change to
-// account id (0: a new one) need. It first locks the account (for no key
-// update: the foreign keys of postings, key share, do not wait for it) and
+// account id (0: a new one) need. It first locks the account and
 // the parent named (for share), each in a statement of its own, so
 // that the state query, which READ COMMITTED gives a snapshot of its own,
 // sees what the writers it waited for committed: a configuration, bank
 // account, cash box or child account that took this account (or parent)
 // meanwhile holds its row for share until it commits (the same locks in
 // ActualizarConfiguracion and tesoreria), so a deletion or deactivation
-// cannot slip between their check and their write.
-func leerEstado(ctx context.Context, tx *db.Tx, id int64, codigo *string, padre *int64) (cuentaEstado, error) {
+// cannot slip between their check and their write. A change that can
+// exclude the account from postings (excluye: deactivating, deleting,
+// making it a grouping account) locks it for update, which also waits for
+// the postings in flight on it (migration 0031: they hold their accounts
+// for key share from the check of their lines to their commit), so that it
+// sees their lines and they see it inactive; any other change locks it for
+// no key update and does not wait for postings.
+func leerEstado(ctx context.Context, tx *db.Tx, id int64, excluye bool, codigo *string, padre *int64) (cuentaEstado, error) {
 	var s cuentaEstado
 	b := &pgx.Batch{}
 	if id > 0 {
-		b.Queue(`select 1 from cuentas_contables where empresa_id = $1 and id = $2 for no key update`, tx.EmpresaID(), id)
+		modo := "no key update"
+		if excluye {
+			modo = "update"
+		}
+		b.Queue(`select 1 from cuentas_contables where empresa_id = $1 and id = $2 for `+modo, tx.EmpresaID(), id)
 	}
 	if padre != nil {
 		b.Queue(`select 1 from cuentas_contables where empresa_id = $1 and id = $2 for share`, tx.EmpresaID(), *padre)
@@ -315,7 +324,7 @@ func leerEstado(ctx context.Context, tx *db.Tx, id int64, codigo *string, padre 
 // nivel = the parent's + 1 (1 without a parent); naturaleza from the type
 // unless given.
 func CrearCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, x cuentaIn) (*Cuenta, error) {
-	s, err := leerEstado(ctx, tx, 0, x.codigo, x.padreID)
+	s, err := leerEstado(ctx, tx, 0, false, x.codigo, x.padreID)
 	if err != nil {
 		return nil, err
 	}
@@ -382,7 +391,8 @@ func codigoDuplicado(err error, codigo, op string) error {
 // a grouping account, one with subaccounts cannot take postings, and an
 // account the posting configuration uses stays an active leaf.
 func ActualizarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x cuentaIn) (*Cuenta, error) {
-	s, err := leerEstado(ctx, tx, id, nil, nil)
+	excluye := (x.activo != nil && !*x.activo) || (x.acepta != nil && !*x.acepta)
+	s, err := leerEstado(ctx, tx, id, excluye, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -443,7 +453,7 @@ var ErrCuentaConMovimientos = errors.New("contabilidad: la cuenta tiene movimien
 // a place in the posting configuration (422 otherwise: an account with
 // movements is only deactivated, PUT activo=false).
 func EliminarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*struct{}, error) {
-	s, err := leerEstado(ctx, tx, id, nil, nil)
+	s, err := leerEstado(ctx, tx, id, true, nil, nil)
 	if err != nil {
 		return nil, err
 	}

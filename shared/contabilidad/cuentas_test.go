@@ -278,3 +278,36 @@ func TestNamingAnAccountWhileItIsDeletedWaitsAndIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// A posting holds the accounts it checked until it commits, and removing
+// an account from postings waits for it (migration 0031): before, a
+// posting that checked an account just before it was deleted or
+// deactivated still wrote its lines there (a deletion did not wait for the
+// lines in flight and could not see them; a posting did not wait for a
+// deactivation in flight and read the account as active).
+func TestAPostingAndTheDeactivationOrDeletionOfItsAccountDoNotInterleave(t *testing.T) {
+	f := setup(t)
+	gasto, mobiliario := f.cuenta("6.2.01.002"), f.cuenta("1.2.01.001")
+	t.Run("a deletion waits for the posting in flight and sees its lines", func(t *testing.T) {
+		r := f.trasConfirmar(t, `select contabilidad_registrar(1, '2026-03-15', 'En curso', 'manual', null, jsonb_build_array(
+				jsonb_build_object('cuenta_id', $1::bigint, 'debe', 100), jsonb_build_object('cuenta_id', $2::bigint, 'haber', 100)))`,
+			[]any{gasto, mobiliario}, http.MethodDelete, path("cuentas-contables", gasto), nil)
+		testenv.Expect422(t, r, "id")
+		if n := f.Int(`select count(*) from cuentas_contables where id = $1 and not eliminado`, gasto); n != 1 {
+			t.Errorf("the account with the posted lines was deleted")
+		}
+	})
+	t.Run("posting a draft waits for the deactivation in flight and is refused", func(t *testing.T) {
+		otro := f.cuenta("6.2.01.001")
+		borrador := id(f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
+			asiento("borrador", debe(otro, "50.00"), haber(mobiliario, "50.00"))))
+		// What PUT activo=false does: the row for update, then the change.
+		r := f.trasConfirmar(t, `update cuentas_contables c set activo = false
+				from (select id from cuentas_contables where id = $1 for update) k where c.id = k.id`,
+			[]any{otro}, http.MethodPost, path("asientos-contables", borrador, "contabilizar"), nil)
+		testenv.Expect422(t, r, "lineas.0.cuenta_id")
+		if n := f.Int(`select count(*) from asientos_contables where id = $1 and estado = 'borrador'`, borrador); n != 1 {
+			t.Errorf("the draft was posted onto an account deactivated meanwhile")
+		}
+	})
+}
