@@ -36,11 +36,15 @@ func CORS() CORSPolicy {
 		AllowMethods: ordered(used),
 		AllowHeaders: []string{
 			"Authorization", "Content-Type", "Accept", "X-Empresa-Id", "X-Empresa-Subdominio",
-			"Idempotency-Key", "X-Trace-Id", "X-Span-Id", "If-None-Match",
+			"Idempotency-Key", "X-Trace-Id", "X-Span-Id", "If-None-Match", "If-Match",
 		},
+		// Besides the safelisted ones, what a front end acts on: versions,
+		// retries, limits, v1's deprecation (Deprecation, Sunset, Link), a
+		// 202's Location and a download's file name.
 		ExposeHeaders: []string{
 			"ETag", "X-Response-Time", "X-Trace-Id", "X-Span-Id", "X-Parent-Span-Id", "Retry-After",
 			"Idempotent-Replayed", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
+			"Deprecation", "Sunset", "Link", "Location", "Content-Disposition",
 		},
 		MaxAge: 3600,
 	}
