@@ -275,7 +275,8 @@ type cuentaEstado struct {
 // ActualizarConfiguracion and tesoreria), so a deletion or deactivation
 // cannot slip between their check and their write. A change that can
 // exclude the account from postings (excluye: deactivating, deleting,
-// making it a grouping account) locks it for update, which also waits for
+// making it a grouping account; also changing its nature, refused once it
+// has lines) locks it for update, which also waits for
 // the postings in flight on it (migration 0031: they hold their accounts
 // for key share from the check of their lines to their commit), so that it
 // sees their lines and they see it inactive; any other change locks it for
@@ -337,6 +338,8 @@ func CrearCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, x cuentaIn) (
 		switch {
 		case !s.padreExiste:
 			in.Fail("padre_id", "La cuenta padre no existe.")
+		case !s.padreActivo:
+			in.Fail("padre_id", "La cuenta padre está inactiva: actívela o elija otra.")
 		case s.padreAcepta:
 			in.Fail("padre_id", "La cuenta padre debe ser una cuenta de agrupación (que no acepta movimientos).")
 		case s.padreNivel >= 10:
@@ -388,10 +391,13 @@ func codigoDuplicado(err error, codigo, op string) error {
 // ActualizarCuenta changes an account. Its place in the chart (codigo,
 // tipo, padre_id) is fixed once created — sending the same values is
 // accepted —, the rest may change: an account with postings cannot become
-// a grouping account, one with subaccounts cannot take postings, and an
-// account the posting configuration uses stays an active leaf.
+// a grouping account nor change its naturaleza (that would flip the sign
+// of its history in every balance), one with subaccounts cannot take
+// postings, and an account the posting configuration uses stays an active
+// leaf. A change of naturaleza locks like a deactivation, so that it sees
+// the lines of postings in flight.
 func ActualizarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x cuentaIn) (*Cuenta, error) {
-	excluye := (x.activo != nil && !*x.activo) || (x.acepta != nil && !*x.acepta)
+	excluye := (x.activo != nil && !*x.activo) || (x.acepta != nil && !*x.acepta) || x.naturaleza != nil
 	s, err := leerEstado(ctx, tx, id, excluye, nil, nil)
 	if err != nil {
 		return nil, err
@@ -412,6 +418,9 @@ func ActualizarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64
 		(x.padreID != nil && cur.PadreID != nil && *x.padreID == *cur.PadreID))
 	if x.acepta != nil && !*x.acepta && cur.AceptaMovimientos && s.tieneLineas {
 		in.Fail("acepta_movimientos", "La cuenta tiene movimientos: no puede convertirse en cuenta de agrupación.")
+	}
+	if x.naturaleza != nil && *x.naturaleza != cur.Naturaleza && s.tieneLineas {
+		in.Fail("naturaleza", "La cuenta tiene movimientos: su naturaleza no se puede cambiar (invertiría el signo de su saldo); cree otra cuenta y desactive esta.")
 	}
 	if x.acepta != nil && *x.acepta && !cur.AceptaMovimientos && s.tieneHijos {
 		in.Fail("acepta_movimientos", "La cuenta tiene subcuentas: solo las cuentas de detalle aceptan movimientos.")

@@ -311,3 +311,30 @@ func TestAPostingAndTheDeactivationOrDeletionOfItsAccountDoNotInterleave(t *test
 		}
 	})
 }
+
+// No account is created under an inactive parent, and an account with
+// lines keeps its naturaleza and tipo: a new nature would flip the sign of
+// its history in every balance (before, both were accepted).
+func TestAnAccountWithLinesKeepsItsNatureAndNoneIsCreatedUnderAnInactiveParent(t *testing.T) {
+	f := setup(t)
+	inactivo := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-contables", map[string]any{
+		"codigo": "6.2.02", "nombre": "Gastos viejos", "tipo": "gasto", "padre_id": f.cuenta("6.2"),
+		"acepta_movimientos": false, "activo": false}))
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/cuentas-contables", map[string]any{
+		"codigo": "6.2.02.001", "nombre": "Nueva", "tipo": "gasto", "padre_id": inactivo}), "padre_id")
+	f.capital("10")
+	capital := f.cuenta("3.1.01.001")
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPatch, path("cuentas-contables", capital), []testenv.Invalid{
+		{"changing the nature of an account with lines", map[string]any{"naturaleza": "deudora"}, "naturaleza"},
+		{"changing the type of an account with lines", map[string]any{"tipo": "pasivo"}, "tipo"},
+	})
+	if n := f.Int(`select count(*) from cuentas_contables where id = $1 and naturaleza = 'acreedora' and tipo = 'patrimonio'`, capital); n != 1 {
+		t.Errorf("the account with lines changed its nature or type")
+	}
+	// The same nature, and a new one on an account without lines, are fine.
+	f.Must(http.StatusOK, http.MethodPatch, path("cuentas-contables", capital), map[string]any{"naturaleza": "acreedora", "nombre": "Capital"})
+	r := f.Must(http.StatusOK, http.MethodPatch, path("cuentas-contables", f.cuenta("6.2.01.001")), map[string]any{"naturaleza": "acreedora"})
+	if got := testenv.Str(r.JSON, "data.naturaleza"); got != "acreedora" {
+		t.Errorf("naturaleza = %q, want acreedora", got)
+	}
+}
