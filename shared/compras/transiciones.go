@@ -230,7 +230,11 @@ func recibirOrden(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in
 	}
 	antes := b.Len()
 	b.Queue(lockOrden, tx.EmpresaID(), id)
-	b.Queue(`select d.id, d.producto_id, d.cantidad - d.cantidad_recibida, d.precio_unitario, pr.gestionado_inventario
+	// A line's unit cost is its price less its share of the line's
+	// discount: what the payable (monto_total) charges per unit, so the
+	// books' inventory, IVA acreditable and payables equal the order's.
+	b.Queue(`select d.id, d.producto_id, d.cantidad - d.cantidad_recibida,
+			round(d.precio_unitario - coalesce(d.descuento / nullif(d.cantidad, 0), 0), 4), pr.gestionado_inventario
 		from detalles_orden_compra d join productos pr on pr.empresa_id = d.empresa_id and pr.id = d.producto_id
 		where d.empresa_id = $1 and d.orden_compra_id = $2 order by d.linea`, tx.EmpresaID(), id)
 	b.Queue(`select a.id, a.activo from almacenes a where a.empresa_id = $1 and not a.eliminado
