@@ -149,3 +149,26 @@ func TestEntryListFilters(t *testing.T) {
 	testenv.Expect422(t, f.Call(http.MethodGet, "/api/asientos-contables?estado=x", nil), "estado")
 	testenv.Expect422(t, f.Call(http.MethodGet, "/api/asientos-contables?fecha_inicio=2026-04-02&fecha_fin=2026-04-01", nil), "fecha_fin")
 }
+
+// Annulling an entry reverses it even when one of its accounts was
+// deactivated since: the reversal only takes back what the entry put
+// there (before, the annulment was a 422 under lineas.0.cuenta_id, a key
+// its body does not have). The inactive account still takes no new entry.
+func TestAnnullingAnEntryReversesItOnAnAccountDeactivatedSince(t *testing.T) {
+	f := setup(t)
+	gasto, mobiliario := f.cuenta("6.2.01.002"), f.cuenta("1.2.01.001")
+	a := id(f.Must(http.StatusCreated, http.MethodPost, "/api/asientos-contables",
+		asiento("contabilizado", debe(gasto, "700.00"), haber(mobiliario, "700.00"))))
+	f.Must(http.StatusOK, http.MethodPatch, path("cuentas-contables", gasto), map[string]any{"activo": false})
+
+	r := f.Must(http.StatusOK, http.MethodPost, path("asientos-contables", a, "anular"), nil)
+	if testenv.Num(r.JSON, "data.reversa_de_id") != float64(a) || testenv.Num(r.JSON, "data.lineas.0.cuenta_id") != float64(gasto) ||
+		num(r, "data.lineas.0.haber") != "700.00" || testenv.Str(r.JSON, "data.estado") != "contabilizado" {
+		t.Fatalf("reversing entry: %s", r.Raw)
+	}
+	if got := f.Text(`select sum(debe - haber)::text from asiento_lineas where empresa_id = 1 and cuenta_id = $1`, gasto); got != "0.00" {
+		t.Errorf("the inactive account after the annulment: %s", got)
+	}
+	testenv.Expect422(t, f.Call(http.MethodPost, "/api/asientos-contables",
+		asiento("contabilizado", debe(gasto, "1.00"), haber(mobiliario, "1.00"))), "lineas.0.cuenta_id")
+}
