@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/erpcr/erp/shared/apperr"
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/handler"
@@ -113,8 +114,15 @@ func (res *Resource) eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, 
 	if res.Tenant {
 		where += " and t.empresa_id = " + a.Add(tx.EmpresaID())
 	}
-	if _, err := tx.Exec(ctx, `update `+res.Table+` t set activo = false, eliminado = true where `+where, a.Values()...); err != nil {
+	// not eliminado: of concurrent deletes of one record the first commits
+	// and the others, re-reading the row after its lock, change nothing and
+	// answer 404 as a later delete does (all of them answered 200).
+	tag, err := tx.Exec(ctx, `update `+res.Table+` t set activo = false, eliminado = true where `+where+` and not t.eliminado`, a.Values()...)
+	if err != nil {
 		return nil, fmt.Errorf("recurso: %s: delete: %w", res.Name, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return nil, apperr.NewNotFound(res.Messages.NotFound)
 	}
 	return nil, nil
 }
