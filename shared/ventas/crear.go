@@ -230,6 +230,9 @@ type contexto struct {
 	// referencia is the sale a note corrects.
 	referencia referencia
 	refTipo    string
+	// acreditable is, for a credit note, what each product of the sale it
+	// corrects may still be credited (queueAcreditable).
+	acreditable map[int64]acreditable
 }
 
 // queueLotes queues the read of the stock batches a sale takes from
@@ -297,10 +300,21 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (co
 	// key takes anyway: a cancellation in progress (its row lock) is
 	// waited for and its outcome read, so a note cannot slip in beside the
 	// cancellation of its sale; and it is taken before any batch, as that
-	// cancellation takes batches while holding the sale.
+	// cancellation takes batches while holding the sale. A credit note
+	// locks it more (FOR NO KEY UPDATE, which its foreign key's KEY SHARE
+	// does not conflict with): credit notes of one sale then run one after
+	// the other, each reading what the earlier ones credited.
+	bloqueo := "for key share"
+	if x.tipo == "nota_credito" {
+		bloqueo = "for no key update"
+	}
 	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', tipo_comprobante from ventas
-		where empresa_id = $1 and id = $2 and not eliminado for key share`,
+		where empresa_id = $1 and id = $2 and not eliminado `+bloqueo,
 		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refTipo)
+	if x.tipo == "nota_credito" && x.referenciaID != nil {
+		c.acreditable = map[int64]acreditable{}
+		queueAcreditable(b, empresaID, *x.referenciaID, c.acreditable)
+	}
 	b.Queue(`select clave, valor = 'true'::jsonb from configuraciones
 		where empresa_id = $1 and clave = any($2) and activo and not eliminado`, empresaID, []string{ajusteDescontar, ajusteNegativo}).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
@@ -432,7 +446,9 @@ func crearVenta(ctx context.Context, tx *db.Tx, p auth.Principal, b ventaBody) (
 // and processed entries their existing batches then ENT.
 // What the earlier round trips take is not contended: the sale's own new
 // rows, the KEY SHARE locks of their foreign keys (customer, branch,
-// warehouse, products, user, cash box, the sale a note corrects) and the
+// warehouse, products, user, cash box, the sale a note corrects; a credit
+// note holds that sale FOR NO KEY UPDATE, so that credit notes of one sale
+// queue there, before any batch or counter) and the
 // cash box session's FOR SHARE (migration 0014's trigger). Those conflict
 // only with a FOR UPDATE of, a delete of or a key change in those rows
 // (closing a cash box, invoicing or cancelling the corrected sale), and a
@@ -477,6 +493,9 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		}
 		lc.importe = montos.Calcular(montos.Linea{Cantidad: l.cantidad, PrecioUnitario: l.precio, Descuento: l.descuento, PorcentajeImpuesto: lc.tasa})
 		lineas[i], importes[i] = lc, lc.importe
+	}
+	if x.tipo == "nota_credito" && c.referencia.existe && c.referencia.activo {
+		checkAcreditable(in, lineas, x.tipoCambio, c.acreditable)
 	}
 	total := montos.Sumar(importes)
 	if total.Subtotal.Add(total.Impuesto).GreaterThanOrEqual(maxMonto) {

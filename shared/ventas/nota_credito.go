@@ -1,0 +1,85 @@
+package ventas
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
+
+	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/valid"
+)
+
+// acreditable is what a credit note may still credit of one product of
+// the sale it corrects: what that sale has of it (its lines' cantidad and
+// total, in colones) and what the earlier credit notes of the sale that
+// are not cancelled (drafts included: they may still be confirmed)
+// already credit of it.
+type acreditable struct {
+	vendido, vendidoMonto       decimal.Decimal
+	acreditado, acreditadoMonto decimal.Decimal
+}
+
+// queueAcreditable queues the read of what each product of the sale ref
+// may still be credited. It runs after the statement that locks ref (FOR
+// NO KEY UPDATE, see leerContexto) in the same pipeline: under READ
+// COMMITTED it sees every credit note of ref committed before that lock
+// was granted, so two credit notes of one sale are checked one after the
+// other and cannot together credit more than it has. Amounts are compared
+// in colones (total × tipo_cambio), as a note may be in another currency
+// than its sale.
+func queueAcreditable(b *pgx.Batch, empresaID, ref int64, out map[int64]acreditable) {
+	b.Queue(`select d.producto_id,
+			coalesce(sum(d.cantidad) filter (where v.id = $2), 0), coalesce(sum(d.total * v.tipo_cambio) filter (where v.id = $2), 0),
+			coalesce(sum(d.cantidad) filter (where v.id <> $2), 0), coalesce(sum(d.total * v.tipo_cambio) filter (where v.id <> $2), 0)
+		from ventas v join detalles_venta d on d.empresa_id = v.empresa_id and d.venta_id = v.id
+		where v.empresa_id = $1 and not v.eliminado
+		  and (v.id = $2 or (v.venta_referencia_id = $2 and v.tipo_comprobante = 'nota_credito' and v.estado <> 'anulada'))
+		group by d.producto_id`, empresaID, ref).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var id int64
+			var n [4]pgtype.Numeric
+			if err := rows.Scan(&id, &n[0], &n[1], &n[2], &n[3]); err != nil {
+				return fmt.Errorf("ventas: saldo acreditable de la venta de referencia: %w", err)
+			}
+			out[id] = acreditable{vendido: db.Decimal(n[0]), vendidoMonto: db.Decimal(n[1]), acreditado: db.Decimal(n[2]), acreditadoMonto: db.Decimal(n[3])}
+		}
+		return rows.Err()
+	})
+}
+
+// checkAcreditable refuses (422 under detalles.N.*) a credit note line
+// that credits a product its sale does not have, or more of it, in
+// quantity or in amount, than the sale still has uncredited; the note's
+// lines of one product add up.
+func checkAcreditable(in *valid.Input, lineas []lineaCalculada, tipoCambio decimal.Decimal, saldos map[int64]acreditable) {
+	type suma struct{ cantidad, monto decimal.Decimal }
+	sumas := map[int64]suma{}
+	for i, l := range lineas {
+		if l.productoID == 0 {
+			continue // the line already failed (unknown or inactive product)
+		}
+		prefix := "detalles." + strconv.Itoa(i) + "."
+		s, ok := saldos[l.productoID]
+		if !ok {
+			in.Fail(prefix+"producto_id", "El producto no está en la venta de referencia; una nota de crédito solo acredita lo vendido en ella.")
+			continue
+		}
+		t := sumas[l.productoID]
+		t.cantidad = t.cantidad.Add(l.cantidad)
+		t.monto = t.monto.Add(l.importe.Total.Mul(tipoCambio))
+		sumas[l.productoID] = t
+		quedaCantidad := s.vendido.Sub(s.acreditado)
+		quedaMonto := s.vendidoMonto.Sub(s.acreditadoMonto)
+		switch {
+		case t.cantidad.GreaterThan(quedaCantidad):
+			in.Fail(prefix+"cantidad", "La cantidad supera lo que queda sin acreditar de este producto en la venta de referencia (quedan "+
+				decimal.Max(quedaCantidad, decimal.Zero).String()+").")
+		case t.monto.GreaterThan(quedaMonto):
+			in.Fail(prefix+"precio_unitario", "El monto de la línea supera lo que queda sin acreditar de este producto en la venta de referencia (quedan "+
+				decimal.Max(quedaMonto, decimal.Zero).Div(tipoCambio).StringFixed(2)+", impuestos incluidos).")
+		}
+	}
+}
