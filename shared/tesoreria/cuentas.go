@@ -49,14 +49,30 @@ const cuentaJSON = `jsonb_build_object('id', b.id, 'empresa_id', b.empresa_id, '
 const lineaJSON = `jsonb_build_object('id', l.id, 'asiento_id', a.id, 'numero', a.numero, 'fecha', a.fecha, 'descripcion',
 	coalesce(l.descripcion, a.descripcion), 'origen', a.origen, 'debe', l.debe, 'haber', l.haber, 'monto', l.debe - l.haber)`
 
-// movimientosPendientes lists the posted lines of a bank account's ledger
-// account ($1 company, $2 account) that no reconciliation has reconciled:
-// the ids a reconciliation names.
-const movimientosPendientes = `(select coalesce(jsonb_agg(` + lineaJSON + ` order by a.fecha, l.id), '[]'::jsonb)
-	from asiento_lineas l join asientos_contables a on a.empresa_id = l.empresa_id and a.id = l.asiento_id
+// MovimientosPorPagina bounds the unreconciled movements of a bank
+// account's detail view: a page of them, not all (a year of movements not
+// reconciled would pass Lambda's 6 MB response).
+const MovimientosPorPagina = 500
+
+// pendientes is the posted lines of a bank account's ledger account (b:
+// the bank account) that no reconciliation has reconciled: the ids a
+// reconciliation names.
+const pendientes = `from asiento_lineas l join asientos_contables a on a.empresa_id = l.empresa_id and a.id = l.asiento_id
 	where l.empresa_id = b.empresa_id and l.cuenta_id = b.cuenta_contable_id and a.estado in ('contabilizado', 'anulado')
 	  and not a.eliminado and not exists (select 1 from conciliacion_movimientos m
-	    where m.empresa_id = l.empresa_id and m.asiento_linea_id = l.id and m.conciliado))`
+	    where m.empresa_id = l.empresa_id and m.asiento_linea_id = l.id and m.conciliado)`
+
+// movimientosPendientes is the page $3 (from 1) of the unreconciled lines,
+// oldest first (the order a reconciliation at a cut-off date consumes
+// them: each reconciliation takes the first ones off the list), with how
+// many there are and the last page.
+var movimientosPendientes = fmt.Sprintf(`jsonb_build_object(
+	'movimientos_pendientes', (select coalesce(jsonb_agg(p.j order by p.fecha, p.id), '[]'::jsonb) from (
+		select `+lineaJSON+` as j, a.fecha, l.id `+pendientes+`
+		order by a.fecha, l.id offset least($3::bigint - 1, 1000000000000) * %[1]d limit %[1]d) p),
+	'movimientos_pendientes_pagina', $3::bigint)
+	|| (select jsonb_build_object('movimientos_pendientes_total', count(*),
+		'movimientos_pendientes_ultima_pagina', greatest(1, ceil(count(*)::numeric / %[1]d))) `+pendientes+`)`, MovimientosPorPagina)
 
 // DatosCuenta is a validated bank-account body; nil fields were not sent.
 type DatosCuenta struct {
@@ -69,11 +85,23 @@ type DatosCuenta struct {
 	comunes
 }
 
-// BuscarCuenta loads a bank account of the tenant with its balance and its
-// unreconciled movements.
-func BuscarCuenta(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) (json.RawMessage, error) {
-	return uno(ctx, tx, `select `+cuentaJSON+` || jsonb_build_object('movimientos_pendientes', `+movimientosPendientes+`)
-		from cuentas_bancarias b where b.empresa_id = $1 and b.id = $2 and not b.eliminado`, id, "cuenta bancaria", msgCuentaNoEncontrada)
+// BuscarCuenta loads a bank account of the tenant with its balance and the
+// first page of its unreconciled movements.
+func BuscarCuenta(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) (json.RawMessage, error) {
+	return MostrarCuenta(ctx, tx, p, VistaCuenta{ID: id, Pagina: 1})
+}
+
+// VistaCuenta is a bank account's detail view: which account, and which
+// page of its unreconciled movements.
+type VistaCuenta struct{ ID, Pagina int64 }
+
+// MostrarCuenta loads a bank account of the tenant with its balance and a
+// page of its unreconciled movements.
+func MostrarCuenta(ctx context.Context, tx *db.Tx, _ auth.Principal, v VistaCuenta) (json.RawMessage, error) {
+	raw, found, err := db.Uno(ctx, tx, fmt.Sprintf("tesoreria: cuenta bancaria %d", v.ID), pgx.RowTo[[]byte], nil,
+		`select `+cuentaJSON+` || `+movimientosPendientes+`
+		from cuentas_bancarias b where b.empresa_id = $1 and b.id = $2 and not b.eliminado`, tx.EmpresaID(), v.ID, v.Pagina)
+	return raw, apperr.NotFoundUnless(found, err, msgCuentaNoEncontrada)
 }
 
 // hoja is what a rule needs of a ledger account.

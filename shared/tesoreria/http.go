@@ -31,7 +31,7 @@ func Handlers(d *db.DB) lambdahttp.Handlers {
 	return lambdahttp.Handlers{
 		"cuentas-bancarias.index":                handler.List(d, listaCuentas),
 		"cuentas-bancarias.store":                handler.Create(d, "Cuenta bancaria creada correctamente.", decodeCuentaNueva, CrearCuenta),
-		"cuentas-bancarias.show":                 handler.Show(d, BuscarCuenta),
+		"cuentas-bancarias.show":                 handler.Get(d, parseVistaCuenta, MostrarCuenta),
 		"cuentas-bancarias.update":               cuentaUpdate,
 		"cuentas-bancarias.patch":                cuentaUpdate,
 		"cuentas-bancarias.destroy":              handler.Action(d, "Cuenta bancaria eliminada correctamente.", handler.NoBody, EliminarCuenta),
@@ -203,6 +203,20 @@ func decoders[T any](read func(in *valid.Input, creando bool) T) (nuevo, cambio 
 		return func(in *valid.Input) (T, error) { return read(in, creando), in.Err() }
 	}
 	return decoder(true), decoder(false)
+}
+
+// parseVistaCuenta reads GET /cuentas-bancarias/{id}[?movimientos_pagina=N].
+func parseVistaCuenta(r *http.Request) (VistaCuenta, error) {
+	id, err := httpx.PathID(r)
+	if err != nil {
+		return VistaCuenta{}, err
+	}
+	f := httpx.NewFilters(r)
+	v := VistaCuenta{ID: id, Pagina: 1}
+	if n := f.ID("movimientos_pagina"); n != nil {
+		v.Pagina = *n
+	}
+	return v, f.Err()
 }
 
 // parseConsultaPresupuesto reads ?anio= (required) and ?mes= (1-12).

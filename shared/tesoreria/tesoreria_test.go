@@ -386,3 +386,45 @@ func TestASaleNamingACashBoxCostsTheSameRoundTrips(t *testing.T) {
 	}
 	t.Logf("a sale: %d round trips, with or without caja_id/cuenta_bancaria_id", sin)
 }
+
+// A bank account's detail view lists its unreconciled movements a page of
+// 500 at a time, oldest first, with their count and last page; before, it
+// listed all of them (a year not reconciled could pass Lambda's 6 MB).
+func TestABankAccountShowsItsUnreconciledMovementsAPageAtATime(t *testing.T) {
+	f := setup(t)
+	cuenta := id(f.Must(http.StatusCreated, http.MethodPost, "/api/cuentas-bancarias", map[string]any{
+		"banco": "BN", "numero": "1", "iban": iban("015202001026284066")}))
+	libro := f.Int(`select cuenta_contable_id from cuentas_bancarias where id = $1`, cuenta)
+	// 1201 deposits of 1.00 in one entry (owner SQL: the API's entries are smaller).
+	f.Int(`select contabilidad_registrar(1, '2026-03-01', 'Depósitos', 'manual', null,
+		(select jsonb_agg(jsonb_build_object('cuenta_id', $1::bigint, 'debe', 1)) from generate_series(1, 1201))
+		|| jsonb_build_array(jsonb_build_object('cuenta_id', (select id from cuentas_contables where empresa_id = 1 and codigo = '3.1.01.001'),
+			'haber', 1201)))`, libro)
+	primeras := testenv.Column[int64](t, f.E, `select id from asiento_lineas where cuenta_id = $1 order by id limit 500`, libro)
+	pagina := func(q string, n int, total int64, ultima int64) testenv.Resp {
+		t.Helper()
+		r := f.Must(http.StatusOK, http.MethodGet, path("cuentas-bancarias", cuenta)+q, nil)
+		if testenv.Len(r.JSON, "data.movimientos_pendientes") != n || testenv.Num(r.JSON, "data.movimientos_pendientes_total") != float64(total) ||
+			testenv.Num(r.JSON, "data.movimientos_pendientes_ultima_pagina") != float64(ultima) || exact(t, r, "data.saldo") != "1201.00" {
+			t.Fatalf("%s: %d lines, total %v, last page %v", q, testenv.Len(r.JSON, "data.movimientos_pendientes"),
+				testenv.Get(r.JSON, "data.movimientos_pendientes_total"), testenv.Get(r.JSON, "data.movimientos_pendientes_ultima_pagina"))
+		}
+		return r
+	}
+	r := pagina("", 500, 1201, 3)
+	if int64(testenv.Num(r.JSON, "data.movimientos_pendientes.0.id")) != primeras[0] ||
+		int64(testenv.Num(r.JSON, "data.movimientos_pendientes.499.id")) != primeras[499] ||
+		testenv.Num(r.JSON, "data.movimientos_pendientes_pagina") != 1 {
+		t.Errorf("page 1 is not the oldest 500 lines")
+	}
+	pagina("?movimientos_pagina=3", 201, 1201, 3)
+	pagina("?movimientos_pagina=4", 0, 1201, 3)
+	pagina("?movimientos_pagina=9223372036854775807", 0, 1201, 3)
+	for _, q := range []string{"0", "-1", "abc", "1.5", "9223372036854775808"} {
+		testenv.Expect422(t, f.Call(http.MethodGet, path("cuentas-bancarias", cuenta)+"?movimientos_pagina="+q, nil), "movimientos_pagina")
+	}
+	// Reconciling the first page takes it off the list.
+	f.Must(http.StatusCreated, http.MethodPost, path("cuentas-bancarias", cuenta, "/conciliaciones"), map[string]any{
+		"fecha_corte": "2026-03-31", "saldo_estado_cuenta": 500, "movimientos": primeras})
+	pagina("", 500, 701, 2)
+}
