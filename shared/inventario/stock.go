@@ -21,6 +21,7 @@ import (
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/documentos"
 	"github.com/erpcr/erp/shared/eventos"
+	"github.com/erpcr/erp/shared/horacr"
 )
 
 // Classes of movement.
@@ -216,7 +217,9 @@ func (p *Preparado) Queue(tx *db.Tx, b *pgx.Batch) {
 	}
 	fecha := m.Fecha
 	if fecha.IsZero() {
-		fecha = time.Now()
+		// Today in Costa Rica, as the API dates a movement sent without
+		// fecha: the server's clock is UTC, a day ahead every evening.
+		fecha = horacr.Hoy()
 	}
 	var usuario *int64
 	if m.UsuarioID > 0 {
