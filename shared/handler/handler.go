@@ -337,6 +337,10 @@ type Query[T any] struct {
 	// Join, for Late, is joined to the page's rows for Cols ("left join
 	// (...) a0 on a0.id = t.id").
 	Join string
+	// Vacia, when set, is a row of the list's shape (every key, no value):
+	// an export that selects no rows takes its header from it. Struct rows
+	// need none (exportar.Vacia reads their fields); raw JSON rows do.
+	Vacia func(ctx context.Context, tx *db.Tx) (T, error)
 }
 
 // page runs q's Check, then its count and page (db.Page or, for Late,
@@ -464,6 +468,7 @@ func formatoLista(r *http.Request) (string, error) {
 // attachment named after the resource and the day.
 func exportarLista[T any](d *db.DB, w http.ResponseWriter, r *http.Request, q Query[T], formato string) error {
 	var rows []T
+	vacia, conForma := exportar.Vacia[T]()
 	err := run(d, r, func(ctx context.Context, tx *db.Tx, p auth.Principal) error {
 		var total int
 		var err error
@@ -473,7 +478,12 @@ func exportarLista[T any](d *db.DB, w http.ResponseWriter, r *http.Request, q Qu
 		if total > exportar.MaxFilas {
 			return apperr.InvalidField("formato", fmt.Sprintf("La exportación tendría %d filas; el máximo es %d. Filtre la lista.", total, exportar.MaxFilas))
 		}
-		return nil
+		if len(rows) == 0 && q.Vacia != nil {
+			// One more round trip, only for a file with no rows.
+			vacia, err = q.Vacia(ctx, tx)
+			conForma = err == nil
+		}
+		return err
 	})
 	if err != nil {
 		return err
@@ -481,6 +491,13 @@ func exportarLista[T any](d *db.DB, w http.ResponseWriter, r *http.Request, q Qu
 	tabla, err := exportar.Aplanar(rows)
 	if err != nil {
 		return err
+	}
+	if len(rows) == 0 && conForma {
+		// No rows, so no columns from them: the header still tells the
+		// reader what the list holds (a file with only a BOM is no table).
+		if tabla.Columnas, err = exportar.Encabezado(vacia); err != nil {
+			return err
+		}
 	}
 	nombre := path.Base(strings.TrimSuffix(r.URL.Path, "/")) + "-" + time.Now().UTC().Format("20060102")
 	if err := EscribirTabla(w, tabla, formato, nombre, "Datos"); err != nil {

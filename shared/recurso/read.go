@@ -356,7 +356,7 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[htt
 	sh := res.shape(false, "")
 	return handler.Query[httpx.Raw]{
 		Cols: sh.cols, Join: sh.join, From: `from ` + res.Table + ` t where ` + strings.Join(conds, " and "),
-		Order: order + ", t.id", Args: args, Global: global, Scan: sh.scanner(), Late: true,
+		Order: order + ", t.id", Args: args, Global: global, Scan: sh.scanner(), Late: true, Vacia: res.vacia(sh),
 	}, nil
 }
 

@@ -5,11 +5,13 @@ package terceros_test
 // constant number of database round trips.
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -503,4 +505,43 @@ func TestSharedFieldRules(t *testing.T) {
 		}
 		t.Run(res.name, func(t *testing.T) { e.ExpectInvalid(t, admin, http.MethodPost, "/api/"+res.name, cases) })
 	}
+}
+
+// An export whose filter matches nothing is still a table: its CSV and its
+// workbook hold the header an export with rows starts with (the declared
+// resource's columns), and no row.
+func TestAnExportWithNoRowsStillHasItsHeader(t *testing.T) {
+	e, admin := testenv.NewAdmin(t, testenv.Limite("exports", 100, time.Hour))
+	for _, res := range resources {
+		t.Run(res.name, func(t *testing.T) {
+			e.Create(t, admin, "/api/"+res.name, res.body(1))
+			full := csvRecords(t, e.Get("/api/"+res.name+"?formato=csv", admin))
+			if len(full) != 2 || !slices.Contains(full[0], "id") || !slices.Contains(full[0], "nombre") {
+				t.Fatalf("export with a row: %q", full)
+			}
+			empty := csvRecords(t, e.Get("/api/"+res.name+"?formato=csv&search=ningunoasi", admin))
+			if len(empty) != 1 || !slices.Equal(empty[0], full[0]) {
+				t.Fatalf("empty CSV export:\n%q\nwant only the header\n%q", empty, full[0])
+			}
+			r := e.Get("/api/"+res.name+"?formato=excel&search=ningunoasi", admin)
+			if r.Status != http.StatusOK {
+				t.Fatalf("excel: %d %.300s", r.Status, r.Raw)
+			}
+			if _, rows := testenv.XLSX(t, r.Raw, "Datos"); len(rows) != 1 || !slices.Equal(rows[0], full[0]) {
+				t.Fatalf("empty workbook:\n%q\nwant only the header\n%q", rows, full[0])
+			}
+		})
+	}
+}
+
+// csvRecords reads a 200 CSV download, without its BOM, with encoding/csv.
+func csvRecords(t *testing.T, r testenv.Resp) [][]string {
+	t.Helper()
+	if r.Status != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("csv export: %d %v %.300s", r.Status, r.Header, r.Raw)
+	}
+	if !bytes.HasPrefix(r.Raw, []byte("\ufeff")) {
+		t.Fatalf("no BOM: %q", r.Raw)
+	}
+	return testenv.CSVRows(t, bytes.TrimPrefix(r.Raw, []byte("\ufeff")))
 }

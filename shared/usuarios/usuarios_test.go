@@ -1,12 +1,15 @@
 package usuarios_test
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -188,6 +191,34 @@ func TestDeletedUsersEmailCanBeReusedAndOnlyTheNewAccountLogsIn(t *testing.T) {
 	testenv.Scan(t, e, `select count(*) filter (where not eliminado), count(*) from usuarios where lower(email) = 'reusar@demo.cr'`, nil, &vivos, &todos)
 	if vivos != 1 || todos != 2 {
 		t.Errorf("rows with the e-mail: %d live of %d, want 1 of 2", vivos, todos)
+	}
+}
+
+// Users and roles are struct rows: an export that matches nothing takes
+// its header from their fields, the same header an export with rows has
+// (nested objects as "empresa.nombre", lists left out).
+func TestAnExportOfUsersOrRolesWithNoRowsStillHasItsHeader(t *testing.T) {
+	e := testenv.NewParallel(t, testenv.Limite("exports", 100, time.Hour))
+	admin := e.Admin(1)
+	for _, path := range []string{"/api/usuarios", "/api/roles"} {
+		t.Run(path, func(t *testing.T) {
+			full := e.Get(path+"?formato=csv", admin)
+			empty := e.Get(path+"?formato=csv&search=ningunoasi", admin)
+			if full.Status != http.StatusOK || empty.Status != http.StatusOK {
+				t.Fatalf("exports: %d, %d %.300s", full.Status, empty.Status, empty.Raw)
+			}
+			want := testenv.CSVRows(t, bytes.TrimPrefix(full.Raw, []byte("\ufeff")))[0]
+			if !slices.Contains(want, "id") || (path == "/api/usuarios" && !slices.Contains(want, "empresa.nombre")) {
+				t.Fatalf("header with rows: %q", want)
+			}
+			if got := testenv.CSVRows(t, bytes.TrimPrefix(empty.Raw, []byte("\ufeff"))); len(got) != 1 || !slices.Equal(got[0], want) {
+				t.Fatalf("empty CSV: %q, want only %q", got, want)
+			}
+			r := e.Get(path+"?formato=excel&search=ningunoasi", admin)
+			if _, rows := testenv.XLSX(t, r.Raw, "Datos"); len(rows) != 1 || !slices.Equal(rows[0], want) {
+				t.Fatalf("empty workbook: %q, want only %q", rows, want)
+			}
+		})
 	}
 }
 
