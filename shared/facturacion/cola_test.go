@@ -241,3 +241,35 @@ func TestTheOutboundBudgetOf60PerMinuteIsRespected(t *testing.T) {
 		t.Fatalf("in the next window: %s", e)
 	}
 }
+
+// Duplicate enviar calls racing on one document queue one submission and
+// count one against the hourly limit: of 8 concurrent calls all answer 202,
+// the limit's counter says 1, and the rest of the budget (2) still admits
+// another document before the third is refused.
+func TestConcurrentDuplicateSubmissionsCountOnceAgainstTheLimit(t *testing.T) {
+	f := setup(t, opciones{cfg: func(c *config.Config) { c.Limites = map[string]config.Limite{"hacienda": {Max: 2, Ventana: time.Hour}} }})
+	f.configurar(f.Admin)
+	a, b, c := f.firmado(), f.firmado(), f.firmado()
+	for _, r := range testenv.Concurrently(8, func(int) testenv.Resp { return f.E.Call(f.Admin, http.MethodPost, ruta(a, "enviar"), nil) }) {
+		if r.Status != http.StatusAccepted {
+			t.Errorf("duplicate enviar: %d %s", r.Status, r.Raw)
+		}
+	}
+	if n := f.Int(`select coalesce(sum(cuenta), 0)::int from limites_tasa where clave = 'hacienda_envios:1'`); n != 1 {
+		t.Fatalf("8 duplicate calls counted %d submissions, want 1", n)
+	}
+	if f.q.Len() != 1 {
+		t.Errorf("%d messages queued for one submission", f.q.Len())
+	}
+	r := f.Must(http.StatusAccepted, http.MethodPost, ruta(b, "enviar"), nil)
+	if r.Header.Get("X-RateLimit-Remaining") != "0" {
+		t.Errorf("second document: X-RateLimit-Remaining %q", r.Header.Get("X-RateLimit-Remaining"))
+	}
+	if r := f.E.Call(f.Admin, http.MethodPost, ruta(c, "enviar"), nil); r.Status != http.StatusTooManyRequests {
+		t.Fatalf("third document: %d %s", r.Status, r.Raw)
+	}
+	// A refused submission does not count either.
+	if n := f.Int(`select coalesce(sum(cuenta), 0)::int from limites_tasa where clave = 'hacienda_envios:1'`); n != 2 {
+		t.Errorf("counter %d after a 429, want 2", n)
+	}
+}

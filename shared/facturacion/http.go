@@ -183,8 +183,8 @@ func decodeGenerar(in *valid.Input) (generarIn, error) {
 // enviar is POST /{id}/enviar: it queues the submission and answers 202
 // (SQS in AWS, the in-process queue locally; the state is in PostgreSQL).
 // Asking again while the submission is queued answers 202 again without
-// queueing twice. At most Cfg.Hacienda.MaxEnviosHora submissions per
-// company and hour (429 with Retry-After).
+// queueing twice or counting. At most the hacienda rate class's limit of
+// submissions per company and window (429 with Retry-After).
 func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 	p := auth.FromRequest(r)
 	ctx := r.Context()
@@ -228,33 +228,36 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 		return apperr.InvalidField("configuracion", msgSinCredencia)
 	}
 	// The route's rate class (hacienda) is counted here, not by the route
-	// guard: only a real submission counts.
+	// guard, and in the transaction that queues the submission, under the
+	// comprobante's row lock: only a submission really queued counts (a
+	// concurrent duplicate finds it queued and counts nothing), and a 429
+	// rolls back its own count with the rest.
 	limite := s.Cfg.Limites[string(routes.RateHacienda)]
 	lim := &ratelimit.Limiter{DB: s.DB, Name: "hacienda_envios", Max: limite.Max, Window: limite.Ventana, Now: s.now}
-	res, err := lim.Contar(ctx, strconv.FormatInt(p.EmpresaID, 10))
-	if err != nil {
-		return err
-	}
 	msg := fmt.Sprintf("Se alcanzó el límite de %d envíos a Hacienda por %s para esta empresa.", limite.Max, lambdahttp.NombreVentana(limite.Ventana))
-	if err := lambdahttp.Encabezados(w, res, msg); err != nil {
-		return err
-	}
 	now := s.now()
 	return s.encolar(w, r, id, "hacienda: no se pudo encolar el envío; el barrido lo retomará",
-		func(ctx context.Context, tx *db.Tx, b bloqueado) error {
+		func(ctx context.Context, tx *db.Tx, b bloqueado) (bool, error) {
 			if b.EnvioEnCurso && b.EnviadoEn == nil {
-				return nil
+				return false, nil
 			}
 			if err := b.enviable(); err != nil {
-				return err
+				return false, err
 			}
-			_, err := tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
+			res, err := lim.ContarEn(ctx, tx, strconv.FormatInt(p.EmpresaID, 10))
+			if err != nil {
+				return false, err
+			}
+			if err := lambdahttp.Encabezados(w, res, msg); err != nil {
+				return false, err
+			}
+			_, err = tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
 					en_proceso_hasta = null, envio_solicitado_en = $5, intentos_envio = 0, ultimo_error = null
 				where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, Firmado, trabajoEnviar, now)
 			if err != nil {
-				return fmt.Errorf("facturacion: encolar envío: %w", err)
+				return false, fmt.Errorf("facturacion: encolar envío: %w", err)
 			}
-			return nil
+			return true, nil
 		})
 }
 
@@ -263,34 +266,37 @@ func (s *Service) enviar(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) reanudar(w http.ResponseWriter, r *http.Request, id int64) error {
 	now := s.now()
 	return s.encolar(w, r, id, "hacienda: no se pudo encolar la consulta; el barrido la retomará",
-		func(ctx context.Context, tx *db.Tx, b bloqueado) error {
+		func(ctx context.Context, tx *db.Tx, b bloqueado) (bool, error) {
 			if !b.reanudable() {
-				return b.enviable()
+				return false, b.enviable()
 			}
 			_, err := tx.Exec(ctx, `update comprobantes_electronicos set estado = $3, trabajo = $4, proximo_intento_en = $5,
 					en_proceso_hasta = null, consultas = 0, ultimo_error = null
 				where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, Enviado, trabajoConsultar, now)
 			if err != nil {
-				return fmt.Errorf("facturacion: reanudar consultas: %w", err)
+				return false, fmt.Errorf("facturacion: reanudar consultas: %w", err)
 			}
-			return nil
+			return true, nil
 		})
 }
 
 // encolar changes a comprobante's pending work under its row lock (mover
-// decides whether and how), wakes the worker after the commit (a lost
-// wake-up is the sweep's) and answers 202 with the comprobante.
+// decides whether and how, and says whether it did), wakes the worker
+// after the commit when it did (a lost wake-up is the sweep's; a call that
+// found the work already queued sends no second message) and answers 202
+// with the comprobante.
 func (s *Service) encolar(w http.ResponseWriter, r *http.Request, id int64, perdido string,
-	mover func(ctx context.Context, tx *db.Tx, b bloqueado) error) error {
+	mover func(ctx context.Context, tx *db.Tx, b bloqueado) (bool, error)) error {
 	p := auth.FromRequest(r)
 	ctx := r.Context()
 	var c Comprobante
+	var movido bool
 	err := s.DB.WithTx(ctx, p.Scope(), func(tx *db.Tx) error {
 		b, err := bloquear(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if err := mover(ctx, tx, b); err != nil {
+		if movido, err = mover(ctx, tx, b); err != nil {
 			return err
 		}
 		c, err = buscar(ctx, tx, id)
@@ -298,6 +304,9 @@ func (s *Service) encolar(w http.ResponseWriter, r *http.Request, id int64, perd
 	})
 	if err != nil {
 		return err
+	}
+	if !movido {
+		return enCola(w, c)
 	}
 	if err := s.Queue.Wake(ctx, queue.Job{Tipo: TrabajoHacienda, EmpresaID: p.EmpresaID, ID: id}, 0); err != nil {
 		httpx.Logger(ctx).Error(perdido, "comprobante_id", id, "error", err.Error())

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/erpcr/erp/shared/config"
 	"github.com/erpcr/erp/shared/db"
 )
@@ -41,22 +43,40 @@ func (l *Limiter) Contar(ctx context.Context, key string) (Resultado, error) {
 	if l.Max <= 0 {
 		return Resultado{Permitido: true}, nil
 	}
+	r, err := l.ContarEn(ctx, l.DB.Pool, key)
+	// Old windows are garbage; sweeping on a small fraction of hits keeps the
+	// table small without a scheduled job.
+	if err == nil && rand.IntN(100) == 0 {
+		_, _ = l.DB.Pool.Exec(ctx, `delete from limites_tasa where ventana_inicio < now() - interval '2 days'`)
+	}
+	return r, err
+}
+
+// Consulta is where ContarEn counts: the pool, or a transaction (*db.Tx).
+type Consulta interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// ContarEn counts one request for key through q. In a transaction, the
+// hit counts only if it commits (and the window's row stays locked until
+// then): a caller counts inside the transaction that does the counted work,
+// so work that turns out not to happen (a duplicate, a refusal) does not
+// use up the limit.
+func (l *Limiter) ContarEn(ctx context.Context, q Consulta, key string) (Resultado, error) {
+	if l.Max <= 0 {
+		return Resultado{Permitido: true}, nil
+	}
 	now := time.Now()
 	if l.Now != nil {
 		now = l.Now()
 	}
 	start := now.Truncate(l.Window)
 	var n int
-	err := l.DB.Pool.QueryRow(ctx, `insert into limites_tasa (clave, ventana_inicio, cuenta) values ($1, $2, 1)
+	err := q.QueryRow(ctx, `insert into limites_tasa (clave, ventana_inicio, cuenta) values ($1, $2, 1)
 		on conflict (clave, ventana_inicio) do update set cuenta = limites_tasa.cuenta + 1
 		returning cuenta`, l.Name+":"+key, start).Scan(&n)
 	if err != nil {
 		return Resultado{}, fmt.Errorf("ratelimit %s: %w", l.Name, err)
-	}
-	// Old windows are garbage; sweeping on a small fraction of hits keeps the
-	// table small without a scheduled job.
-	if rand.IntN(100) == 0 {
-		_, _ = l.DB.Pool.Exec(ctx, `delete from limites_tasa where ventana_inicio < now() - interval '2 days'`)
 	}
 	fin := start.Add(l.Window)
 	r := Resultado{Permitido: n <= l.Max, Limite: l.Max, Ventana: l.Window, Restantes: max(l.Max-n, 0), Reinicio: fin}
