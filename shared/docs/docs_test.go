@@ -151,9 +151,12 @@ func TestOperationsDocumentTheirFiltersAndHealthIts503(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, want := range map[string][]string{
-		"/api/webhooks":               {"search", "activos", "sort"},
+		"/api/webhooks":               {"search", "activos", "sort", "formato"},
+		"/api/productos":              {"formato"},
+		"/api/ventas":                 {"formato"},
 		"/api/webhooks/{id}/entregas": {"estado", "evento", "fecha_inicio", "fecha_fin"},
 		"/api/tiempo-real":            {"intervalo"},
+		"/api/eventos":                {"tipo"},
 	} {
 		got := map[string]bool{}
 		for _, p := range doc.Paths[path]["get"].Parameters {

@@ -6,6 +6,8 @@ package fuentes
 
 import (
 	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/erpcr/erp/shared/catalogo"
@@ -15,6 +17,7 @@ import (
 	"github.com/erpcr/erp/shared/empleados"
 	"github.com/erpcr/erp/shared/esquema"
 	"github.com/erpcr/erp/shared/eventos"
+	"github.com/erpcr/erp/shared/exportar"
 	"github.com/erpcr/erp/shared/facturacion"
 	"github.com/erpcr/erp/shared/importaciones"
 	"github.com/erpcr/erp/shared/inventario"
@@ -127,7 +130,26 @@ func Todas() openapi.Fuentes {
 	maps.Copy(f.Ejemplos, ejemplos)
 	importacionesDoc(&f)
 	nominaDoc(&f)
+	exportacionesDoc(&f)
 	return f
+}
+
+// exportacionesDoc declares the exports of the lists (issue 14): every
+// route the table marks with a download class answers ?formato=csv|excel
+// with all the rows its filters select, as a file (handler.List); the
+// routes that declare their own formato (reports) keep theirs.
+func exportacionesDoc(f *openapi.Fuentes) {
+	formato := esquema.Campo{Nombre: "formato", Tipo: esquema.Texto, Valores: append([]string{"json"}, exportar.Formatos...),
+		Descripcion: "json (la página), o un archivo con todas las filas que seleccionan los filtros (hasta " +
+			strconv.Itoa(exportar.MaxFilas) + "); cuenta en la clase de límite exports."}
+	for _, rt := range routes.All() {
+		if rt.Descargas == "" || rt.Method != "GET" || f.Descargas[rt.Name] != "" || slices.ContainsFunc(f.Consultas[rt.Name],
+			func(c esquema.Campo) bool { return c.Nombre == "formato" }) {
+			continue
+		}
+		f.Consultas[rt.Name] = append(f.Consultas[rt.Name], formato)
+		f.Descargas[rt.Name] = "text/csv," + exportar.MediaExcel
+	}
 }
 
 // nominaDoc declares the payroll's queries, the platform-only bodies of
