@@ -79,9 +79,9 @@ var FormasPago = [][2]string{
 
 // TiposIdentificacion: codigo, Hacienda Identificacion/Tipo, nombre, formato.
 var TiposIdentificacion = [][4]string{
-	{"fisica", "01", "Cédula física", "9 dígitos"},
+	{"fisica", "01", "Cédula física", "9 dígitos, no comienza con 0"},
 	{"juridica", "02", "Cédula jurídica", "10 dígitos, comienza con 3"},
-	{"dimex", "03", "DIMEX", "11 o 12 dígitos"},
-	{"nite", "04", "NITE", "10 dígitos"},
+	{"dimex", "03", "DIMEX", "11 o 12 dígitos, no comienza con 0"},
+	{"nite", "04", "NITE", "10 dígitos, no todos ceros"},
 	{"extranjero", "05", "Extranjero no domiciliado", "alfanumérico, hasta 20 caracteres"},
 }
