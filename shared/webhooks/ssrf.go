@@ -193,6 +193,11 @@ func ValidarURL(raw string, permitidos Permitidos) string {
 	if u.User != nil {
 		return "La URL no puede incluir usuario ni contraseña."
 	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return "El puerto de la URL debe estar entre 1 y 65535."
+		}
+	}
 	host := strings.ToLower(u.Hostname())
 	if permitidos.permite(net.JoinHostPort(host, puerto(u))) {
 		return ""

@@ -23,6 +23,8 @@ func TestURLsNamingForbiddenDestinationsAreRefusedAtSave(t *testing.T) {
 		"http://0.0.0.0/", "http://0/", "http://[fc00::1]/", "http://[fd12:3456::1]/", "http://[fe80::1]/", "http://[fe80::1%25eth0]/",
 		"http://224.0.0.1/", "http://255.255.255.255/", "http://[ff02::1]/", "ftp://example.com/", "file:///etc/passwd",
 		"gopher://example.com/", "http:///x", "javascript:alert(1)", "https://" + strings.Repeat("a", 2040) + ".com/",
+		// A port no connection can use (it was saved, then failed every attempt).
+		"https://hooks.example.com:0/", "https://hooks.example.com:65536/", "https://hooks.example.com:99999999999/",
 	}
 	for _, u := range refused {
 		if msg := ValidarURL(u, nil); msg == "" {
