@@ -97,7 +97,7 @@ func leerVentaXML(ctx context.Context, q *db.Tx, ventaID int64) (ventaXML, error
 		from ventas v left join formas_pago fp on fp.id = v.forma_pago_id
 		left join lateral (select c.clave, c.tipo_documento, c.fecha_emision from comprobantes_electronicos c
 			where c.empresa_id = v.empresa_id and c.venta_id = v.venta_referencia_id and not c.eliminado
-			  and c.estado <> 'rejected'
+			  and not (`+reemplazable+`)
 			order by (c.estado = 'accepted') desc, c.id limit 1) r on true
 		where v.empresa_id = $1 and v.id = $2`, empresaID, ventaID)
 	b.Queue(`select d.linea, d.cantidad, d.precio_unitario, d.descuento, d.porcentaje_impuesto, d.descripcion,

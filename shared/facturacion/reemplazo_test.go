@@ -3,6 +3,7 @@ package facturacion_test
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -105,5 +106,16 @@ func TestAComprobanteHaciendaAnsweredErrorIsReplacedByANewOne(t *testing.T) {
 	g := f.Must(http.StatusCreated, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": ventaID})
 	if testenv.Num(g.JSON, "data.id") == float64(id) || testenv.Str(g.JSON, "data.numero_consecutivo") != "00100001010000000002" {
 		t.Fatalf("replacement: %s", g.Raw)
+	}
+	// A credit note of the sale references the replacement, not the
+	// refused document, even before the replacement is accepted.
+	p := f.Int(`select producto_id from detalles_venta where venta_id = $1`, ventaID)
+	nb := venta(f.Int(`select cliente_id from ventas where id = $1`, ventaID), linea(p, 1, 1000))
+	nb["tipo_comprobante"], nb["venta_referencia_id"], nb["codigo_referencia"], nb["razon_referencia"] = "nota_credito", ventaID, "01", "Anula la factura"
+	nc := f.generar(f.Admin, f.vender(nb))
+	x := testenv.Str(f.Must(http.StatusOK, http.MethodPost, ruta(nc, "generar-xml"), nil).JSON, "data.xml_original")
+	viejo := testenv.Str(f.Must(http.StatusOK, http.MethodGet, ruta(id, ""), nil).JSON, "data.clave")
+	if !strings.Contains(x, "<Numero>"+testenv.Str(g.JSON, "data.clave")+"</Numero>") || strings.Contains(x, viejo) {
+		t.Fatalf("the credit note's InformacionReferencia does not name the replacement %s:\n%s", testenv.Str(g.JSON, "data.clave"), x)
 	}
 }
