@@ -1,12 +1,8 @@
 package catalogo_test
 
 import (
-	"context"
 	"net/http"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -26,34 +22,9 @@ func TestADeleteRacingAnotherDeleteOfTheSameRecordAnswers404(t *testing.T) {
 		id          int
 	}{{"categorias_producto", categorias, cat}, {"productos", productos, prod}} {
 		t.Run(c.table, func(t *testing.T) {
-			ctx := context.Background()
-			conn, err := pgx.Connect(ctx, e.AdminURL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close(ctx)
-			tx, err := conn.Begin(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tx.Rollback(ctx)
-			if _, err := tx.Exec(ctx, `update `+c.table+` set activo = false, eliminado = true where id = $1`, c.id); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan testenv.Resp, 1)
-			go func() { done <- e.Call(admin, http.MethodDelete, item(c.path, c.id), nil) }()
-			deadline := time.Now().Add(10 * time.Second)
-			for testenv.Scalar[int64](t, e, `select count(*) from pg_stat_activity where datname = current_database()
-				and usename = 'erp_app' and wait_event_type = 'Lock' and query like 'update `+c.table+`%'`) == 0 {
-				if time.Now().After(deadline) {
-					t.Fatal("the DELETE never waited for the locked row")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			if err := tx.Commit(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if r := <-done; r.Status != http.StatusNotFound || testenv.Str(r.JSON, "message") == "" {
+			r := e.WhileLocked(t, `update `+c.table+` set activo = false, eliminado = true where id = $1`, []any{c.id}, "update "+c.table+"%",
+				func() testenv.Resp { return e.Call(admin, http.MethodDelete, item(c.path, c.id), nil) })
+			if r.Status != http.StatusNotFound || testenv.Str(r.JSON, "message") == "" {
 				t.Errorf("DELETE racing a committed delete: %d %s, want 404", r.Status, r.Raw)
 			}
 		})

@@ -194,11 +194,8 @@ func EliminarRol(ctx context.Context, tx *db.Tx, _ auth.Principal, id int64) err
 	b := &pgx.Batch{}
 	b.Queue(`delete from usuario_roles where empresa_id = $1 and rol_id = $2`, tx.EmpresaID(), id)
 	b.Queue(`delete from rol_permisos where empresa_id = $1 and rol_id = $2`, tx.EmpresaID(), id)
-	b.Queue(`update roles set activo = false, eliminado = true where empresa_id = $1 and id = $2`, tx.EmpresaID(), id)
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("roles: delete: %w", err)
-	}
-	return nil
+	b.Queue(`update roles set activo = false, eliminado = true where empresa_id = $1 and id = $2 and not eliminado`, tx.EmpresaID(), id)
+	return borrarEnLote(ctx, tx, b, b.Len()-1, "Rol no encontrado.", "roles: delete")
 }
 
 // added returns the slugs of next that are not in cur.

@@ -282,12 +282,38 @@ func Eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64) error 
 		b.Queue(`select auth_revocar_tokens_usuario($1, null)`, id)
 	}
 	b.Queue(`delete from usuario_roles where empresa_id = $1 and usuario_id = $2`, tx.EmpresaID(), id)
-	b.Queue(`update membresias set activo = false, eliminado = true, actualizado_en = now() where empresa_id = $1 and usuario_id = $2`, tx.EmpresaID(), id)
+	// not eliminado: of concurrent deletes the first commits and the others,
+	// re-reading the membership after its lock, change nothing and answer
+	// 404 as a later delete does (all of them answered 200).
+	membresia := b.Len()
+	b.Queue(`update membresias set activo = false, eliminado = true, actualizado_en = now() where empresa_id = $1 and usuario_id = $2 and not eliminado`, tx.EmpresaID(), id)
 	if home {
 		b.Queue(`update usuarios set activo = false, eliminado = true where id = $1`, id)
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("usuarios: delete: %w", err)
+	return borrarEnLote(ctx, tx, b, membresia, msgNoEncontrado, "usuarios: delete")
+}
+
+// borrarEnLote sends b and returns a NotFound with msg when its statement
+// number clave (the soft delete guarded by not eliminado) changed no row:
+// a concurrent delete committed first. The transaction is then rolled back.
+func borrarEnLote(ctx context.Context, tx *db.Tx, b *pgx.Batch, clave int, msg, que string) error {
+	br := tx.SendBatch(ctx, b)
+	var borradas int64
+	for i := range b.Len() {
+		tag, err := br.Exec()
+		if err != nil {
+			br.Close()
+			return fmt.Errorf("%s: %w", que, err)
+		}
+		if i == clave {
+			borradas = tag.RowsAffected()
+		}
+	}
+	if err := br.Close(); err != nil {
+		return fmt.Errorf("%s: %w", que, err)
+	}
+	if borradas == 0 {
+		return apperr.NewNotFound(msg)
 	}
 	return nil
 }
