@@ -31,6 +31,9 @@ const (
 	// Importe is the number format #,##0.00 (Excel's built-in format 4).
 	Importe
 	ImporteNegrita
+	// Cantidad is a quantity's #,##0.000 (stock and lines have 3 decimals).
+	Cantidad
+	CantidadNegrita
 )
 
 // Celda is one cell: a number cell when Numero is set (its value as
@@ -222,17 +225,21 @@ const workbookRels = `<Relationships xmlns="http://schemas.openxmlformats.org/pa
 	`</Relationships>`
 
 // styles: font 1 is font 0 in bold; cellXfs are Normal, Negrita, Importe
-// (numFmtId 4: #,##0.00) and ImporteNegrita, in Estilo's order.
+// (numFmtId 4: #,##0.00), ImporteNegrita, Cantidad (numFmtId 164:
+// #,##0.000) and CantidadNegrita, in Estilo's order.
 const styles = `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
+	`<numFmts count="1"><numFmt numFmtId="164" formatCode="#,##0.000"/></numFmts>` +
 	`<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font>` +
 	`<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>` +
 	`<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>` +
 	`<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>` +
 	`<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>` +
-	`<cellXfs count="4"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>` +
+	`<cellXfs count="6"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>` +
 	`<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>` +
 	`<xf numFmtId="4" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>` +
-	`<xf numFmtId="4" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" applyNumberFormat="1"/></cellXfs>` +
+	`<xf numFmtId="4" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" applyNumberFormat="1"/>` +
+	`<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>` +
+	`<xf numFmtId="164" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" applyNumberFormat="1"/></cellXfs>` +
 	`<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>` +
 	`</styleSheet>`
 

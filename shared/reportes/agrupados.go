@@ -30,7 +30,7 @@ type agrupado struct {
 
 // totalesLineas are the sums of a grouped report, in colones.
 var totalesLineas = []Columna{
-	{Clave: "cantidad", Titulo: "Cantidad"}, {Clave: "subtotal", Titulo: "Subtotal"},
+	{Clave: "cantidad", Titulo: "Cantidad", cantidad: true}, {Clave: "subtotal", Titulo: "Subtotal"},
 	{Clave: "descuentos", Titulo: "Descuentos"}, {Clave: "impuestos", Titulo: "Impuestos"}, {Clave: "total", Titulo: "Total"},
 }
 
@@ -120,8 +120,9 @@ func filasAgrupadas(rows pgx.Rows, totales []Columna, enteros ...string) ([]Fila
 			f[k] = n[i]
 		}
 		for i, col := range totales {
-			f[col.Clave] = Imp(v[i])
-			t[i] = t[i].Add(v[i])
+			// the totals foot the rows as shown: sums of the rounded values
+			f[col.Clave] = col.valor(v[i])
+			t[i] = t[i].Add(col.valor(v[i]).Decimal)
 		}
 		filas = append(filas, f)
 	}
@@ -130,7 +131,7 @@ func filasAgrupadas(rows pgx.Rows, totales []Columna, enteros ...string) ([]Fila
 	}
 	tot := map[string]Importe{}
 	for i, col := range totales {
-		tot[col.Clave] = Imp(t[i])
+		tot[col.Clave] = col.valor(t[i])
 	}
 	return filas, tot, nil
 }

@@ -93,6 +93,7 @@ type bloque struct {
 type celda struct {
 	texto   string
 	importe *decimal.Decimal
+	escala  int32 // decimals of importe: 2, or 3 for a quantity
 	total   bool
 }
 
@@ -138,7 +139,7 @@ func bloques(r *Reporte, t Tipo) []bloque {
 		{Clave: "monto", Titulo: "Monto", Tipo: ColImporte}}}
 	for _, col := range t.Totales {
 		if v, ok := r.Totales[col.Clave]; ok {
-			c := imp(v.Decimal)
+			c := impDe(v)
 			c.total = true
 			tot.filas = append(tot.filas, []celda{{texto: col.Titulo, total: true}, c})
 		}
@@ -158,11 +159,11 @@ func filaTotal(cols []Columna, titulo string, tot map[string]Importe) []celda {
 			primero = i
 		}
 		if v, ok := tot[c.Clave]; ok {
-			fila[i] = imp(v.Decimal)
+			fila[i] = impDe(v)
 		}
 	}
 	if v, ok := tot["total"]; ok && ultimo >= 0 {
-		fila[ultimo] = imp(v.Decimal)
+		fila[ultimo] = impDe(v)
 	}
 	if primero < 0 {
 		primero = 0
@@ -201,12 +202,29 @@ func tituloTotal(t Tipo, clave string) string {
 	return clave
 }
 
-func imp(d decimal.Decimal) celda { d = d.Round(2); return celda{importe: &d} }
+func imp(d decimal.Decimal) celda { d = d.Round(2); return celda{importe: &d, escala: 2} }
+
+// impDe is the cell of a report's value: an amount, or a quantity with its
+// 3 decimals.
+func impDe(i Importe) celda {
+	d := i.Round(i.Escala())
+	return celda{importe: &d, escala: i.Escala()}
+}
 
 // valorCelda reads a row's value (as computed, or as read back from the
 // cache: json.Number, string, float64) as a cell of the column's kind.
 func valorCelda(v any, tipo string) celda {
 	if tipo == ColImporte || tipo == ColPorcentaje {
+		switch x := v.(type) {
+		case Importe:
+			return impDe(x)
+		case json.Number, string:
+			// read back from the cache: a quantity has 3 decimals
+			var i Importe
+			if err := i.UnmarshalJSON([]byte(fmt.Sprint(x))); err == nil {
+				return impDe(i)
+			}
+		}
 		if d, ok := decimalDe(v); ok {
 			return imp(d)
 		}
@@ -262,7 +280,7 @@ func entero(v any) (int64, bool) {
 // plano is a cell as text: amounts as plain decimals (CSV).
 func (c celda) plano() string {
 	if c.importe != nil {
-		return c.importe.StringFixed(2)
+		return c.importe.StringFixed(max(c.escala, 2))
 	}
 	return c.texto
 }
@@ -272,14 +290,20 @@ func (c celda) legible() string {
 	if c.importe == nil {
 		return c.texto
 	}
+	if c.escala > 2 {
+		return milesCon(*c.importe, c.escala)
+	}
 	return Miles(*c.importe)
 }
 
 // Miles writes an amount with 2 decimals and comma thousands separators
 // ("-1,234,567.89"), as the PDF shows it.
-func Miles(d decimal.Decimal) string {
-	s := d.Abs().StringFixed(2)
-	ent, dec := s[:len(s)-3], s[len(s)-2:]
+func Miles(d decimal.Decimal) string { return milesCon(d, 2) }
+
+// milesCon is Miles with escala decimals (a quantity's 3).
+func milesCon(d decimal.Decimal, escala int32) string {
+	s := d.Abs().StringFixed(escala)
+	ent, dec := s[:len(s)-int(escala)-1], s[len(s)-int(escala):]
 	var b strings.Builder
 	for i, ch := range ent {
 		if i > 0 && (len(ent)-i)%3 == 0 {
@@ -288,7 +312,7 @@ func Miles(d decimal.Decimal) string {
 		b.WriteRune(ch)
 	}
 	out := b.String() + "." + dec
-	if d.Round(2).IsNegative() {
+	if d.Round(escala).IsNegative() {
 		return "-" + out
 	}
 	return out
@@ -375,6 +399,10 @@ func exportarExcel(r *Reporte, bs []bloque, h Encabezado) ([]byte, error) {
 			fila := make([]exportar.Celda, len(cs))
 			for i, c := range cs {
 				switch {
+				case c.importe != nil && c.escala > 2 && c.total:
+					fila[i] = exportar.Numero(c.importe.InexactFloat64(), exportar.CantidadNegrita)
+				case c.importe != nil && c.escala > 2:
+					fila[i] = exportar.Numero(c.importe.InexactFloat64(), exportar.Cantidad)
 				case c.importe != nil && c.total:
 					fila[i] = exportar.Numero(c.importe.InexactFloat64(), exportar.ImporteNegrita)
 				case c.importe != nil:

@@ -74,6 +74,8 @@ func impuestos(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 		}
 		s := secciones[lado]
 		s.Filas = append(s.Filas, Fila{"mes": mes, "porcentaje_impuesto": Imp(tarifa), "base": Imp(base), "iva": Imp(iva)})
+		// the totals foot the rows as shown: sums of the rounded values
+		base, iva = Imp(base).Decimal, Imp(iva).Decimal
 		a := sumas[lado]
 		sumas[lado] = [2]decimal.Decimal{a[0].Add(base), a[1].Add(iva)}
 	}

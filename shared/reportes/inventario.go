@@ -160,7 +160,7 @@ func valorizado(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	var sCant, sValor decimal.Decimal
 	cerrar := func() {
 		if s != nil {
-			s.Totales = map[string]Importe{"cantidad": Imp(sCant), "valor": Imp(sValor)}
+			s.Totales = map[string]Importe{"cantidad": Cant(sCant), "valor": Imp(sValor)}
 			secciones = append(secciones, *s)
 		}
 	}
@@ -180,7 +180,9 @@ func valorizado(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 			sCant, sValor = decimal.Zero, decimal.Zero
 		}
 		s.Filas = append(s.Filas, Fila{"almacen_id": almacen, "producto_id": producto, "codigo": codigo, "nombre": nombre,
-			"categoria": categ, "cantidad": Imp(q), "costo_unitario": Imp(v.DivRound(q, 4)), "valor": Imp(v)})
+			"categoria": categ, "cantidad": Cant(q), "costo_unitario": Imp(v.DivRound(q, 4)), "valor": Imp(v)})
+		// The totals foot the rows as shown: sums of the rounded values.
+		q, v = Cant(q).Decimal, Imp(v).Decimal
 		sCant, sValor = sCant.Add(q), sValor.Add(v)
 		cantidad, valor = cantidad.Add(q), valor.Add(v)
 	}
@@ -189,5 +191,5 @@ func valorizado(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	}
 	cerrar()
 	return &Reporte{Tipo: InventarioValorizado, Titulo: "Inventario valorizado (PEPS) al " + fecha(c.Fecha),
-		Secciones: secciones, Totales: map[string]Importe{"cantidad": Imp(cantidad), "valor": Imp(valor)}}, nil
+		Secciones: secciones, Totales: map[string]Importe{"cantidad": Cant(cantidad), "valor": Imp(valor)}}, nil
 }

@@ -98,23 +98,23 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 		rows  int
 	}{
 		{"at the end of March", "?fecha=2026-03-31", map[string]string{
-			"data.totales.cantidad": "7.00", "data.totales.valor": "1200.00",
+			"data.totales.cantidad": "7.000", "data.totales.valor": "1200.00",
 			// Sections by warehouse name: A ("Almacén Principal"...) and
 			// Bodega Norte; the order is checked below by id.
 		}, 2},
 		{"after the first sale, before the adjustment", "?fecha=2026-03-12", map[string]string{
-			"data.totales.cantidad": "11.00", "data.totales.valor": "1640.00"}, 2},
+			"data.totales.cantidad": "11.000", "data.totales.valor": "1640.00"}, 2},
 		{"before anything", "?fecha=2026-02-28", map[string]string{
-			"data.totales.cantidad": "0.00", "data.totales.valor": "0.00"}, 0},
+			"data.totales.cantidad": "0.000", "data.totales.valor": "0.00"}, 0},
 		{"one warehouse", "?fecha=2026-03-31&almacen_id=" + b, map[string]string{
-			"data.totales.cantidad": "2.00", "data.totales.valor": "400.00",
+			"data.totales.cantidad": "2.000", "data.totales.valor": "400.00",
 			"data.secciones.0.filas.0.costo_unitario": "200.00", "data.secciones.0.totales.valor": "400.00"}, 1},
 		{"one product in A", "?fecha=2026-03-31&almacen_id=" + a + "&producto_id=" + itoa64(x), map[string]string{
-			"data.totales.cantidad": "5.00", "data.totales.valor": "800.00",
-			"data.secciones.0.filas.0.cantidad": "5.00", "data.secciones.0.filas.0.costo_unitario": "160.00",
+			"data.totales.cantidad": "5.000", "data.totales.valor": "800.00",
+			"data.secciones.0.filas.0.cantidad": "5.000", "data.secciones.0.filas.0.costo_unitario": "160.00",
 			"data.secciones.0.filas.0.valor": "800.00"}, 1},
 		{"A after the first sale: the 8 newest units at 130, not the average 115", "?fecha=2026-03-12&almacen_id=" + a, map[string]string{
-			"data.totales.cantidad": "8.00", "data.totales.valor": "1040.00", "data.secciones.0.filas.0.costo_unitario": "130.00"}, 1},
+			"data.totales.cantidad": "8.000", "data.totales.valor": "1040.00", "data.secciones.0.filas.0.costo_unitario": "130.00"}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -138,7 +138,7 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 			t.Errorf("row of %s: %s", p, r.Raw)
 		}
 	}
-	if porAlmacen["almacen-"+a] != [2]string{"5.00", "800.00"} || porAlmacen["almacen-"+b] != [2]string{"2.00", "400.00"} {
+	if porAlmacen["almacen-"+a] != [2]string{"5.000", "800.00"} || porAlmacen["almacen-"+b] != [2]string{"2.000", "400.00"} {
 		t.Errorf("per warehouse: %v", porAlmacen)
 	}
 	if testenv.Str(r.JSON, "data.parametros.fecha") != "2026-03-31" {
@@ -155,7 +155,7 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 	// shows at once (its accounting entry moves the cache version).
 	i.mover(i.a, x, "2026-03-28", "Ajuste Negativo", 2, 0) // takes the 2 oldest: 2 @ 150
 	r = f.ok(base + "?fecha=2026-03-31")
-	want(t, r, "after an adjustment", map[string]string{"data.totales.cantidad": "5.00", "data.totales.valor": "900.00"})
+	want(t, r, "after an adjustment", map[string]string{"data.totales.cantidad": "5.000", "data.totales.valor": "900.00"})
 	if h := r.Header.Get(reportes.CacheHeader); h != "MISS" {
 		t.Errorf("after a movement: cache %s", h)
 	}
@@ -164,7 +164,7 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 	// warehouse: it moves the cache version itself.
 	enB := base + "?fecha=2026-03-31&almacen_id=" + b
 	f.ok(enB)
-	if r := f.ok(enB); r.Header.Get(reportes.CacheHeader) != "HIT" || exact(t, r, "data.totales.cantidad") != "2.00" {
+	if r := f.ok(enB); r.Header.Get(reportes.CacheHeader) != "HIT" || exact(t, r, "data.totales.cantidad") != "2.000" {
 		t.Errorf("warehouse B cached: %s %s", r.Header.Get(reportes.CacheHeader), r.Raw)
 	}
 	if r := f.E.Call(i.tok, http.MethodPost, "/api/inventario/transferencias", map[string]any{"almacen_origen_id": i.a, "almacen_destino_id": i.b,
@@ -175,13 +175,13 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 	if h := r.Header.Get(reportes.CacheHeader); h != "MISS" {
 		t.Errorf("after a transfer: cache %s", h)
 	}
-	if got := exact(t, r, "data.totales.cantidad"); got != "3.00" {
+	if got := exact(t, r, "data.totales.cantidad"); got != "3.000" {
 		t.Errorf("warehouse B after a transfer: cantidad %s: %s", got, r.Raw)
 	}
 
 	// Company 2 sees its own product only.
 	r2 := f.E.Get(base+"?fecha=2026-03-31", i2.tok)
-	want(t, r2, "company 2", map[string]string{"data.totales.cantidad": "50.00", "data.totales.valor": "500.00"})
+	want(t, r2, "company 2", map[string]string{"data.totales.cantidad": "50.000", "data.totales.valor": "500.00"})
 	if testenv.Len(r2.JSON, "data.secciones") != 1 || testenv.Str(r2.JSON, "data.secciones.0.filas.0.codigo") != "FIFO-Z" {
 		t.Errorf("company 2: %s", r2.Raw)
 	}
@@ -196,12 +196,12 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 	r := f.ok("/api/reportes/kardex?producto_id=" + itoa64(x) + "&almacen_id=" + a + "&fecha_inicio=2026-03-05&fecha_fin=2026-03-31")
 	type fila struct{ fecha, tipo, entrada, salida, saldo, costo, valor string }
 	wantRows := []fila{
-		{"2026-03-05", "Saldo inicial", "", "", "10.00", "100.00", "1000.00"},
-		{"2026-03-05", "Compra", "10.00", "", "20.00", "130.00", "2300.00"},
-		{"2026-03-10", "Venta", "", "12.00", "8.00", "105.00", "1040.00"},
-		{"2026-03-20", "Ajuste Positivo", "5.00", "", "13.00", "150.00", "1790.00"},
-		{"2026-03-22", "Transferencia", "1.00", "", "14.00", "200.00", "1990.00"},
-		{"2026-03-25", "Venta", "", "9.00", "5.00", "132.22", "800.00"},
+		{"2026-03-05", "Saldo inicial", "", "", "10.000", "100.00", "1000.00"},
+		{"2026-03-05", "Compra", "10.000", "", "20.000", "130.00", "2300.00"},
+		{"2026-03-10", "Venta", "", "12.000", "8.000", "105.00", "1040.00"},
+		{"2026-03-20", "Ajuste Positivo", "5.000", "", "13.000", "150.00", "1790.00"},
+		{"2026-03-22", "Transferencia", "1.000", "", "14.000", "200.00", "1990.00"},
+		{"2026-03-25", "Venta", "", "9.000", "5.000", "132.22", "800.00"},
 	}
 	if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != len(wantRows) || testenv.Str(r.JSON, "data.secciones.0.clave") != "movimientos" {
 		t.Fatalf("%d rows: %s", n, r.Raw)
@@ -229,10 +229,10 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 		t.Errorf("data.movimientos: %d rows: %s", n, r.Raw)
 	}
 	want(t, r, "totales", map[string]string{
-		"data.totales.saldo_inicial_cantidad": "10.00", "data.totales.saldo_inicial_valor": "1000.00",
-		"data.totales.entradas": "16.00", "data.totales.valor_entradas": "2250.00",
-		"data.totales.salidas": "21.00", "data.totales.valor_salidas": "2450.00",
-		"data.totales.saldo_final_cantidad": "5.00", "data.totales.saldo_final_valor": "800.00",
+		"data.totales.saldo_inicial_cantidad": "10.000", "data.totales.saldo_inicial_valor": "1000.00",
+		"data.totales.entradas": "16.000", "data.totales.valor_entradas": "2250.00",
+		"data.totales.salidas": "21.000", "data.totales.valor_salidas": "2450.00",
+		"data.totales.saldo_final_cantidad": "5.000", "data.totales.saldo_final_valor": "800.00",
 	})
 
 	// Every warehouse, March: opening 0; each warehouse keeps its own
@@ -243,9 +243,9 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 	}
 	want(t, r, "all warehouses", map[string]string{
 		"data.secciones.0.filas.0.saldo_valor": "0.00", "data.secciones.0.filas.2.saldo_valor": "1600.00",
-		"data.secciones.0.filas.4.saldo_cantidad": "11.00", "data.secciones.0.filas.4.saldo_valor": "1640.00",
-		"data.secciones.0.filas.7.saldo_cantidad": "16.00", "data.secciones.0.filas.7.saldo_valor": "2390.00",
-		"data.totales.saldo_final_cantidad": "7.00", "data.totales.saldo_final_valor": "1200.00",
+		"data.secciones.0.filas.4.saldo_cantidad": "11.000", "data.secciones.0.filas.4.saldo_valor": "1640.00",
+		"data.secciones.0.filas.7.saldo_cantidad": "16.000", "data.secciones.0.filas.7.saldo_valor": "2390.00",
+		"data.totales.saldo_final_cantidad": "7.000", "data.totales.saldo_final_valor": "1200.00",
 	})
 	if testenv.Str(r.JSON, "data.secciones.0.filas.2.almacen") != "Bodega Norte" {
 		t.Errorf("warehouse column: %s", r.Raw)
@@ -315,11 +315,11 @@ func TestPurchasesReportGroupsReceivedOrdersBySupplierOrProduct(t *testing.T) {
 	periodo := "fecha_inicio=" + dias(-1) + "&fecha_fin=" + hoy()
 	r := f.ok("/api/reportes/compras?" + periodo)
 	want(t, r, "por proveedor", map[string]string{
-		"data.totales.cantidad": "7.00", "data.totales.subtotal": "7000.00", "data.totales.descuentos": "100.00",
+		"data.totales.cantidad": "7.000", "data.totales.subtotal": "7000.00", "data.totales.descuentos": "100.00",
 		"data.totales.impuestos": "897.00", "data.totales.total": "7797.00",
-		"data.secciones.0.filas.0.cantidad": "6.00", "data.secciones.0.filas.0.subtotal": "5000.00", "data.secciones.0.filas.0.descuentos": "100.00",
+		"data.secciones.0.filas.0.cantidad": "6.000", "data.secciones.0.filas.0.subtotal": "5000.00", "data.secciones.0.filas.0.descuentos": "100.00",
 		"data.secciones.0.filas.0.impuestos": "637.00", "data.secciones.0.filas.0.total": "5537.00",
-		"data.secciones.0.filas.1.cantidad": "1.00", "data.secciones.0.filas.1.total": "2260.00",
+		"data.secciones.0.filas.1.cantidad": "1.000", "data.secciones.0.filas.1.total": "2260.00",
 	})
 	if testenv.Str(r.JSON, "data.parametros.agrupar") != "proveedor" || testenv.Str(r.JSON, "data.secciones.0.filas.0.grupo") != "Proveedor Alfa (NIT-ALFA)" ||
 		testenv.Num(r.JSON, "data.secciones.0.filas.0.ordenes") != 2 || testenv.Len(r.JSON, "data.secciones.0.filas") != 2 {
@@ -327,9 +327,9 @@ func TestPurchasesReportGroupsReceivedOrdersBySupplierOrProduct(t *testing.T) {
 	}
 	r = f.ok("/api/reportes/compras?" + periodo + "&agrupar=producto")
 	want(t, r, "por producto", map[string]string{
-		"data.secciones.0.filas.0.cantidad": "5.00", "data.secciones.0.filas.0.subtotal": "6000.00", "data.secciones.0.filas.0.impuestos": "780.00",
+		"data.secciones.0.filas.0.cantidad": "5.000", "data.secciones.0.filas.0.subtotal": "6000.00", "data.secciones.0.filas.0.impuestos": "780.00",
 		"data.secciones.0.filas.0.total":    "6780.00",
-		"data.secciones.0.filas.1.cantidad": "2.00", "data.secciones.0.filas.1.descuentos": "100.00", "data.secciones.0.filas.1.total": "1017.00",
+		"data.secciones.0.filas.1.cantidad": "2.000", "data.secciones.0.filas.1.descuentos": "100.00", "data.secciones.0.filas.1.total": "1017.00",
 		"data.totales.total": "7797.00",
 	})
 	if testenv.Str(r.JSON, "data.secciones.0.filas.0.grupo") != "CMP-X Producto CMP-X" {
@@ -341,7 +341,7 @@ func TestPurchasesReportGroupsReceivedOrdersBySupplierOrProduct(t *testing.T) {
 	want(t, f.ok("/api/reportes/compras?fecha_inicio=2026-01-01&fecha_fin=2026-01-31"), "enero", map[string]string{"data.totales.total": "0.00"})
 	// Company 2: its own order only.
 	want(t, f.E.Get("/api/reportes/compras?"+periodo, i2.tok), "company 2", map[string]string{
-		"data.totales.cantidad": "7.00", "data.totales.subtotal": "4900.00", "data.totales.total": "5537.00"})
+		"data.totales.cantidad": "7.000", "data.totales.subtotal": "4900.00", "data.totales.total": "5537.00"})
 
 	t.Run("csv", func(t *testing.T) {
 		r := f.descarga(t, "/api/reportes/compras?"+periodo+"&formato=csv", exportar.MediaCSV, "compras_"+dias(-1)+"_"+hoy()+".csv")
@@ -349,7 +349,7 @@ func TestPurchasesReportGroupsReceivedOrdersBySupplierOrProduct(t *testing.T) {
 		if strings.Join(recs[0], ",") != "seccion,grupo,ordenes,cantidad,subtotal,descuentos,impuestos,total" {
 			t.Errorf("header: %v", recs[0])
 		}
-		if strings.Join(recs[1], ",") != "proveedor,Proveedor Alfa (NIT-ALFA),2,6.00,5000.00,100.00,637.00,5537.00" {
+		if strings.Join(recs[1], ",") != "proveedor,Proveedor Alfa (NIT-ALFA),2,6.000,5000.00,100.00,637.00,5537.00" {
 			t.Errorf("first row: %v", recs[1])
 		}
 		tot := map[string]string{}
@@ -494,22 +494,22 @@ func TestNegativeStockIsValuedAtTheLastCostAndCoveredFirst(t *testing.T) {
 	i.mover(i.a, w, "2026-04-03", "Compra", 4, 120)
 	prod := "&producto_id=" + itoa64(w)
 	want(t, f.ok("/api/reportes/inventario-valorizado?fecha=2026-04-02"+prod), "04-02", map[string]string{
-		"data.totales.cantidad": "-3.00", "data.totales.valor": "-300.00"})
+		"data.totales.cantidad": "-3.000", "data.totales.valor": "-300.00"})
 	want(t, f.ok("/api/reportes/inventario-valorizado?fecha=2026-04-03"+prod), "04-03", map[string]string{
-		"data.totales.cantidad": "1.00", "data.totales.valor": "120.00"})
+		"data.totales.cantidad": "1.000", "data.totales.valor": "120.00"})
 	r := f.ok("/api/reportes/kardex?fecha_inicio=2026-04-01&fecha_fin=2026-04-03" + prod)
 	want(t, r, "kardex", map[string]string{
 		"data.secciones.0.filas.1.saldo_valor":    "200.00",
-		"data.secciones.0.filas.2.saldo_cantidad": "-3.00", "data.secciones.0.filas.2.costo_unitario": "100.00",
+		"data.secciones.0.filas.2.saldo_cantidad": "-3.000", "data.secciones.0.filas.2.costo_unitario": "100.00",
 		"data.secciones.0.filas.2.saldo_valor":    "-300.00",
-		"data.secciones.0.filas.3.saldo_cantidad": "1.00", "data.secciones.0.filas.3.saldo_valor": "120.00",
+		"data.secciones.0.filas.3.saldo_cantidad": "1.000", "data.secciones.0.filas.3.saldo_valor": "120.00",
 		"data.totales.saldo_final_valor": "120.00",
 	})
 	// From 04-03 on, the opening is the negative balance.
 	r = f.ok("/api/reportes/kardex?fecha_inicio=2026-04-03&fecha_fin=2026-04-03" + prod)
 	want(t, r, "opening", map[string]string{
-		"data.totales.saldo_inicial_cantidad": "-3.00", "data.totales.saldo_inicial_valor": "-300.00",
-		"data.totales.saldo_final_cantidad": "1.00", "data.totales.saldo_final_valor": "120.00",
+		"data.totales.saldo_inicial_cantidad": "-3.000", "data.totales.saldo_inicial_valor": "-300.00",
+		"data.totales.saldo_final_cantidad": "1.000", "data.totales.saldo_final_valor": "120.00",
 	})
 }
 

@@ -246,15 +246,15 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 		if entra {
 			f.entrar(q, costo)
 			entradas, vEntradas = entradas.Add(q), vEntradas.Add(q.Mul(costo))
-			fila["entrada"], fila["costo_unitario"] = Imp(q), Imp(costo)
+			fila["entrada"], fila["costo_unitario"] = Cant(q), Imp(costo)
 		} else {
 			v := f.salir(q)
 			salidas, vS = salidas.Add(q), vS.Add(v)
-			fila["salida"], fila["costo_unitario"] = Imp(q), Imp(v.DivRound(q, 4))
+			fila["salida"], fila["costo_unitario"] = Cant(q), Imp(v.DivRound(q, 4))
 		}
 		despuesQ, despuesV := f.saldo()
 		saldoQ, saldoV = saldoQ.Add(despuesQ.Sub(antesQ)), saldoV.Add(despuesV.Sub(antesV))
-		fila["saldo_cantidad"], fila["saldo_valor"] = Imp(saldoQ), Imp(saldoV)
+		fila["saldo_cantidad"], fila["saldo_valor"] = Cant(saldoQ), Imp(saldoV)
 		filas = append(filas, fila)
 	}
 	if err := rows.Err(); err != nil {
@@ -266,9 +266,9 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 		filas = append(filas, filaApertura(c.FechaInicio, iniQ, iniV, conAlmacen))
 	}
 	tot := map[string]Importe{
-		"saldo_inicial_cantidad": Imp(iniQ), "saldo_inicial_valor": Imp(iniV),
-		"entradas": Imp(entradas), "valor_entradas": Imp(vEntradas), "salidas": Imp(salidas), "valor_salidas": Imp(vS),
-		"saldo_final_cantidad": Imp(saldoQ), "saldo_final_valor": Imp(saldoV),
+		"saldo_inicial_cantidad": Cant(iniQ), "saldo_inicial_valor": Imp(iniV),
+		"entradas": Cant(entradas), "valor_entradas": Imp(vEntradas), "salidas": Cant(salidas), "valor_salidas": Imp(vS),
+		"saldo_final_cantidad": Cant(saldoQ), "saldo_final_valor": Imp(saldoV),
 	}
 	titulo := "Kardex de " + valid.Valor(codigo) + " " + *nombre
 	seccion := "Todos los almacenes"
@@ -277,14 +277,14 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	}
 	return &Reporte{Tipo: Kardex, Titulo: titulo,
 		Secciones: []Seccion{{Clave: "movimientos", Titulo: seccion, Columnas: columnasKardex(conAlmacen), Filas: filas,
-			Totales: map[string]Importe{"entrada": Imp(entradas), "salida": Imp(salidas), "saldo_cantidad": Imp(saldoQ), "saldo_valor": Imp(saldoV)}}},
+			Totales: map[string]Importe{"entrada": Cant(entradas), "salida": Cant(salidas), "saldo_cantidad": Cant(saldoQ), "saldo_valor": Imp(saldoV)}}},
 		Totales: tot, Movimientos: filas}, nil
 }
 
 // filaApertura is the first row: the balance before fecha_inicio.
 func filaApertura(inicio time.Time, q, v decimal.Decimal, conAlmacen bool) Fila {
 	f := Fila{"fecha": fecha(inicio), "tipo": "Saldo inicial", "documento": "", "referencia": "", "entrada": nil, "salida": nil,
-		"saldo_cantidad": Imp(q), "costo_unitario": nil, "saldo_valor": Imp(v)}
+		"saldo_cantidad": Cant(q), "costo_unitario": nil, "saldo_valor": Imp(v)}
 	if !q.IsZero() {
 		f["costo_unitario"] = Imp(v.DivRound(q, 4))
 	}

@@ -181,10 +181,10 @@ func TestSalesReportGroupsConfirmedSalesLessCreditNotes(t *testing.T) {
 	base := "/api/reportes/ventas?" + marzo
 	r := f.ok(base)
 	want(t, r, "ventas", map[string]string{
-		"data.totales.cantidad": "2.00", "data.totales.subtotal": "10000.00", "data.totales.descuentos": "0.00",
+		"data.totales.cantidad": "2.000", "data.totales.subtotal": "10000.00", "data.totales.descuentos": "0.00",
 		"data.totales.impuestos": "1300.00", "data.totales.total": "11300.00",
 		// By day (the default): the 15th, then the 16th (a sale and its note cancel).
-		"data.secciones.0.filas.0.total": "11300.00", "data.secciones.0.filas.1.cantidad": "0.00", "data.secciones.0.filas.1.total": "0.00",
+		"data.secciones.0.filas.0.total": "11300.00", "data.secciones.0.filas.1.cantidad": "0.000", "data.secciones.0.filas.1.total": "0.00",
 	})
 	if testenv.Str(r.JSON, "data.parametros.agrupar") != "dia" || testenv.Str(r.JSON, "data.secciones.0.filas.0.grupo") != "2026-03-15" ||
 		testenv.Len(r.JSON, "data.secciones.0.filas") != 2 || testenv.Str(r.JSON, "data.tipo") != "ventas" {
@@ -193,14 +193,14 @@ func TestSalesReportGroupsConfirmedSalesLessCreditNotes(t *testing.T) {
 	r = f.ok(base + "&agrupar=cliente")
 	want(t, r, "por cliente", map[string]string{
 		"data.secciones.0.filas.0.subtotal": "5000.00", "data.secciones.0.filas.0.impuestos": "650.00", "data.secciones.0.filas.0.total": "5650.00",
-		"data.secciones.0.filas.1.cantidad": "1.00", "data.secciones.0.filas.1.total": "5650.00", "data.totales.total": "11300.00",
+		"data.secciones.0.filas.1.cantidad": "1.000", "data.secciones.0.filas.1.total": "5650.00", "data.totales.total": "11300.00",
 	})
 	if testenv.Str(r.JSON, "data.secciones.0.filas.0.grupo") != "Cliente 109991777" || testenv.Str(r.JSON, "data.secciones.0.filas.1.grupo") != "Sin cliente" {
 		t.Errorf("by customer: %s", r.Raw)
 	}
 	for _, g := range []string{"producto", "sucursal", "vendedor"} {
 		r = f.ok(base + "&agrupar=" + g)
-		want(t, r, g, map[string]string{"data.totales.total": "11300.00", "data.secciones.0.filas.0.total": "11300.00", "data.secciones.0.filas.0.cantidad": "2.00"})
+		want(t, r, g, map[string]string{"data.totales.total": "11300.00", "data.secciones.0.filas.0.total": "11300.00", "data.secciones.0.filas.0.cantidad": "2.000"})
 		if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != 1 {
 			t.Errorf("by %s: %d rows: %s", g, n, r.Raw)
 		}
@@ -209,7 +209,7 @@ func TestSalesReportGroupsConfirmedSalesLessCreditNotes(t *testing.T) {
 		t.Errorf("product label %q", g)
 	}
 	r2 := f.E.Get(base, f.E.Admin(2))
-	want(t, r2, "company 2", map[string]string{"data.totales.cantidad": "7.00", "data.totales.total": "39550.00"})
+	want(t, r2, "company 2", map[string]string{"data.totales.cantidad": "7.000", "data.totales.total": "39550.00"})
 
 	for p, campo := range map[string]string{
 		base + "&agrupar=mes":                                               "agrupar",

@@ -85,6 +85,18 @@ type Columna struct {
 	Clave  string `json:"clave"`
 	Titulo string `json:"titulo"`
 	Tipo   string `json:"tipo"`
+	// cantidad marks a quantity among the sums of a grouped report: Cant,
+	// not Imp.
+	cantidad bool
+}
+
+// valor wraps a sum of the column: a quantity with 3 decimals, an amount
+// with 2.
+func (c Columna) valor(d decimal.Decimal) Importe {
+	if c.cantidad {
+		return Cant(d)
+	}
+	return Imp(d)
 }
 
 // Comparacion is the same report for the previous period and, per total,
@@ -107,22 +119,41 @@ type Variacion struct {
 }
 
 // Importe is an amount: a decimal (never a float) written as a JSON number
-// with exactly 2 decimals.
-type Importe struct{ decimal.Decimal }
+// with exactly 2 decimals; a quantity (Cant) keeps the 3 decimals stock and
+// document lines have (8.792 kg is not 8.79).
+type Importe struct {
+	decimal.Decimal
+	escala int32 // decimals written: 2 (the zero value) or escalaCantidad
+}
+
+// escalaCantidad is the scale of quantities (numeric(_, 3) in SQL).
+const escalaCantidad = 3
 
 // Imp wraps a decimal rounded to 2 decimals.
-func Imp(d decimal.Decimal) Importe { return Importe{d.Round(2)} }
+func Imp(d decimal.Decimal) Importe { return Importe{Decimal: d.Round(2)} }
 
-// MarshalJSON writes the amount with 2 decimals.
-func (i Importe) MarshalJSON() ([]byte, error) { return []byte(i.StringFixed(2)), nil }
+// Cant wraps a quantity rounded to 3 decimals, written with 3.
+func Cant(d decimal.Decimal) Importe {
+	return Importe{Decimal: d.Round(escalaCantidad), escala: escalaCantidad}
+}
 
-// UnmarshalJSON reads a JSON number or numeric string (the cache).
+// Escala is the number of decimals the value is written with.
+func (i Importe) Escala() int32 { return max(i.escala, 2) }
+
+// MarshalJSON writes the amount with 2 decimals (a quantity with 3).
+func (i Importe) MarshalJSON() ([]byte, error) { return []byte(i.StringFixed(i.Escala())), nil }
+
+// UnmarshalJSON reads a JSON number or numeric string (the cache); a value
+// written with 3 decimals is a quantity again.
 func (i *Importe) UnmarshalJSON(b []byte) error {
 	d, err := decimal.NewFromString(strings.Trim(string(b), `"`))
 	if err != nil {
 		return fmt.Errorf("reportes: importe %s: %w", b, err)
 	}
-	i.Decimal = d
+	i.Decimal, i.escala = d, 0
+	if d.Exponent() == -escalaCantidad {
+		i.escala = escalaCantidad
+	}
 	return nil
 }
 
