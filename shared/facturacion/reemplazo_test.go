@@ -42,7 +42,24 @@ func TestARejectedComprobanteIsReplacedByANewOneWithItsOwnClaveAndConsecutivo(t 
 	}
 
 	rechazar.Store(false)
-	g := f.Must(http.StatusCreated, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": ventaID})
+	// Concurrent generar calls create one replacement; the others get it (200).
+	var g testenv.Resp
+	creados := 0
+	for _, r := range testenv.Concurrently(5, func(int) testenv.Resp {
+		return f.E.Call(f.Admin, http.MethodPost, "/api/v1/hacienda/generar", map[string]any{"venta_id": ventaID})
+	}) {
+		switch r.Status {
+		case http.StatusCreated:
+			g = r
+			creados++
+		case http.StatusOK:
+		default:
+			t.Fatalf("concurrent generar: %d %s", r.Status, r.Raw)
+		}
+	}
+	if creados != 1 {
+		t.Fatalf("%d replacements created by 5 concurrent calls, want 1", creados)
+	}
 	nuevo := int64(testenv.Num(g.JSON, "data.id"))
 	clave, consecutivo := testenv.Str(g.JSON, "data.clave"), testenv.Str(g.JSON, "data.numero_consecutivo")
 	if nuevo == id || clave == testenv.Str(primero.JSON, "data.clave") || testenv.Str(g.JSON, "data.estado") != facturacion.Pendiente ||
