@@ -4,6 +4,7 @@
 package organizacion
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -40,10 +41,22 @@ func principal(table string) func(c *recurso.Call, vals map[string]any) error {
 	}
 }
 
-// keepPrincipal refuses to delete the principal row.
-func keepPrincipal(msg string) func(c *recurso.Call) error {
+// keepPrincipal refuses to delete the principal row. The record the delete
+// read is not locked: a switch of the principal to this row committed
+// meanwhile would go unseen and the company keep a deleted principal. So the
+// row is locked and read again (under READ COMMITTED the lock waits for that
+// switch and returns the row it committed); a row deleted meanwhile returns
+// nothing and the delete answers 404.
+func keepPrincipal(table, msg string) func(c *recurso.Call) error {
 	return func(c *recurso.Call) error {
-		if v, _ := c.Current["es_principal"].(bool); v {
+		principal, _ := c.Current["es_principal"].(bool)
+		if !principal {
+			err := c.Tx.QueryRow(c.Context(), `select es_principal from `+table+` where id = $1 and not eliminado for update`, c.ID).Scan(&principal)
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("organizacion: %s: lock: %w", table, err)
+			}
+		}
+		if principal {
 			return &httpx.Error{Kind: apperr.Invalid, Message: msg,
 				Fields: map[string][]string{"es_principal": {msg}}}
 		}
@@ -87,7 +100,7 @@ var Sucursal = &recurso.Resource{
 	Messages: recurso.Messages{NotFound: "Sucursal no encontrada.", Created: "Sucursal creada correctamente.",
 		Updated: "Sucursal actualizada correctamente.", Deleted: "Sucursal eliminada correctamente."},
 	BeforeSave:   principal("sucursales"),
-	BeforeDelete: keepPrincipal("No se puede eliminar la sucursal principal. Marque otra sucursal como principal primero."),
+	BeforeDelete: keepPrincipal("sucursales", "No se puede eliminar la sucursal principal. Marque otra sucursal como principal primero."),
 }
 
 // Almacen is a warehouse of a branch.
@@ -121,7 +134,7 @@ var Almacen = &recurso.Resource{
 	Messages: recurso.Messages{NotFound: "Almacén no encontrado.", Created: "Almacén creado correctamente.",
 		Updated: "Almacén actualizado correctamente.", Deleted: "Almacén eliminado correctamente."},
 	BeforeSave:   principal("almacenes"),
-	BeforeDelete: keepPrincipal("No se puede eliminar el almacén principal. Marque otro almacén como principal primero."),
+	BeforeDelete: keepPrincipal("almacenes", "No se puede eliminar el almacén principal. Marque otro almacén como principal primero."),
 }
 
 // Sucursales returns the handlers of the sucursales group.
