@@ -436,3 +436,42 @@ func TestARedirectIsNotFollowed(t *testing.T) {
 		t.Errorf("after a redirect: %s, logged %d; want pendiente (a retry) and 307", e, estadoHTTP)
 	}
 }
+
+// plazos records the deadline of every request and answers 204.
+type plazos struct {
+	mu  sync.Mutex
+	got []time.Duration
+}
+
+func (p *plazos) RoundTrip(r *http.Request) (*http.Response, error) {
+	d, _ := r.Context().Deadline()
+	p.mu.Lock()
+	p.got = append(p.got, time.Until(d))
+	p.mu.Unlock()
+	return &http.Response{StatusCode: 204, Body: http.NoBody, Header: http.Header{}, Request: r}, nil
+}
+
+// A test is answered within the request, which API Gateway ends at 30 s:
+// it waits at most MaxPrueba whatever the subscription's timeout, while a
+// delivery waits its full timeout_segundos.
+func TestATestWaitsAtMostMaxPruebaADeliveryItsTimeout(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	rt := &plazos{}
+	f.d.Transporte = rt
+	nombre, url, timeout := "Lento", f.rc.srv.URL+"/hook", 60
+	var w webhooks.Webhook
+	f.tx(func(ctx context.Context, tx *db.Tx) (err error) {
+		w, err = webhooks.Suscripciones{Cifrador: f.d.Cifrador}.Crear(ctx, tx,
+			webhooks.Datos{Nombre: &nombre, URL: &url, Eventos: []string{eventos.VentaCreada}, TimeoutSegundos: &timeout})
+		return err
+	})
+	if res, err := f.d.Probar(context.Background(), 1, w.ID); err != nil || !res.Entregada {
+		t.Fatalf("probar: %+v %v", res, err)
+	}
+	f.entregar(f.evento(eventos.VentaCreada)[0])
+	if len(rt.got) != 2 || rt.got[0] > webhooks.MaxPrueba || rt.got[0] < webhooks.MaxPrueba-5*time.Second ||
+		rt.got[1] < 55*time.Second || rt.got[1] > 60*time.Second {
+		t.Errorf("deadlines %v: want the test's at most %v and the delivery's 60 s", rt.got, webhooks.MaxPrueba)
+	}
+}

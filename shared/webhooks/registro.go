@@ -86,6 +86,12 @@ func (d *Despachador) Despertar(ctx context.Context, empresaID, entregaID int64)
 // EventoPrueba is the event of POST /api/webhooks/{id}/probar.
 const EventoPrueba = "webhook.prueba"
 
+// MaxPrueba bounds the wait of a test, which is answered in the request:
+// API Gateway ends an HTTP API integration at 30 s with its own English
+// 503, so a subscription's timeout_segundos up to 60 would outlive the
+// answer; the test reports "tiempo de espera agotado" instead.
+const MaxPrueba = 25 * time.Second
+
 // Probar sends a signed webhook.prueba event to the subscription now and
 // answers with the outcome. The attempt is logged like any other; a test
 // is never retried and never counts toward deactivation.
@@ -112,6 +118,7 @@ func (d *Despachador) Probar(ctx context.Context, empresaID, webhookID int64) (R
 	if !ok { // the subscription was deleted meanwhile (its deliveries ended)
 		return Resultado{}, apperr.NewNotFound(msgNoEncontrado)
 	}
+	t.timeout = min(t.timeout, MaxPrueba)
 	res, headers := d.enviar(ctx, t)
 	t.maxReintentos = 0 // a test is answered now: no retry
 	return res, d.registrarPrueba(ctx, t, res, headers)
