@@ -27,6 +27,7 @@ func TestUnDiaDeNegocioCuadraEntreModulos(t *testing.T) {
 	credito := x.Int(`select id from ventas where empresa_id = 1 and condicion_venta = 'credito' and estado = 'pendiente' order by id limit 1`)
 	x.notaCredito(credito)
 	x.movimientos()
+	x.planilla()
 	x.Must(http.StatusOK, http.MethodPost, testenv.Path("cajas", x.caja, "cerrar"), map[string]any{"monto_contado": "93000.00"})
 
 	t.Run("stock, movements, valuation and batches agree", x.cuadraInventario)

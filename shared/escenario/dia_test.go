@@ -3,7 +3,6 @@ package escenario
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -213,12 +212,17 @@ func (x *dia) ventasDelDia() {
 	x.sumar(anulada, -1)
 	_ = r
 
-	// The receivable of the credit sale: a cash payment into the box and a transfer.
+	// The receivable of the credit sale: a cash payment into the box and a
+	// transfer sent without fecha (today in Costa Rica, also after 18:00
+	// when the server's UTC day is already tomorrow).
 	cxc := x.Int(`select id from cuentas_por_cobrar where venta_id = $1`, testenv.ID(credito))
 	x.Must(http.StatusCreated, http.MethodPost, testenv.Path("cuentas-por-cobrar", cxc, "pagos"), map[string]any{
 		"monto": "20000.00", "fecha": x.hoy, "forma_pago_id": x.forma["01"], "caja_id": x.caja})
-	x.Must(http.StatusCreated, http.MethodPost, testenv.Path("cuentas-por-cobrar", cxc, "pagos"), map[string]any{
-		"monto": "7654.32", "fecha": x.hoy, "forma_pago_id": x.forma["04"]})
+	p := x.Must(http.StatusCreated, http.MethodPost, testenv.Path("cuentas-por-cobrar", cxc, "pagos"), map[string]any{
+		"monto": "7654.32", "forma_pago_id": x.forma["04"]})
+	if f := testenv.Str(p.JSON, "data.fecha"); f != x.hoy {
+		t.Errorf("a payment without fecha is dated %s, want today in Costa Rica %s", f, x.hoy)
+	}
 }
 
 // notaCredito credits part of the credit sale: a price correction without
@@ -248,4 +252,32 @@ func (x *dia) movimientos() {
 		"procesar": true, "detalles": []any{map[string]any{"producto_id": x.p13, "cantidad": 1}}})
 }
 
-var _ = strings.TrimSpace
+// planilla pays this month's payroll of one employee: calculated,
+// approved (the dashboard shows it pending), then paid without fecha_pago.
+func (x *dia) planilla() {
+	t := x.T
+	t.Helper()
+	// The employee is a fixture (owner SQL), as in the payroll's own tests.
+	x.Int(`insert into empleados (empresa_id, nombre, apellidos, tipo_identificacion, identificacion, fecha_nacimiento,
+			fecha_ingreso, puesto, salario_base, jornada, hijos, conyuge, estado, tipo_pago)
+		values (1, 'Luis', 'Vargas', 'fisica', '109990222', '1990-01-01', '2020-01-01', 'Bodeguero', 650000, 'diurna', 0, false,
+			'activo', 'mensual') returning id`)
+	ini, _ := time.Parse(time.DateOnly, x.mes)
+	fin := ini.AddDate(0, 1, -1).Format(time.DateOnly)
+	id := int64(x.E.Create(t, x.Admin, "/api/planillas", map[string]any{"tipo": "mensual", "fecha_inicio": x.mes, "fecha_fin": fin}))
+	x.Must(http.StatusOK, http.MethodPost, testenv.Path("planillas", id, "calcular"), nil)
+	a := x.Must(http.StatusOK, http.MethodPost, testenv.Path("planillas", id, "aprobar"), nil)
+	dash := x.Must(http.StatusOK, http.MethodGet, "/api/dashboard", nil)
+	if testenv.Num(dash.JSON, "data.planilla_pendiente.cantidad") != 1 {
+		t.Errorf("dashboard planilla_pendiente after approving: %s", dash.Raw)
+	}
+	var neto decimal.Decimal
+	for i := 0; i < testenv.Len(a.JSON, "data.lineas"); i++ {
+		neto = neto.Add(amt(t, a, fmt.Sprintf("data.lineas.%d.salario_neto", i)))
+	}
+	diferente(t, "dashboard planilla_pendiente against the planilla", amt(t, dash, "data.planilla_pendiente.monto"), neto)
+	p := x.Must(http.StatusOK, http.MethodPost, testenv.Path("planillas", id, "marcar-pagada"), nil)
+	if f := testenv.Str(p.JSON, "data.fecha_pago"); f != x.hoy {
+		t.Errorf("a planilla paid without fecha_pago is dated %s, want today in Costa Rica %s", f, x.hoy)
+	}
+}

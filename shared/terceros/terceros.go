@@ -8,6 +8,7 @@ import (
 
 	"github.com/erpcr/erp/shared/crformat"
 	"github.com/erpcr/erp/shared/eventos"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/lambdahttp"
 	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/recurso"
@@ -141,7 +142,7 @@ func recientes(nombre, tabla, parte, fecha, columnas string) recurso.Detail {
 func pendientes(nombre, parte, origen, tablaOrigen, numero string) recurso.Detail {
 	return recurso.Detail{Name: nombre, SQL: `select coalesce(jsonb_agg(x order by x.fecha_vencimiento, x.id), '[]') from (
 			select c.id, c.` + origen + `, d.` + numero + `, c.monto, c.saldo, c.fecha_emision, c.fecha_vencimiento, c.estado,
-			  c.fecha_vencimiento < current_date as vencida
+			  c.fecha_vencimiento < ` + horacr.HoySQL + ` as vencida
 			from ` + nombre + ` c join ` + tablaOrigen + ` d on d.empresa_id = c.empresa_id and d.id = c.` + origen + `
 			where c.empresa_id = app_empresa_id() and c.` + parte + ` = $1 and c.estado = 'pendiente' and not c.eliminado) x`}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
 	"github.com/erpcr/erp/shared/eventos"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/valid"
 )
 
@@ -69,9 +70,10 @@ type CuentaPorCobrar struct {
 	Pagos *[]Pago `json:"pagos,omitempty"`
 }
 
-// vencida: pending and past its due date.
+// vencida: pending and past its due date (today in Costa Rica, not the
+// server's UTC day).
 const cuentaCols = `c.id, c.empresa_id, c.cliente_id, c.venta_id, c.monto, c.saldo, c.fecha_emision::text, c.fecha_vencimiento::text,
-	c.estado, (c.estado = 'pendiente' and c.fecha_vencimiento < current_date), c.activo, c.eliminado, c.creado_en, c.actualizado_en`
+	c.estado, (c.estado = 'pendiente' and c.fecha_vencimiento < ` + horacr.HoySQL + `), c.activo, c.eliminado, c.creado_en, c.actualizado_en`
 
 func scanCuenta(row pgx.CollectableRow) (CuentaPorCobrar, error) {
 	var c CuentaPorCobrar
@@ -233,7 +235,7 @@ func registrarPago(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, x
 	nuevo := saldo.Decimal().Sub(monto)
 	b = &pgx.Batch{}
 	b.Queue(`insert into pagos (empresa_id, cuenta_por_cobrar_id, monto, fecha, forma_pago_id, referencia, usuario_id, cuenta_bancaria_id, caja_id)
-		values ($1, $2, $3, coalesce($4::date, current_date), $5, $6, $7, $8, $9) returning id`, tx.EmpresaID(), id, db.Numeric(monto), fechaArg,
+		values ($1, $2, $3, coalesce($4::date, `+horacr.HoySQL+`), $5, $6, $7, $8, $9) returning id`, tx.EmpresaID(), id, db.Numeric(monto), fechaArg,
 		formaPago, ref, p.UsuarioID, x.cuentaBancaria, x.caja)
 	b.Queue(`update cuentas_por_cobrar set saldo = $3::numeric, estado = case when $3::numeric = 0 then 'pagada' else estado end
 		where empresa_id = $1 and id = $2`, tx.EmpresaID(), id, db.Numeric(nuevo))

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/testenv"
 )
 
@@ -103,7 +104,7 @@ func TestPaymentsReduceTheBalanceAndSettleTheSale(t *testing.T) {
 	// The rest (fecha defaults to today).
 	pg = pagar(map[string]any{"monto": 1000})
 	if pg.Status != http.StatusCreated || num(pg, "data.cuenta_por_cobrar.saldo") != "0.00" || testenv.Str(pg.JSON, "data.cuenta_por_cobrar.estado") != "pagada" ||
-		testenv.Str(pg.JSON, "data.fecha") != time.Now().Format(time.DateOnly) {
+		testenv.Str(pg.JSON, "data.fecha") != horacr.Hoy().Format(time.DateOnly) { // today in Costa Rica
 		t.Fatalf("final payment: %d %s", pg.Status, pg.Raw)
 	}
 	if s := f.E.Get(path("ventas", ventaID), f.Admin); testenv.Str(s.JSON, "data.estado") != "pagada" {

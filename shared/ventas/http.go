@@ -6,6 +6,7 @@ import (
 
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/db"
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/plataforma"
 	"github.com/erpcr/erp/shared/valid"
 
@@ -45,7 +46,7 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[CuentaPorCob
 		and ($2::bigint is null or c.cliente_id = $2)
 		and ($3::bigint is null or c.venta_id = $3)
 		and ($4::text is null or c.estado = $4)
-		and ($5::boolean is not true or (c.estado = 'pendiente' and c.fecha_vencimiento < current_date))`, Order: order + ", c.id desc",
+		and ($5::boolean is not true or (c.estado = 'pendiente' and c.fecha_vencimiento < ` + horacr.HoySQL + `))`, Order: order + ", c.id desc",
 		Args: []any{cliente, venta, estado, vencidas},
 		Scan: scanCuenta, Load: func(ctx context.Context, tx *db.Tx, cs []CuentaPorCobrar) error {
 			return loadCuentas(ctx, tx, cs, false)
