@@ -123,6 +123,13 @@ func (x *dia) cuadraInventario(t *testing.T) {
 
 func (x *dia) cuadraKardex(t *testing.T) {
 	for _, p := range []int64{x.p13, x.p1, x.pex, x.pkg} {
+		// Every warehouse at once ends at the product's whole stock and value.
+		r := x.reporte(t, fmt.Sprintf("/api/reportes/kardex?producto_id=%d", p))
+		v := x.reporte(t, fmt.Sprintf("/api/reportes/inventario-valorizado?producto_id=%d", p))
+		stock := d(x.Existencias(x.principal, p)).Add(d(x.Existencias(x.bodega, p)))
+		diferente(t, fmt.Sprintf("kardex of product %d, every warehouse: closing quantity", p), amt(t, r, "data.totales.saldo_final_cantidad"), stock)
+		diferente(t, fmt.Sprintf("kardex of product %d, every warehouse: closing value", p), amt(t, r, "data.totales.saldo_final_valor"),
+			amt(t, v, "data.totales.valor"))
 		for _, a := range []int64{x.principal, x.bodega} {
 			r := x.reporte(t, fmt.Sprintf("/api/reportes/kardex?producto_id=%d&almacen_id=%d", p, a))
 			v := x.reporte(t, fmt.Sprintf("/api/reportes/inventario-valorizado?producto_id=%d&almacen_id=%d", p, a))

@@ -187,12 +187,14 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 		}
 		return f
 	}
-	// total is the balance of every warehouse of the kardex.
+	// total is the balance of every warehouse of the kardex, each
+	// warehouse's value rounded to céntimos as the valuation shows it, so
+	// that a balance of every warehouse is the sum of its rows there.
 	total := func() (decimal.Decimal, decimal.Decimal) {
 		var q, v decimal.Decimal
 		for _, f := range almacenes {
 			fq, fv := f.saldo()
-			q, v = q.Add(fq), v.Add(fv)
+			q, v = q.Add(fq), v.Add(fv.Round(2))
 		}
 		return q, v
 	}
@@ -253,7 +255,7 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 			fila["salida"], fila["costo_unitario"] = Cant(q), Imp(v.DivRound(q, 4))
 		}
 		despuesQ, despuesV := f.saldo()
-		saldoQ, saldoV = saldoQ.Add(despuesQ.Sub(antesQ)), saldoV.Add(despuesV.Sub(antesV))
+		saldoQ, saldoV = saldoQ.Add(despuesQ.Sub(antesQ)), saldoV.Add(despuesV.Round(2).Sub(antesV.Round(2)))
 		fila["saldo_cantidad"], fila["saldo_valor"] = Cant(saldoQ), Imp(saldoV)
 		filas = append(filas, fila)
 	}
