@@ -28,7 +28,8 @@ func TestUnDiaDeNegocioCuadraEntreModulos(t *testing.T) {
 	x.notaCredito(credito)
 	x.movimientos()
 	x.planilla()
-	x.Must(http.StatusOK, http.MethodPost, testenv.Path("cajas", x.caja, "cerrar"), map[string]any{"monto_contado": "93000.00"})
+	cierre := x.Must(http.StatusOK, http.MethodPost, testenv.Path("cajas", x.caja, "cerrar"), map[string]any{"monto_contado": "93000.00"})
+	t.Run("the cash box expects what went through it", func(t *testing.T) { x.cuadraCaja(t, cierre) })
 
 	t.Run("stock, movements, valuation and batches agree", x.cuadraInventario)
 	t.Run("kardex ends at the stock and its value", x.cuadraKardex)
@@ -206,6 +207,28 @@ func (x *dia) cuadraVentas(t *testing.T) {
 	diferente(t, "dashboard top products (all four) against net sales", top, x.ventas["subtotal"].Sub(x.ventas["descuentos"]).Round(2))
 }
 
+// cuadraCaja: the box's expected cash is its opening plus the cash sales
+// into it (the credit note's refund subtracts), plus the cash collected
+// into it, less the cash paid from it; the difference is posted.
+func (x *dia) cuadraCaja(t *testing.T, cierre testenv.Resp) {
+	var ventas, cobros, pagos decimal.Decimal
+	for _, s := range testenv.Column[string](t, x.E, `select (case when tipo_comprobante = 'nota_credito' then -1 else 1 end
+			* round(monto_total * tipo_cambio, 2))::text from ventas where caja_id = $1 and estado in ('pendiente', 'pagada')`, x.caja) {
+		ventas = ventas.Add(d(s))
+	}
+	cobros = d(x.Text(`select coalesce(sum(monto), 0)::text from pagos where caja_id = $1 and cuenta_por_cobrar_id is not null`, x.caja))
+	pagos = d(x.Text(`select coalesce(sum(monto), 0)::text from pagos where caja_id = $1 and cuenta_por_pagar_id is not null`, x.caja))
+	diferente(t, "box ventas_efectivo", amt(t, cierre, "data.ventas_efectivo"), ventas)
+	diferente(t, "box cobros_efectivo", amt(t, cierre, "data.cobros_efectivo"), cobros)
+	diferente(t, "box pagos_efectivo", amt(t, cierre, "data.pagos_efectivo"), pagos)
+	esperado := d("50000.00").Add(ventas).Add(cobros).Sub(pagos)
+	diferente(t, "box monto_esperado", amt(t, cierre, "data.monto_esperado"), esperado)
+	diferente(t, "box diferencia", amt(t, cierre, "data.diferencia"), d("93000.00").Sub(esperado))
+	if pagos.IsZero() || cobros.IsZero() || ventas.IsZero() {
+		t.Errorf("the box saw no sale, collection or payment: %s", cierre.Raw)
+	}
+}
+
 // saldoAging is the total of an aging report and the open balances of the
 // list it ages.
 func (x *dia) saldoAging(t *testing.T, reporte, lista string) (decimal.Decimal, decimal.Decimal) {
@@ -240,6 +263,17 @@ func (x *dia) cuadraLibros(t *testing.T) {
 	diferente(t, "balance sheet: assets against liabilities and equity", amt(t, bg, "data.totales.activo"),
 		amt(t, bg, "data.totales.pasivo").Add(amt(t, bg, "data.totales.patrimonio")))
 	er := x.reporte(t, "/api/reportes/financiero?tipo=estado_resultados&"+periodo)
+	// No capital was brought in: the equity is the year's result.
+	diferente(t, "balance sheet equity against the income statement's utilidad_neta", amt(t, bg, "data.totales.patrimonio"),
+		amt(t, er, "data.totales.utilidad_neta"))
+	var filasER decimal.Decimal
+	for _, k := range []string{"ingresos", "otros_ingresos"} {
+		filasER = filasER.Add(amt(t, er, "data.totales."+k))
+	}
+	for _, k := range []string{"costo_ventas", "gastos"} {
+		filasER = filasER.Sub(amt(t, er, "data.totales."+k))
+	}
+	diferente(t, "income statement: utilidad_neta against its parts", amt(t, er, "data.totales.utilidad_neta"), filasER)
 
 	netas := x.ventas["subtotal"].Sub(x.ventas["descuentos"]).Round(2)
 	ventas, devoluciones := d(x.Saldo("4.1.01.001")).Neg(), d(x.Saldo("4.1.01.002"))
