@@ -248,6 +248,13 @@ func (x *dia) cuadraCuentas(t *testing.T) {
 	aging, abiertos := x.saldoAging(t, "antiguedad-cuentas-por-cobrar", "/api/cuentas-por-cobrar")
 	diferente(t, "receivables aging against the open receivables", aging, abiertos)
 	diferente(t, "receivables account against the open receivables", d(x.Saldo("1.1.03.001")), abiertos)
+	// The purchases report counts the orders whose payable was issued in the period.
+	compras := x.reporte(t, "/api/reportes/compras?fecha_inicio="+x.mes+"&fecha_fin="+x.hoy)
+	diferente(t, "purchases report total against the payables issued", amt(t, compras, "data.totales.total"),
+		d(x.Text(`select sum(monto)::text from cuentas_por_pagar where empresa_id = 1`)))
+	impuestos := x.reporte(t, "/api/reportes/impuestos?fecha_inicio="+x.mes+"&fecha_fin="+x.hoy)
+	diferente(t, "IVA report purchases' IVA against the purchases report", amt(t, impuestos, "data.totales.iva_compras"),
+		amt(t, compras, "data.totales.impuestos"))
 	aging, abiertos = x.saldoAging(t, "antiguedad-cuentas-por-pagar", "/api/cuentas-por-pagar")
 	diferente(t, "payables aging against the open payables", aging, abiertos)
 	diferente(t, "payables account against the open payables", d(x.Saldo("2.1.01.001")).Neg(), abiertos)
