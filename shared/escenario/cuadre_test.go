@@ -200,6 +200,27 @@ func (x *dia) cuadraVentas(t *testing.T) {
 	if dif := libros.Sub(x.ventas["total"]).Abs(); dif.GreaterThan(d("0.05")) {
 		t.Errorf("sales in colones: the books' %s, the lines' %s", libros, x.ventas["total"])
 	}
+	// Per branch: the dashboard of the principal branch and the sales report's row of it.
+	var sucursal decimal.Decimal
+	for _, s := range testenv.Column[string](t, x.E, `select (case when tipo_comprobante = 'nota_credito' then -1 else 1 end
+			* round(monto_total * tipo_cambio, 2))::text from ventas where empresa_id = 1 and estado in ('pendiente', 'pagada') and sucursal_id = $1`,
+		x.Sucursal) {
+		sucursal = sucursal.Add(d(s))
+	}
+	if sucursal.IsZero() {
+		t.Errorf("no sale of the principal branch")
+	}
+	ds := x.reporte(t, fmt.Sprintf("/api/dashboard?sucursal_id=%d", x.Sucursal))
+	diferente(t, "dashboard ventas_hoy of the principal branch", amt(t, ds, "data.ventas_hoy.monto"), sucursal)
+	porSucursal := x.reporte(t, "/api/reportes/ventas?agrupar=sucursal&"+periodo)
+	for i := 0; i < testenv.Len(porSucursal.JSON, "data.secciones.0.filas"); i++ {
+		p := fmt.Sprintf("data.secciones.0.filas.%d.", i)
+		if testenv.Str(porSucursal.JSON, p+"clave") == fmt.Sprint(x.Sucursal) {
+			if dif := amt(t, porSucursal, p+"total").Sub(sucursal).Abs(); dif.GreaterThan(d("0.05")) {
+				t.Errorf("sales report of the principal branch %s, its sales %s", amt(t, porSucursal, p+"total"), sucursal)
+			}
+		}
+	}
 	var top decimal.Decimal
 	for i := 0; i < testenv.Len(dash.JSON, "data.top_productos_mes"); i++ {
 		top = top.Add(amt(t, dash, fmt.Sprintf("data.top_productos_mes.%d.monto", i)))
