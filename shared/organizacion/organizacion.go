@@ -4,7 +4,6 @@
 package organizacion
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -41,22 +40,12 @@ func principal(table string) func(c *recurso.Call, vals map[string]any) error {
 	}
 }
 
-// keepPrincipal refuses to delete the principal row. The record the delete
-// read is not locked: a switch of the principal to this row committed
-// meanwhile would go unseen and the company keep a deleted principal. So the
-// row is locked and read again (under READ COMMITTED the lock waits for that
-// switch and returns the row it committed); a row deleted meanwhile returns
-// nothing and the delete answers 404.
-func keepPrincipal(table, msg string) func(c *recurso.Call) error {
+// keepPrincipal refuses to delete the principal row (recurso locks the row
+// before reading it, so a switch of the principal committed meanwhile is
+// seen).
+func keepPrincipal(msg string) func(c *recurso.Call) error {
 	return func(c *recurso.Call) error {
-		principal, _ := c.Current["es_principal"].(bool)
-		if !principal {
-			err := c.Tx.QueryRow(c.Context(), `select es_principal from `+table+` where id = $1 and not eliminado for update`, c.ID).Scan(&principal)
-			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-				return fmt.Errorf("organizacion: %s: lock: %w", table, err)
-			}
-		}
-		if principal {
+		if v, _ := c.Current["es_principal"].(bool); v {
 			return &httpx.Error{Kind: apperr.Invalid, Message: msg,
 				Fields: map[string][]string{"es_principal": {msg}}}
 		}
@@ -100,7 +89,7 @@ var Sucursal = &recurso.Resource{
 	Messages: recurso.Messages{NotFound: "Sucursal no encontrada.", Created: "Sucursal creada correctamente.",
 		Updated: "Sucursal actualizada correctamente.", Deleted: "Sucursal eliminada correctamente."},
 	BeforeSave:   principal("sucursales"),
-	BeforeDelete: keepPrincipal("sucursales", "No se puede eliminar la sucursal principal. Marque otra sucursal como principal primero."),
+	BeforeDelete: keepPrincipal("No se puede eliminar la sucursal principal. Marque otra sucursal como principal primero."),
 }
 
 // Almacen is a warehouse of a branch.
@@ -134,7 +123,7 @@ var Almacen = &recurso.Resource{
 	Messages: recurso.Messages{NotFound: "Almacén no encontrado.", Created: "Almacén creado correctamente.",
 		Updated: "Almacén actualizado correctamente.", Deleted: "Almacén eliminado correctamente."},
 	BeforeSave:   principal("almacenes"),
-	BeforeDelete: keepPrincipal("almacenes", "No se puede eliminar el almacén principal. Marque otro almacén como principal primero."),
+	BeforeDelete: keepPrincipal("No se puede eliminar el almacén principal. Marque otro almacén como principal primero."),
 }
 
 // Sucursales returns the handlers of the sucursales group.

@@ -96,6 +96,18 @@ func (res *Resource) actualizar(ctx context.Context, tx *db.Tx, p auth.Principal
 // answer is only the message.
 func (res *Resource) eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, _ struct{}) (*struct{}, error) {
 	c := &Call{Ctx: ctx, Principal: p, Tx: tx, ID: id}
+	// The row is locked before it is read, so the record the hooks judge
+	// (principal, in use) is the one deleted: a write committed meanwhile (a
+	// switch of the principal, a product or bus referencing the row, whose
+	// foreign key holds it, another delete) is waited for and then seen.
+	lock := &Args{}
+	lockWhere := "t.id = " + lock.Add(id)
+	if res.Tenant {
+		lockWhere += " and t.empresa_id = " + lock.Add(tx.EmpresaID())
+	}
+	if _, err := tx.Exec(ctx, `select 1 from `+res.Table+` t where `+lockWhere+` for update`, lock.Values()...); err != nil {
+		return nil, fmt.Errorf("recurso: %s: lock: %w", res.Name, err)
+	}
 	cur, err := res.findRow(c, id, false)
 	if err != nil {
 		return nil, err

@@ -145,7 +145,10 @@ func (res *Resource) checkRefsAndUniques(c *Call, vals map[string]any) error {
 			sql := `select exists (select 1 from ` + f.RefTable + ` x where x.id = $1 and not x.eliminado`
 			args := []any{v}
 			if f.RefTenant {
-				sql += ` and x.empresa_id = $2`
+				// Held until COMMIT, the key-share lock makes a delete of the
+				// referenced row (which locks it first) wait for this write,
+				// or this check wait for that delete and see it.
+				sql += ` and x.empresa_id = $2 for key share`
 				args = append(args, c.Tx.EmpresaID())
 			}
 			b.Queue(sql+`)`, args...)
