@@ -23,9 +23,12 @@ func TestUnDiaDeNegocioCuadraEntreModulos(t *testing.T) {
 	x := nuevoDia(t)
 	x.maestros()
 	x.compra()
+	x.calentar() // every report and the dashboard cached mid-day: what follows must invalidate them
 	x.ventasDelDia()
+	x.calentar()
 	credito := x.Int(`select id from ventas where empresa_id = 1 and condicion_venta = 'credito' and estado = 'pendiente' order by id limit 1`)
 	x.notaCredito(credito)
+	x.calentar()
 	x.movimientos()
 	x.planilla()
 	cierre := x.Must(http.StatusOK, http.MethodPost, testenv.Path("cajas", x.caja, "cerrar"), map[string]any{"monto_contado": "93000.00"})
@@ -38,6 +41,22 @@ func TestUnDiaDeNegocioCuadraEntreModulos(t *testing.T) {
 	t.Run("the books balance and agree with the operations", x.cuadraLibros)
 	t.Run("report files carry the JSON's totals", x.cuadraArchivos)
 	t.Run("company 2 sees none of it", x.aislado)
+}
+
+// calentar reads every report the checks read, and the dashboard, so
+// that they are cached: a write that does not invalidate them shows as a
+// stale figure in the checks.
+func (x *dia) calentar() {
+	x.T.Helper()
+	periodo := "fecha_inicio=" + x.mes + "&fecha_fin=" + x.hoy
+	for _, p := range []string{"/api/dashboard", fmt.Sprintf("/api/dashboard?sucursal_id=%d", x.Sucursal),
+		"/api/reportes/inventario-valorizado", "/api/reportes/ventas?" + periodo, "/api/reportes/impuestos?" + periodo,
+		"/api/reportes/compras?" + periodo, "/api/reportes/antiguedad-cuentas-por-cobrar", "/api/reportes/antiguedad-cuentas-por-pagar",
+		"/api/reportes/balanza-comprobacion?fecha_inicio=" + x.hoy[:5] + "01-01&fecha_fin=" + x.hoy,
+		"/api/reportes/financiero?tipo=balance_general&fecha_fin=" + x.hoy,
+		fmt.Sprintf("/api/reportes/kardex?producto_id=%d", x.p13), fmt.Sprintf("/api/reportes/kardex?producto_id=%d&almacen_id=%d", x.p13, x.bodega)} {
+		x.Must(http.StatusOK, http.MethodGet, p, nil)
+	}
 }
 
 // reporte GETs a report as company 1's administrator.
