@@ -208,11 +208,7 @@ func (x *dia) cuadraVentas(t *testing.T) {
 	diferente(t, "IVA report base_ventas", amt(t, r, "data.totales.base_ventas"), x.ventas["subtotal"].Sub(x.ventas["descuentos"]).Round(2))
 
 	// The dashboard counts each sale's total in colones as the books post it.
-	var libros decimal.Decimal
-	for _, s := range testenv.Column[string](t, x.E, `select (case when tipo_comprobante = 'nota_credito' then -1 else 1 end
-			* round(monto_total * tipo_cambio, 2))::text from ventas where empresa_id = 1 and estado in ('pendiente', 'pagada')`) {
-		libros = libros.Add(d(s))
-	}
+	libros := x.enLibros(t, "empresa_id = $1", 1)
 	dash := x.reporte(t, "/api/dashboard")
 	diferente(t, "dashboard ventas_hoy", amt(t, dash, "data.ventas_hoy.monto"), libros)
 	diferente(t, "dashboard ventas_mes", amt(t, dash, "data.ventas_mes.monto"), libros)
@@ -227,12 +223,7 @@ func (x *dia) cuadraVentas(t *testing.T) {
 		t.Errorf("sales in colones: the books' %s, the lines' %s", libros, x.ventas["total"])
 	}
 	// Per branch: the dashboard of the principal branch and the sales report's row of it.
-	var sucursal decimal.Decimal
-	for _, s := range testenv.Column[string](t, x.E, `select (case when tipo_comprobante = 'nota_credito' then -1 else 1 end
-			* round(monto_total * tipo_cambio, 2))::text from ventas where empresa_id = 1 and estado in ('pendiente', 'pagada') and sucursal_id = $1`,
-		x.Sucursal) {
-		sucursal = sucursal.Add(d(s))
-	}
+	sucursal := x.enLibros(t, "sucursal_id = $1", x.Sucursal)
 	if sucursal.IsZero() {
 		t.Errorf("no sale of the principal branch")
 	}
@@ -258,13 +249,9 @@ func (x *dia) cuadraVentas(t *testing.T) {
 // into it (the credit note's refund subtracts), plus the cash collected
 // into it, less the cash paid from it; the difference is posted.
 func (x *dia) cuadraCaja(t *testing.T, cierre testenv.Resp) {
-	var ventas, cobros, pagos decimal.Decimal
-	for _, s := range testenv.Column[string](t, x.E, `select (case when tipo_comprobante = 'nota_credito' then -1 else 1 end
-			* round(monto_total * tipo_cambio, 2))::text from ventas where caja_id = $1 and estado in ('pendiente', 'pagada')`, x.caja) {
-		ventas = ventas.Add(d(s))
-	}
-	cobros = d(x.Text(`select coalesce(sum(monto), 0)::text from pagos where caja_id = $1 and cuenta_por_cobrar_id is not null`, x.caja))
-	pagos = d(x.Text(`select coalesce(sum(monto), 0)::text from pagos where caja_id = $1 and cuenta_por_pagar_id is not null`, x.caja))
+	ventas := x.enLibros(t, "caja_id = $1", x.caja)
+	cobros := d(x.Text(`select coalesce(sum(monto), 0)::text from pagos where caja_id = $1 and cuenta_por_cobrar_id is not null`, x.caja))
+	pagos := d(x.Text(`select coalesce(sum(monto), 0)::text from pagos where caja_id = $1 and cuenta_por_pagar_id is not null`, x.caja))
 	diferente(t, "box ventas_efectivo", amt(t, cierre, "data.ventas_efectivo"), ventas)
 	diferente(t, "box cobros_efectivo", amt(t, cierre, "data.cobros_efectivo"), cobros)
 	diferente(t, "box pagos_efectivo", amt(t, cierre, "data.pagos_efectivo"), pagos)
@@ -274,6 +261,16 @@ func (x *dia) cuadraCaja(t *testing.T, cierre testenv.Resp) {
 	if pagos.IsZero() || cobros.IsZero() || ventas.IsZero() {
 		t.Errorf("the box saw no sale, collection or payment: %s", cierre.Raw)
 	}
+}
+
+// enLibros adds the confirmed sales where cond holds ($1 = arg) as their
+// postings count them: each total in colones rounded to céntimos, a credit
+// note subtracting.
+func (x *dia) enLibros(t *testing.T, cond string, arg any) decimal.Decimal {
+	t.Helper()
+	return d(x.Text(`select coalesce(sum(case when tipo_comprobante = 'nota_credito' then -1 else 1 end
+			* round(monto_total * tipo_cambio, 2)), 0)::numeric(18,2)::text
+		from ventas where `+cond+` and estado in ('pendiente', 'pagada')`, arg))
 }
 
 // saldoAging is the total of an aging report and the open balances of the
