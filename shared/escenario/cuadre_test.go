@@ -326,6 +326,22 @@ func (x *dia) cuadraLibros(t *testing.T) {
 	}
 	diferente(t, "income statement: utilidad_neta against its parts", amt(t, er, "data.totales.utilidad_neta"), filasER)
 
+	// The cash flow ends at the cash and bank accounts' balance (the box
+	// uses the configured cash account), and the ledger of every account
+	// of the trial balance ends at its closing balance there.
+	fl := x.reporte(t, "/api/reportes/financiero?tipo=flujo_efectivo&"+periodo)
+	diferente(t, "cash flow saldo_final against the cash and bank accounts", amt(t, fl, "data.totales.saldo_final"),
+		d(x.Saldo("1.1.01.001")).Add(d(x.Saldo("1.1.02.001"))))
+	diferente(t, "cash flow variacion_neta against saldo_final - saldo_inicial", amt(t, fl, "data.totales.variacion_neta"),
+		amt(t, fl, "data.totales.saldo_final").Sub(amt(t, fl, "data.totales.saldo_inicial")))
+	for i := 0; i < testenv.Len(b.JSON, "data.secciones.0.filas"); i++ {
+		p := fmt.Sprintf("data.secciones.0.filas.%d.", i)
+		cuenta := int64(testenv.Num(b.JSON, p+"cuenta_id"))
+		m := x.reporte(t, fmt.Sprintf("/api/reportes/libro-mayor?cuenta_id=%d&%s", cuenta, periodo))
+		diferente(t, "ledger of "+testenv.Str(b.JSON, p+"codigo")+" against the trial balance", amt(t, m, "data.totales.saldo_final"),
+			amt(t, b, p+"saldo_final_deudor").Sub(amt(t, b, p+"saldo_final_acreedor")).Mul(x.signo(cuenta)))
+	}
+
 	netas := x.ventas["subtotal"].Sub(x.ventas["descuentos"]).Round(2)
 	ventas, devoluciones := d(x.Saldo("4.1.01.001")).Neg(), d(x.Saldo("4.1.01.002"))
 	diferente(t, "sales less returns accounts against net sales", ventas.Sub(devoluciones), netas)
@@ -342,6 +358,15 @@ func (x *dia) cuadraLibros(t *testing.T) {
 		where m.empresa_id = 1 and m.estado = 'Procesada' and ((m.clase = 'salida' and m.tipo = 'Venta') or (m.clase = 'entrada' and m.tipo = 'Devolucion Cliente'))`))
 	diferente(t, "cost of sales account against the sales' exits", d(x.Saldo("5.1.01.001")), costo)
 	diferente(t, "income statement costo_ventas", amt(t, er, "data.totales.costo_ventas"), costo)
+}
+
+// signo is 1 for an account of debit nature and -1 for one of credit
+// nature: the sign its ledger's balance carries.
+func (x *dia) signo(cuenta int64) decimal.Decimal {
+	if x.Text(`select naturaleza from cuentas_contables where id = $1`, cuenta) == "deudora" {
+		return decimal.NewFromInt(1)
+	}
+	return decimal.NewFromInt(-1)
 }
 
 // cuadraArchivos downloads the reports as CSV and XLSX and finds the JSON's
