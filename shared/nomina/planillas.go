@@ -129,13 +129,19 @@ func CrearPlanilla(ctx context.Context, tx *db.Tx, p auth.Principal, d DatosPlan
 		return nil, fmt.Errorf("nomina: planillas del período: %w", err)
 	}
 	var id, lineas int64
-	err = tx.QueryRow(ctx, `with p as (
+	// The employees are taken with a key-share lock: a delete of one (which
+	// locks it first) either waits for this planilla and then sees its line,
+	// or has committed and the employee, read again, is left out.
+	err = tx.QueryRow(ctx, `with emp as (
+			select e.id, e.salario_base, e.jornada, e.hijos, e.conyuge from empleados e where `+activoEnPeriodo+`
+			for key share of e),
+		p as (
 			insert into planillas (empresa_id, numero, tipo, fecha_inicio, fecha_fin, descripcion, usuario_id, cantidad_empleados)
-			values ($1, $4, $5::text, $2, $3, $6, nullif($7, 0), (select count(*) from empleados e where `+activoEnPeriodo+`))
+			values ($1, $4, $5::text, $2, $3, $6, nullif($7, 0), (select count(*) from emp))
 			returning id),
 		l as (
 			insert into planilla_lineas (empresa_id, planilla_id, empleado_id, salario_base, jornada, hijos, conyuge)
-			select $1, p.id, e.id, e.salario_base, e.jornada, e.hijos, e.conyuge from p, empleados e where `+activoEnPeriodo+`
+			select $1, p.id, emp.id, emp.salario_base, emp.jornada, emp.hijos, emp.conyuge from p, emp
 			returning 1)
 		select p.id, (select count(*) from l) from p`,
 		tx.EmpresaID(), d.Inicio, d.Fin, documentos.Numero("PLA", n, 6), d.Tipo, d.Descripcion, p.UsuarioID).Scan(&id, &lineas)
