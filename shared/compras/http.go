@@ -48,8 +48,17 @@ func listaCuentas(r *http.Request, p auth.Principal) (handler.Query[json.RawMess
 	f.bandera("vencidas", vencida, "not "+vencida)
 	si(f, `exists (select 1 from ordenes_compra o where o.empresa_id = c.empresa_id and o.id = c.orden_compra_id
 			and o.numero_orden ilike %s)`, httpx.SearchQuery(r))
-	return f.consulta(cuentaLista, `from cuentas_por_pagar c`, cuentaSorts, "c.id")
+	return f.consulta(cuentaLista, `from cuentas_por_pagar c`, cuentaSorts, "c.id", cuentaVacia)
 }
+
+// The shapes of an empty export: a row's keys over records of NULLs, the
+// nested objects its subqueries read as their keys.
+var (
+	cuentaVacia = handler.Forma(cuentaLista, []string{"cuentas_por_pagar c"},
+		handler.Anidado{Clave: "proveedor", Valor: proveedorJSON, Tabla: "proveedores p"},
+		handler.Anidado{Clave: "orden_compra", Valor: ordenRefJSON, Tabla: "ordenes_compra o"})
+	ordenVacia = handler.Forma(ordenLista, []string{"ordenes_compra o", "proveedores p"})
+)
 
 // filtros builds a list's where clause from its query parameters: conds
 // joined with "and", their values numbered from $2 ($1 is the company,
@@ -85,7 +94,8 @@ func (f *filtros) bandera(name, verdadero, falso string) {
 // consulta is the list query: cols of from where the conditions hold, in
 // the ?sort= order among sorts (id by default) and then by id. A bad sort
 // is answered before bad filters, as the lists always did.
-func (f *filtros) consulta(cols, from string, sorts map[string]string, id string) (handler.Query[json.RawMessage], error) {
+func (f *filtros) consulta(cols, from string, sorts map[string]string, id string,
+	vacia func(context.Context, *db.Tx) (json.RawMessage, error)) (handler.Query[json.RawMessage], error) {
 	order, err := httpx.SortQuery(f.r, sorts, id)
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
@@ -94,7 +104,7 @@ func (f *filtros) consulta(cols, from string, sorts map[string]string, id string
 		return handler.Query[json.RawMessage]{}, err
 	}
 	return handler.Query[json.RawMessage]{Cols: cols, From: from + " where " + strings.Join(f.conds, " and "),
-		Order: order + ", " + id, Args: f.args[1:], Scan: handler.ScanJSON}, nil
+		Order: order + ", " + id, Args: f.args[1:], Scan: handler.ScanJSON, Vacia: vacia}, nil
 }
 
 func decodePago(in *valid.Input) (pagoIn, error) {
@@ -123,7 +133,7 @@ func listaOrdenes(r *http.Request, p auth.Principal) (handler.Query[json.RawMess
 	f.bandera("activas", "o.estado <> 'cancelada'", "o.estado = 'cancelada'")
 	f.bandera("activos", "o.activo", "not o.activo")
 	si(f, "o.numero_orden ilike %s", httpx.SearchQuery(r))
-	return f.consulta(ordenLista, `from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id`, ordenSorts, "o.id")
+	return f.consulta(ordenLista, `from ordenes_compra o join proveedores p on p.empresa_id = o.empresa_id and p.id = o.proveedor_id`, ordenSorts, "o.id", ordenVacia)
 }
 
 func decodeOrden(creating bool) handler.DecodeFunc[ordenBody] {

@@ -91,9 +91,12 @@ const cuentaLista = `to_jsonb(c) || jsonb_build_object(
 	'vencida', c.estado = 'pendiente' and c.fecha_vencimiento < ` + horacr.HoySQL + `,
 	'monto_pagado', c.monto - c.saldo,
 	'proveedor', (select ` + proveedorJSON + ` from proveedores p where p.empresa_id = c.empresa_id and p.id = c.proveedor_id),
-	'orden_compra', (select jsonb_build_object('id', o.id, 'numero_orden', o.numero_orden, 'fecha_orden', o.fecha_orden,
-		'estado', o.estado, 'monto_total', o.monto_total)
+	'orden_compra', (select ` + ordenRefJSON + `
 		from ordenes_compra o where o.empresa_id = c.empresa_id and o.id = c.orden_compra_id))`
+
+// ordenRefJSON is the order nested in a payable (alias o).
+const ordenRefJSON = `jsonb_build_object('id', o.id, 'numero_orden', o.numero_orden, 'fecha_orden', o.fecha_orden,
+		'estado', o.estado, 'monto_total', o.monto_total)`
 
 // cuentaDetalle adds the payments.
 var cuentaDetalle = cuentaLista + ` || jsonb_build_object('pagos', ` + pagosJSON(`x.empresa_id = c.empresa_id and x.cuenta_por_pagar_id = c.id`) + `)`

@@ -186,8 +186,12 @@ func listaPlanillas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMe
 	return handler.Query[json.RawMessage]{Cols: planillaJSON, From: `from planillas p where p.empresa_id = $1
 		and ($2::text is null or p.estado = $2) and ($3::text is null or p.tipo = $3)
 		and ($4::integer is null or extract(year from p.fecha_fin) = $4)`,
-		Order: order + ", p.id desc", Args: []any{estado, tipo, anio}, Scan: handler.ScanJSON}, nil
+		Order: order + ", p.id desc", Args: []any{estado, tipo, anio}, Scan: handler.ScanJSON, Vacia: planillaVacia}, nil
 }
+
+// planillaVacia is a planilla's shape for an empty export: its keys over a
+// record of NULLs (its period and totals are objects of its own columns).
+var planillaVacia = handler.Forma(planillaJSON, []string{"planillas p"})
 
 var tarifaSorts = map[string]string{"id": "t.id", "tipo": "t.tipo", "concepto": "t.concepto", "vigente_desde": "t.vigente_desde"}
 

@@ -30,11 +30,14 @@ const sesionJSON = `jsonb_build_object('id', s.id, 'caja_id', s.caja_id, 'estado
 const cajaJSON = `jsonb_build_object('id', c.id, 'empresa_id', c.empresa_id, 'sucursal_id', c.sucursal_id, 'nombre', c.nombre,
 	'codigo', c.codigo, 'descripcion', c.descripcion, 'cuenta_contable_id', c.cuenta_contable_id, 'activo', c.activo,
 	'creado_en', c.creado_en, 'actualizado_en', c.actualizado_en,
-	'sucursal', (select jsonb_build_object('id', x.id, 'nombre', x.nombre, 'codigo', x.codigo) from sucursales x
+	'sucursal', (select ` + sucursalRefJSON + ` from sucursales x
 		where x.empresa_id = c.empresa_id and x.id = c.sucursal_id),
-	'cuenta_contable', (select jsonb_build_object('id', k.id, 'codigo', k.codigo, 'nombre', k.nombre) from cuentas_contables k
+	'cuenta_contable', (select ` + cuentaRefJSON + ` from cuentas_contables k
 		where k.empresa_id = c.empresa_id and k.id = c.cuenta_contable_id),
 	'sesion_abierta', (select ` + sesionJSON + ` from caja_sesiones s where s.empresa_id = c.empresa_id and s.caja_id = c.id and s.estado = 'abierta'))`
+
+// sucursalRefJSON is the branch nested in a box (alias x).
+const sucursalRefJSON = `jsonb_build_object('id', x.id, 'nombre', x.nombre, 'codigo', x.codigo)`
 
 // sesionesRecientes are a box's last 20 sessions, newest first (detail view).
 const sesionesRecientes = `(select coalesce(jsonb_agg(x.j order by x.id desc), '[]'::jsonb) from (select s.id, ` + sesionJSON + ` as j

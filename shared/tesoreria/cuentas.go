@@ -41,9 +41,13 @@ const msgCuentaNoEncontrada = "Cuenta bancaria no encontrada."
 const cuentaJSON = `jsonb_build_object('id', b.id, 'empresa_id', b.empresa_id, 'banco', b.banco, 'numero', b.numero,
 	'iban', b.iban, 'moneda', b.moneda, 'titular', b.titular, 'descripcion', b.descripcion,
 	'cuenta_contable_id', b.cuenta_contable_id, 'activo', b.activo, 'creado_en', b.creado_en, 'actualizado_en', b.actualizado_en,
-	'cuenta_contable', (select jsonb_build_object('id', k.id, 'codigo', k.codigo, 'nombre', k.nombre)
+	'cuenta_contable', (select ` + cuentaRefJSON + `
 		from cuentas_contables k where k.empresa_id = b.empresa_id and k.id = b.cuenta_contable_id),
 	'saldo', tesoreria_saldo(b.empresa_id, b.cuenta_contable_id, null))`
+
+// cuentaRefJSON is the ledger account nested in a bank account or a box
+// (alias k).
+const cuentaRefJSON = `jsonb_build_object('id', k.id, 'codigo', k.codigo, 'nombre', k.nombre)`
 
 // lineaJSON is a posted line of a ledger account (alias l, entry a).
 const lineaJSON = `jsonb_build_object('id', l.id, 'asiento_id', a.id, 'numero', a.numero, 'fecha', a.fecha, 'descripcion',

@@ -240,14 +240,32 @@ func parseConsultaPresupuesto(r *http.Request) (ConsultaPresupuesto, error) {
 
 // lista is a list of JSON rows of from (its $1 the tenant, args from $2)
 // once f has read its filters cleanly, ordered by ?sort among sorts with
-// the id breaking ties.
-func lista(f *httpx.Filters, sorts map[string]string, id, cols, from string, args ...any) (handler.Query[json.RawMessage], error) {
+// the id breaking ties; vacia is its rows' shape (handler.Forma).
+func lista(f *httpx.Filters, sorts map[string]string, id, cols string, vacia func(context.Context, *db.Tx) (json.RawMessage, error),
+	from string, args ...any) (handler.Query[json.RawMessage], error) {
 	order, err := f.Sort(sorts, id)
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
-	return handler.Query[json.RawMessage]{Cols: cols, From: from, Order: order + ", " + id, Args: args, Scan: handler.ScanJSON}, nil
+	return handler.Query[json.RawMessage]{Cols: cols, From: from, Order: order + ", " + id, Args: args, Scan: handler.ScanJSON,
+		Vacia: vacia}, nil
 }
+
+// The shapes of an empty export: a row's keys over records of NULLs, the
+// nested objects its subqueries read as their keys (a box's open session
+// too, as a box with one shows it), a budget's montos a list.
+var (
+	cuentaVacia = handler.Forma(cuentaJSON, []string{"cuentas_bancarias b"},
+		handler.Anidado{Clave: "cuenta_contable", Valor: cuentaRefJSON, Tabla: "cuentas_contables k"})
+	conciliacionVacia = handler.Forma(conciliacionJSON, []string{"conciliaciones_bancarias r"})
+	cajaVacia         = handler.Forma(cajaJSON, []string{"cajas c"},
+		handler.Anidado{Clave: "sucursal", Valor: sucursalRefJSON, Tabla: "sucursales x"},
+		handler.Anidado{Clave: "cuenta_contable", Valor: cuentaRefJSON, Tabla: "cuentas_contables k"},
+		handler.Anidado{Clave: "sesion_abierta", Valor: sesionJSON, Tabla: "caja_sesiones s"})
+	presupuestoVacia = handler.Forma(presupuestoJSON, []string{"presupuestos p"},
+		handler.Anidado{Clave: "montos", Valor: `'[]'::jsonb`},
+		handler.Anidado{Clave: "cuenta_contable", Valor: presupuestoCuentaJSON, Tabla: "cuentas_contables k"})
+)
 
 var cuentaSorts = map[string]string{"id": "b.id", "banco": "b.banco", "numero": "b.numero", "moneda": "b.moneda",
 	"creado_en": "b.creado_en", "actualizado_en": "b.actualizado_en"}
@@ -257,7 +275,7 @@ func listaCuentas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMess
 	f := httpx.NewFilters(r)
 	moneda := f.OneOf("moneda", Monedas)
 	activos := f.Bool("activos")
-	return lista(f, cuentaSorts, "b.id", cuentaJSON, `from cuentas_bancarias b where b.empresa_id = $1 and not b.eliminado
+	return lista(f, cuentaSorts, "b.id", cuentaJSON, cuentaVacia, `from cuentas_bancarias b where b.empresa_id = $1 and not b.eliminado
 		and ($2::text is null or b.banco ilike $2 or b.numero ilike $2 or b.iban ilike $2)
 		and ($3::text is null or b.moneda = $3) and ($4::boolean is null or b.activo = $4)`,
 		httpx.SearchQuery(r), moneda, activos)
@@ -272,7 +290,7 @@ func listaConciliaciones(r *http.Request, _ auth.Principal) (handler.Query[json.
 	}
 	return handler.Query[json.RawMessage]{Cols: conciliacionJSON,
 		From:  `from conciliaciones_bancarias r where r.empresa_id = $1 and r.cuenta_bancaria_id = $2`,
-		Order: "r.fecha_corte desc, r.id desc", Args: []any{id}, Scan: handler.ScanJSON,
+		Order: "r.fecha_corte desc, r.id desc", Args: []any{id}, Scan: handler.ScanJSON, Vacia: conciliacionVacia,
 		Check: func(ctx context.Context, tx *db.Tx) error {
 			return existe(ctx, tx, "cuentas_bancarias", id, "cuenta bancaria", msgCuentaNoEncontrada)
 		}}, nil
@@ -288,7 +306,7 @@ func listaCajas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMessag
 	sucursal := f.ID("sucursal_id")
 	abierta := f.Bool("abierta")
 	activos := f.Bool("activos")
-	return lista(f, cajaSorts, "c.id", cajaJSON, `from cajas c where c.empresa_id = $1 and not c.eliminado
+	return lista(f, cajaSorts, "c.id", cajaJSON, cajaVacia, `from cajas c where c.empresa_id = $1 and not c.eliminado
 		and ($2::bigint is null or c.sucursal_id = $2)
 		and ($3::boolean is null or $3 = exists (select 1 from caja_sesiones s where s.empresa_id = c.empresa_id and s.caja_id = c.id and s.estado = 'abierta'))
 		and ($4::text is null or c.nombre ilike $4 or c.codigo ilike $4) and ($5::boolean is null or c.activo = $5)`,
@@ -303,7 +321,7 @@ func listaPresupuestos(r *http.Request, _ auth.Principal) (handler.Query[json.Ra
 	anio := f.ID("anio")
 	cuenta := f.ID("cuenta_contable_id")
 	activos := f.Bool("activos")
-	return lista(f, presupuestoSorts, "p.id", presupuestoJSON, `from presupuestos p where p.empresa_id = $1 and not p.eliminado
+	return lista(f, presupuestoSorts, "p.id", presupuestoJSON, presupuestoVacia, `from presupuestos p where p.empresa_id = $1 and not p.eliminado
 		and ($2::bigint is null or p.anio = $2) and ($3::bigint is null or p.cuenta_contable_id = $3)
 		and ($4::boolean is null or p.activo = $4)`,
 		anio, cuenta, activos)

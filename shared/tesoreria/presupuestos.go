@@ -22,8 +22,12 @@ const presupuestoJSON = `jsonb_build_object('id', p.id, 'empresa_id', p.empresa_
 	'cuenta_contable_id', p.cuenta_contable_id, 'montos', to_jsonb(p.montos),
 	'total', (select round(sum(x), 2) from unnest(p.montos) x), 'descripcion', p.descripcion, 'activo', p.activo,
 	'creado_en', p.creado_en, 'actualizado_en', p.actualizado_en,
-	'cuenta_contable', (select jsonb_build_object('id', k.id, 'codigo', k.codigo, 'nombre', k.nombre, 'tipo', k.tipo,
-		'naturaleza', k.naturaleza) from cuentas_contables k where k.empresa_id = p.empresa_id and k.id = p.cuenta_contable_id))`
+	'cuenta_contable', (select ` + presupuestoCuentaJSON + ` from cuentas_contables k
+		where k.empresa_id = p.empresa_id and k.id = p.cuenta_contable_id))`
+
+// presupuestoCuentaJSON is the account nested in a budget (alias k).
+const presupuestoCuentaJSON = `jsonb_build_object('id', k.id, 'codigo', k.codigo, 'nombre', k.nombre, 'tipo', k.tipo,
+		'naturaleza', k.naturaleza)`
 
 // DatosPresupuesto is a validated budget body; nil fields were not sent.
 type DatosPresupuesto struct {
