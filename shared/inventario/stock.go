@@ -72,6 +72,10 @@ type Movimiento struct {
 	// one inserted earlier in the same batch (its id and number are not
 	// known when the batch is queued).
 	VentaNueva bool
+	// Numero, when set, receives the movement's number (taken in the
+	// statement that inserts it): its token stands for it in an answer
+	// encoded before that statement ran (db.Marcador).
+	Numero *db.Marcador
 }
 
 // FaltaStock reports the first line of an exit that the warehouse cannot
@@ -182,8 +186,20 @@ func Preparar(m Movimiento, lotes *Lotes) (*Preparado, error) {
 // is to be run again on a fresh read. Queue queues it when the caller did
 // not before (a caller queues it earlier to take these locks before
 // others of its own).
+//
+// For a processed entry it queues the lock of the existing batches it adds
+// to (bloquearEntrada), which must come before the document counters the
+// caller takes (the sale's, then ENT).
 func (p *Preparado) QueueVerificacion(tx *db.Tx, b *pgx.Batch) {
-	if p.plan == nil || !p.plan.instantanea || p.verificado {
+	if p.verificado {
+		return
+	}
+	if p.m.Procesar && p.m.Clase == Entrada {
+		p.verificado = true
+		bloquearEntrada(tx, b, p.m.AlmacenID, p.ds)
+		return
+	}
+	if p.plan == nil || !p.plan.instantanea {
 		return
 	}
 	p.verificado = true
@@ -243,8 +259,9 @@ func (p *Preparado) Queue(tx *db.Tx, b *pgx.Batch) {
 	// The batches first, then the counter: the order of every exit, and of
 	// a processed entry too (bloquearEntrada).
 	p.QueueVerificacion(tx, b)
-	if m.Procesar && m.Clase == Entrada {
-		bloquearEntrada(tx, b, m.AlmacenID, p.ds)
+	numeroGuardado := "numero"
+	if m.Numero != nil {
+		numeroGuardado = m.Numero.Guardar("numero")
 	}
 	// A processed movement is born Procesada (the insert fires the same
 	// triggers as the update to Procesada did).
@@ -257,17 +274,24 @@ func (p *Preparado) Queue(tx *db.Tx, b *pgx.Batch) {
 				case when $20::boolean then $13::text || (select numero_comprobante from ventas where empresa_id = $1 and id = coalesce($9::bigint, (select currval('ventas_id_seq'))))
 				else $13::text end,
 				$21::text, case when $21::text = 'Procesada' then now() end)
-			returning id),
+			returning id, numero),
 		d as (
 			insert into detalles_movimiento (empresa_id, movimiento_id, linea, producto_id, cantidad, costo_unitario, lote, fecha_vencimiento)
 			select $1, m.id, x.linea, x.producto, x.cantidad, x.costo, x.lote, x.vence
 			from m, unnest($14::int[], $15::bigint[], $16::numeric[], $17::numeric[], $18::text[], $19::date[])
 			  as x(linea, producto, cantidad, costo, lote, vence))
-		select id from m`,
+		select id, `+numeroGuardado+` from m`,
 		empresaID, m.Clase, m.Tipo, prefix, m.AlmacenID, fecha, usuario,
 		m.OrdenCompraID, m.VentaID, m.ProveedorID, m.ClienteID, m.MovimientoParID, m.Observaciones,
 		lineas, productos, cantidades, costos, lotes, vencimientos, m.VentaNueva, estado).QueryRow(func(r pgx.Row) error {
-		return r.Scan(&p.ID)
+		var numero string
+		if err := r.Scan(&p.ID, &numero); err != nil {
+			return err
+		}
+		if m.Numero != nil {
+			m.Numero.Fijar(numero)
+		}
+		return nil
 	})
 	if !m.Procesar {
 		return
@@ -433,6 +457,8 @@ type lote struct {
 	costo      decimal.Decimal
 	// sinLote: the product's batch-less row, where negative stock goes.
 	sinLote bool
+	// nombre and vence (YYYY-MM-DD) name the batch ('' when none).
+	nombre, vence string
 }
 
 // Lotes are the batches of a warehouse's products, read and locked
@@ -476,7 +502,8 @@ func queueLotes(tx *db.Tx, b *pgx.Batch, almacen int64, productos []int64) *Lote
 
 func queueLeerLotes(tx *db.Tx, b *pgx.Batch, almacen int64, productos []int64, bloqueo string) *Lotes {
 	ls := &Lotes{instantanea: bloqueo == ""}
-	b.Queue(`select id, producto_id, cantidad_disponible, costo_unitario, coalesce(lote, '') = '' and fecha_vencimiento is null from inventarios
+	b.Queue(`select id, producto_id, cantidad_disponible, costo_unitario, coalesce(lote, '') = '' and fecha_vencimiento is null,
+		coalesce(lote, ''), coalesce(fecha_vencimiento::text, '') from inventarios
 		where empresa_id = $1 and almacen_id = $2 and producto_id = any($3) and not eliminado
 		order by producto_id, fecha_vencimiento nulls last, creado_en, id
 		`+bloqueo, tx.EmpresaID(), almacen, productos).Query(func(rows pgx.Rows) error {
@@ -484,7 +511,7 @@ func queueLeerLotes(tx *db.Tx, b *pgx.Batch, almacen int64, productos []int64, b
 		ls.filas, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (lote, error) {
 			var l lote
 			var disp, costo pgtype.Numeric
-			if err := r.Scan(&l.id, &l.producto, &disp, &costo, &l.sinLote); err != nil {
+			if err := r.Scan(&l.id, &l.producto, &disp, &costo, &l.sinLote, &l.nombre, &l.vence); err != nil {
 				return l, err
 			}
 			l.disponible, l.costo = db.Decimal(disp), db.Decimal(costo)

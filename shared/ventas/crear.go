@@ -233,6 +233,9 @@ type contexto struct {
 	// acreditable is, for a credit note, what each product of the sale it
 	// corrects may still be credited (queueAcreditable).
 	acreditable map[int64]acreditable
+	// costosRef is, for a credit note, the cost at which its goods come
+	// back: what the exit of the sale it corrects took them out at.
+	costosRef *inventario.CostosVenta
 }
 
 // queueLotes queues the read of the stock batches a sale takes from
@@ -314,6 +317,9 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (co
 	if x.tipo == "nota_credito" && x.referenciaID != nil {
 		c.acreditable = map[int64]acreditable{}
 		queueAcreditable(b, empresaID, *x.referenciaID, c.acreditable)
+		if x.estado != Borrador {
+			c.costosRef = inventario.QueueCostosVenta(tx, b, *x.referenciaID, ids)
+		}
 	}
 	b.Queue(`select clave, valor = 'true'::jsonb from configuraciones
 		where empresa_id = $1 and clave = any($2) and activo and not eliminado`, empresaID, []string{ajusteDescontar, ajusteNegativo}).Query(func(rows pgx.Rows) error {
@@ -339,7 +345,7 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (co
 	hayPrincipal := leer(x.almacenID == nil, "almacén principal", `select id from almacenes where empresa_id = $1 and es_principal and activo and not eliminado
 		order by (sucursal_id = $2) desc nulls last, id limit 1`, []any{empresaID, x.sucursalID}, &principal)
 	var lotes *inventario.Lotes
-	if x.almacenID != nil && x.estado != Borrador {
+	if x.almacenID != nil && x.estado != Borrador && !esNota(x.tipo) {
 		lotes = queueLotes(tx, b, optimista, *x.almacenID, lineasInventario(x.lineas))
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
@@ -525,8 +531,16 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	}
 	// The stock exit is planned before anything is written: a line the
 	// stock cannot cover is a 422 that cost no number and no write.
+	// A note takes nothing out: a credit note's goods come back (entrada,
+	// prepared here), a debit note moves no stock.
 	var exit *inventario.Preparado
-	if almacen != nil && x.estado != Borrador {
+	var entrada *devolucion
+	if almacen != nil && x.estado != Borrador && x.tipo == "nota_credito" {
+		if entrada, err = prepararDevolucion(tx, p, *almacen, x, lineas, c.costosRef); err != nil {
+			return Venta{}, err
+		}
+	}
+	if almacen != nil && x.estado != Borrador && !esNota(x.tipo) {
 		var sl []lineaStock
 		for i, l := range lineas {
 			if l.gestionado {
@@ -602,12 +616,18 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		return Venta{}, fmt.Errorf("ventas: insert: %w", err)
 	}
 	colgar(vs)
+	if entrada != nil {
+		vs[0].MovimientoInventario = entrada.ref
+	}
 
 	// The commit's round trip: batches, number, exit (see above), ahead
 	// of the event and the stored answer the caller defers to it.
 	alConfirmar := &pgx.Batch{}
 	if exit != nil {
 		exit.QueueVerificacion(tx, alConfirmar)
+	}
+	if entrada != nil {
+		entrada.QueueVerificacion(tx, alConfirmar)
 	}
 	alConfirmar.Queue(`with `+documentos.NumeroCTE("$1", "$2", 8)+`
 		update ventas v set numero_comprobante = (select numero from numero)
@@ -625,6 +645,9 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	})
 	if exit != nil {
 		exit.Queue(tx, alConfirmar)
+	}
+	if entrada != nil {
+		entrada.Queue(tx, alConfirmar)
 	}
 	tx.QueueAtCommit(alConfirmar)
 	return vs[0], nil

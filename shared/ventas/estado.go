@@ -23,6 +23,9 @@ type actual struct {
 	almacenID *int64
 	clienteID *int64
 	fecha     time.Time
+	// tipo is tipo_comprobante; referenciaID the sale a note corrects.
+	tipo         string
+	referenciaID *int64
 	// The open balance of its receivable (nil when it has none).
 	saldo *Numero
 }
@@ -33,10 +36,10 @@ func bloquear(ctx context.Context, tx *db.Tx, id int64) (actual, error) {
 	empresaID := tx.EmpresaID()
 	var a actual
 	err := tx.QueryRow(ctx, `select v.id, v.numero_comprobante, v.estado, v.condicion_venta, v.almacen_id, v.cliente_id, v.fecha_venta,
-			(select c.saldo from cuentas_por_cobrar c where c.empresa_id = v.empresa_id and c.venta_id = v.id
+			v.tipo_comprobante, v.venta_referencia_id, (select c.saldo from cuentas_por_cobrar c where c.empresa_id = v.empresa_id and c.venta_id = v.id
 			   and c.estado = 'pendiente' and not c.eliminado)
 		from ventas v where v.empresa_id = $1 and v.id = $2 and not v.eliminado for update of v`, empresaID, id).
-		Scan(&a.id, &a.numero, &a.estado, &a.condicion, &a.almacenID, &a.clienteID, &a.fecha, &a.saldo)
+		Scan(&a.id, &a.numero, &a.estado, &a.condicion, &a.almacenID, &a.clienteID, &a.fecha, &a.tipo, &a.referenciaID, &a.saldo)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return a, apperr.NewNotFound(msgNoEncontrada)
 	}
@@ -108,10 +111,17 @@ func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, c
 	return Buscar(ctx, tx, p, id)
 }
 
-// confirmar turns a draft into a pending sale: its stock exit and its
-// receivable happen now.
+// confirmar turns a draft into a pending sale: its stock exit (a credit
+// note's entry; a debit note moves no stock) and its receivable happen
+// now.
 func confirmar(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) error {
-	if cur.almacenID != nil {
+	switch {
+	case cur.almacenID == nil || cur.tipo == "nota_debito":
+	case cur.tipo == "nota_credito":
+		if err := devolverGuardada(ctx, tx, p, cur); err != nil {
+			return err
+		}
+	default:
 		vs, err := stockGuardado(ctx, tx, cur)
 		if err != nil {
 			return err

@@ -127,7 +127,8 @@ func stockGuardado(ctx context.Context, tx *db.Tx, cur actual) (ventaStock, erro
 
 // anular cancels a sale in tx: what its exit took goes back to the
 // warehouse with a processed entry of type Devolucion Cliente (the batches
-// it consumed, and what negative stock let through), its receivable is
+// it consumed, and what negative stock let through) — for a credit note,
+// what its entry brought back leaves again (revertirDevolucion) —, its receivable is
 // cancelled (estado anulada, saldo 0), and the sale becomes anulada; with
 // eliminar it is also soft-deleted. The caller holds the sale's row lock.
 func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, eliminar bool) error {
@@ -146,20 +147,35 @@ func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, elimin
 		return fmt.Errorf("ventas: anular: %w", err)
 	}
 	if cur.estado != Anulada {
-		rows, err := tx.Query(ctx, `select id, almacen_id from movimientos_inventario
-			where empresa_id = $1 and venta_id = $2 and clase = 'salida' and tipo = 'Venta' and estado = 'Procesada' and not eliminado
-			  and not exists (select 1 from movimientos_inventario e where e.empresa_id = $1 and e.movimiento_par_id = movimientos_inventario.id
-			    and e.clase = 'entrada' and e.tipo = 'Devolucion Cliente')
-			order by id`, tx.EmpresaID(), cur.id)
+		// Its exits not yet returned and, for a credit note, the entries
+		// that brought its goods back, not yet taken out again.
+		rows, err := tx.Query(ctx, `select id, almacen_id, clase from movimientos_inventario
+			where empresa_id = $1 and venta_id = $2 and estado = 'Procesada' and not eliminado
+			  and ((clase = 'salida' and tipo = 'Venta'
+			    and not exists (select 1 from movimientos_inventario e where e.empresa_id = $1 and e.movimiento_par_id = movimientos_inventario.id
+			      and e.clase = 'entrada' and e.tipo = 'Devolucion Cliente'))
+			  or ($3 and clase = 'entrada' and tipo = 'Devolucion Cliente' and movimiento_par_id is null
+			    and not exists (select 1 from movimientos_inventario s where s.empresa_id = $1 and s.movimiento_par_id = movimientos_inventario.id
+			      and s.clase = 'salida')))
+			order by id`, tx.EmpresaID(), cur.id, cur.tipo == "nota_credito")
 		if err != nil {
 			return fmt.Errorf("ventas: salidas: %w", err)
 		}
-		type salidaRow struct{ ID, Almacen int64 }
+		type salidaRow struct {
+			ID, Almacen int64
+			Clase       string
+		}
 		salidas, err := pgx.CollectRows(rows, pgx.RowToStructByPos[salidaRow])
 		if err != nil {
 			return fmt.Errorf("ventas: salidas: %w", err)
 		}
 		for _, s := range salidas {
+			if s.Clase == inventario.Entrada {
+				if err := revertirDevolucion(ctx, tx, p, cur, s.ID, s.Almacen); err != nil {
+					return err
+				}
+				continue
+			}
 			lineas, err := inventario.Consumido(ctx, tx, s.ID)
 			if err != nil {
 				return err

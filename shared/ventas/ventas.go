@@ -183,6 +183,9 @@ type Venta struct {
 	// FacturaElectronica appears once the sale has a comprobante.
 	FacturaElectronica *FacturaRef `json:"factura_electronica,omitempty"`
 	Detalles           []Detalle   `json:"detalles,omitempty"`
+	// MovimientoInventario is, in the answer and the event of a credit
+	// note that returned goods, the inventory entry it made.
+	MovimientoInventario *MovimientoRef `json:"movimiento_inventario,omitempty"`
 }
 
 const ventaCols = `v.id, v.empresa_id, v.sucursal_id, v.cliente_id, v.usuario_id, v.forma_pago_id, v.almacen_id,
