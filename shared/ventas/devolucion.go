@@ -2,6 +2,7 @@ package ventas
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -26,6 +27,8 @@ type MovimientoRef struct {
 	AlmacenID  int64             `json:"almacen_id"`
 	ValorTotal Numero            `json:"valor_total"`
 	Detalles   []MovimientoLinea `json:"detalles"`
+
+	venta int64 // the credit note's id, to hang it on the note
 }
 
 // MovimientoLinea is a line of a MovimientoRef.
@@ -151,4 +154,29 @@ func revertirDevolucion(ctx context.Context, tx *db.Tx, p auth.Principal, cur ac
 			"(producto %d: disponible %s, a retirar %s).", falta.ProductoID, falta.Disponible.String(), falta.Pedido.String()))
 	}
 	return err
+}
+
+// movimientoRefSQL reads the entries that brought back the goods of the
+// credit notes $2 (not their cancellations' exits), with their lines.
+const movimientoRefSQL = `select m.venta_id, m.numero, m.clase, m.tipo, m.estado, m.almacen_id,
+	  round(coalesce(sum(d.cantidad * d.costo_unitario), 0), 2),
+	  coalesce(json_agg(json_build_object('producto_id', d.producto_id, 'cantidad', d.cantidad, 'costo_unitario', d.costo_unitario,
+	    'lote', d.lote, 'fecha_vencimiento', d.fecha_vencimiento) order by d.linea) filter (where d.id is not null), '[]')
+	from movimientos_inventario m
+	left join detalles_movimiento d on d.empresa_id = m.empresa_id and d.movimiento_id = m.id
+	where m.empresa_id = $1 and m.venta_id = any($2) and m.clase = 'entrada' and m.tipo = 'Devolucion Cliente'
+	  and m.movimiento_par_id is null and not m.eliminado
+	group by m.id order by m.id`
+
+// scanMovimientoRef reads a row of movimientoRefSQL.
+func scanMovimientoRef(r pgx.CollectableRow) (MovimientoRef, error) {
+	var m MovimientoRef
+	var detalles []byte
+	if err := r.Scan(&m.venta, &m.Numero, &m.Clase, &m.Tipo, &m.Estado, &m.AlmacenID, &m.ValorTotal, &detalles); err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(detalles, &m.Detalles); err != nil {
+		return m, fmt.Errorf("ventas: líneas del movimiento: %w", err)
+	}
+	return m, nil
 }

@@ -2,6 +2,7 @@ package ventas_test
 
 import (
 	"net/http"
+	"reflect"
 	"strconv"
 	"testing"
 
@@ -64,6 +65,14 @@ func TestACreditNoteReturnsItsGoodsAtTheSalesCostAndItsCancellationTakesThemOutA
 		if got := testenv.Number(r, path); got != want {
 			t.Errorf("%s = %s, want %s", path, got, want)
 		}
+	}
+	// Its detail view shows the same entry.
+	if g := f.Must(http.StatusOK, http.MethodGet, path("ventas", nc), nil); !reflect.DeepEqual(testenv.Get(g.JSON, "data.movimiento_inventario"),
+		testenv.Get(r.JSON, "data.movimiento_inventario")) {
+		t.Errorf("detail view's movement: %s\nanswer: %s", g.Raw, r.Raw)
+	}
+	if g := f.Must(http.StatusOK, http.MethodGet, path("ventas", factura), nil); testenv.Get(g.JSON, "data.movimiento_inventario") != nil {
+		t.Errorf("a sale shows no movimiento_inventario: %s", g.Raw)
 	}
 	if got := f.Text(`select payload->'movimiento_inventario'->>'numero' || ' ' || (payload->'movimiento_inventario'->>'valor_total')
 		from eventos where tipo = 'VentaCreadaEvent' and (payload->>'id')::bigint = $1`, nc); got != mov+" 225.00" {
@@ -200,5 +209,32 @@ func TestACreditNotesRoundTripsDoNotGrowWithItsLines(t *testing.T) {
 	}
 	if got := f.Existencias(f.Almacen, prods[0]); got != "97.000" {
 		t.Errorf("stock after sales 2+1, notes 1+2 and their cancellations: %s, want 97", got)
+	}
+}
+
+// With automatic stock deduction on, a credit note that names no
+// warehouse returns its goods to the principal one, as a sale takes them
+// from it; replayed with its Idempotency-Key, its answer shows the same
+// entry, its number resolved, and nothing moves twice.
+func TestACreditNoteWithoutWarehouseReturnsToThePrincipalOneAndReplaysTheSameEntry(t *testing.T) {
+	f := setup(t)
+	f.Ajuste(1, "inventario.descontar_stock_automatico", true)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	f.Stock(f.Almacen, p, "5", "40", "", "")
+	factura := id(f.venderOK(venta(linea(p, 3, 100))))
+	req := testenv.Req{Method: http.MethodPost, Path: "/api/ventas", Token: f.Admin, Body: nota(factura, linea(p, 1, 100)),
+		Headers: map[string]string{"Idempotency-Key": "nc-1"}}
+	r1, r2 := f.E.Do(req), f.E.Do(req)
+	if r1.Status != http.StatusCreated || r2.Status != http.StatusCreated {
+		t.Fatalf("credit note: %d %s / %d %s", r1.Status, r1.Raw, r2.Status, r2.Raw)
+	}
+	mov := f.Text(`select numero from movimientos_inventario where venta_id = $1`, id(r1))
+	for _, r := range []testenv.Resp{r1, r2} {
+		if testenv.Str(r.JSON, "data.movimiento_inventario.numero") != mov || testenv.Number(r, "data.movimiento_inventario.detalles.0.costo_unitario") != "40.0000" {
+			t.Errorf("answer's movement (want %s at 40.0000): %s", mov, r.Raw)
+		}
+	}
+	if got := f.movimientos(id(r1)); got != "entrada Devolucion Cliente Procesada" || f.Existencias(f.Almacen, p) != "3.000" {
+		t.Errorf("movements %q, stock %s (want 5 - 3 + 1)", got, f.Existencias(f.Almacen, p))
 	}
 }

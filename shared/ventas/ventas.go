@@ -286,6 +286,12 @@ func leerVentas(carga *db.Carga, empresaID int64, vs []Venta, detalle, nueva boo
 		fes = db.Leer(carga, "ventas: comprobantes electrónicos", scanFacturaRef, `select distinct on (venta_id) venta_id, id, clave, estado from comprobantes_electronicos
 		where empresa_id = $1 and venta_id = any($2) and not eliminado order by venta_id, id desc`, empresaID, ids)
 	}
+	// The entry a credit note made, on its detail view (the answer of its
+	// creation builds it in Go: it is written at the commit).
+	ms := new([]MovimientoRef)
+	if notas := notasCredito(vs); detalle && !nueva && len(notas) > 0 {
+		ms = db.Leer(carga, "ventas: movimientos de inventario", scanMovimientoRef, movimientoRefSQL, empresaID, notas)
+	}
 	if detalle {
 		ds = db.Leer(carga, "ventas: detalles", scanDetalle, `select d.id, d.venta_id, d.linea, d.producto_id, d.descripcion, d.cantidad, d.precio_unitario, d.descuento,
 			d.porcentaje_impuesto, d.subtotal, d.monto_impuesto, d.total,
@@ -302,11 +308,23 @@ func leerVentas(carga *db.Carga, empresaID int64, vs []Venta, detalle, nueva boo
 		// A sale's receivable and latest comprobante name the sale.
 		db.Colgar(vs, *cxcs, func(x *CuentaRef) int64 { return x.venta }, func(v *Venta) (*int64, **CuentaRef) { return &v.ID, &v.CuentaPorCobrar })
 		db.Colgar(vs, *fes, func(x *FacturaRef) int64 { return x.venta }, func(v *Venta) (*int64, **FacturaRef) { return &v.ID, &v.FacturaElectronica })
+		db.Colgar(vs, *ms, func(m *MovimientoRef) int64 { return m.venta }, func(v *Venta) (*int64, **MovimientoRef) { return &v.ID, &v.MovimientoInventario })
 		db.Agrupar(vs, *ds, func(d *Detalle) int64 { return d.VentaID }, func(v *Venta) (int64, *[]Detalle) { return v.ID, &v.Detalles })
 	}
 }
 
 func idCliente(c *ClienteRef) int64 { return c.ID }
+
+// notasCredito are the ids of the credit notes among vs.
+func notasCredito(vs []Venta) []int64 {
+	var ids []int64
+	for _, v := range vs {
+		if v.TipoComprobante == "nota_credito" {
+			ids = append(ids, v.ID)
+		}
+	}
+	return ids
+}
 
 func idRef(x *Ref) int64 { return x.ID }
 
