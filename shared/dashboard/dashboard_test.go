@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"os"
 	"testing"
+	"time"
 
+	"github.com/erpcr/erp/shared/horacr"
 	"github.com/erpcr/erp/shared/testenv"
 )
 
@@ -177,6 +179,31 @@ func TestExpiredDashboardEntriesAreDeletedWhenANewOneIsStored(t *testing.T) {
 	got := testenv.Column[string](t, e, `select empresa_id || '/' || clave from dashboard_cache order by 1`)
 	if len(got) != 22 || got[0] != "1/2026-03-15:todas" || got[1] != "1/2026-03-16:todas" || got[2] != "2/1950-01-01:todas" {
 		t.Fatalf("entries: %v", got)
+	}
+}
+
+// The dashboard is a GET like any other: SPEC.md exempts only health,
+// metrics and the real-time counters (/api/tiempo-real) from ETag/304. A
+// sale changes the figures, and with them the tag.
+func TestDashboardAnswersIfNoneMatchWith304UntilTheFiguresChange(t *testing.T) {
+	e := testenv.NewParallel(t)
+	f := fx{t: t, e: e, admin: e.Admin(1)}
+	admin := f.admin
+	p := f.producto("ETAG", 0)
+	f.stock(p, "10")
+	first := e.Call(admin, http.MethodGet, "/api/dashboard", nil)
+	tag := first.Header.Get("ETag")
+	if first.Status != http.StatusOK || tag == "" {
+		t.Fatalf("first: %d ETag %q", first.Status, tag)
+	}
+	same := e.Do(testenv.Req{Method: http.MethodGet, Path: "/api/dashboard", Token: admin, Headers: map[string]string{"If-None-Match": tag}})
+	if same.Status != http.StatusNotModified || len(same.Raw) != 0 {
+		t.Fatalf("unchanged (the second reading comes from the cache): %d with %d bytes", same.Status, len(same.Raw))
+	}
+	f.vender(horacr.Hoy().Format(time.DateOnly), p, 1, 1000)
+	after := e.Do(testenv.Req{Method: http.MethodGet, Path: "/api/dashboard", Token: admin, Headers: map[string]string{"If-None-Match": tag}})
+	if after.Status != http.StatusOK || after.Header.Get("ETag") == tag {
+		t.Fatalf("after a sale: %d ETag %q (was %q)", after.Status, after.Header.Get("ETag"), tag)
 	}
 }
 

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"strings"
@@ -20,7 +21,7 @@ import (
 // Grupo is the "dashboard" function group (functions/dashboard/main.go).
 func Grupo(d *plataforma.Deps) lambdahttp.Handlers {
 	return lambdahttp.Handlers{
-		"dashboard.show":            handler.Get(d.DB, leerFiltros, Leer),
+		"dashboard.show":            etiquetaDeCifras(handler.Get(d.DB, leerFiltros, Leer)),
 		"dashboard.invalidar-cache": handler.Put(d.DB, "Indicadores descartados; se recalcularán en la próxima consulta.", handler.NoBody, invalidar),
 	}
 }
@@ -41,4 +42,28 @@ func leerFiltros(r *http.Request) (Filtros, error) {
 
 func invalidar(ctx context.Context, tx *db.Tx, _ auth.Principal, _ struct{}) (*struct{}, error) {
 	return nil, Invalidar(ctx, tx)
+}
+
+// etiquetaDeCifras tags the board by its figures: the same figures (one
+// generado_en) read from the cache or just computed get the same weak ETag,
+// so If-None-Match answers 304 until a write changes them; desde_cache only
+// says where this reading came from. The path and Accept (v1 or v2) are
+// part of the tag, as each representation has its own.
+func etiquetaDeCifras(h httpx.HandlerFunc) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		b := &httpx.BufferWriter{HeaderMap: w.Header()}
+		if err := h(b, r); err != nil {
+			return err
+		}
+		if b.Status == http.StatusOK {
+			cifras := bytes.Replace(b.Body.Bytes(), []byte(`"desde_cache":true`), []byte(`"desde_cache":false`), 1)
+			base := append([]byte(r.URL.Path+"\n"+r.Header.Get("Accept")+"\n"), cifras...)
+			w.Header().Set("ETag", "W/"+httpx.ETagOf(base))
+		}
+		if b.Status != 0 {
+			w.WriteHeader(b.Status)
+		}
+		_, err := w.Write(b.Body.Bytes())
+		return err
+	}
 }
