@@ -269,3 +269,29 @@ func TestCreditNotesAndSalesOfOneProductAtOnceAllSucceed(t *testing.T) {
 		t.Errorf("returned at %s, want 21.6667", got)
 	}
 }
+
+// Cancelling one credit note twice at once takes its goods out once: one
+// request wins, the other is refused (the note is anulada), no 5xx.
+func TestACreditNoteCancelledTwiceAtOnceTakesItsGoodsOutOnce(t *testing.T) {
+	f := setup(t)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	f.Stock(f.Almacen, p, "10", "20", "", "")
+	factura := id(f.venderOK(testenv.With(venta(linea(p, 5, 100)), "almacen_id", f.Almacen)))
+	nc := id(f.venderOK(testenv.With(nota(factura, linea(p, 3, 100)), "almacen_id", f.Almacen)))
+	rs := testenv.Concurrently(4, func(int) testenv.Resp {
+		return f.Call(http.MethodPatch, path("ventas", nc), map[string]any{"estado": "anulada"})
+	})
+	ok := 0
+	for _, r := range rs {
+		switch {
+		case r.Status == http.StatusOK:
+			ok++
+		case r.Status == http.StatusUnprocessableEntity && len(r.FieldErrors("estado")) > 0:
+		default:
+			t.Errorf("unexpected answer %d %s", r.Status, r.Raw)
+		}
+	}
+	if ok != 1 || f.movimientos(nc) != "entrada Devolucion Cliente Procesada, salida Venta Procesada" || f.Existencias(f.Almacen, p) != "5.000" {
+		t.Errorf("%d cancellations won; movements %q, stock %s (want 1, one exit, 5)", ok, f.movimientos(nc), f.Existencias(f.Almacen, p))
+	}
+}
