@@ -295,3 +295,34 @@ func TestACreditNoteCancelledTwiceAtOnceTakesItsGoodsOutOnce(t *testing.T) {
 		t.Errorf("%d cancellations won; movements %q, stock %s (want 1, one exit, 5)", ok, f.movimientos(nc), f.Existencias(f.Almacen, p))
 	}
 }
+
+// A sale whose credit notes stand cannot be cancelled (422 under estado,
+// by PUT or DELETE): its goods would come back twice. Once its notes are
+// cancelled, it can.
+func TestASaleWithStandingCreditNotesCannotBeCancelled(t *testing.T) {
+	f := setup(t)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	f.Stock(f.Almacen, p, "10", "20", "", "")
+	factura := id(f.venderOK(testenv.With(venta(linea(p, 5, 100)), "almacen_id", f.Almacen)))
+	nc := id(f.venderOK(testenv.With(nota(factura, linea(p, 3, 100)), "almacen_id", f.Almacen)))
+	borrador := id(f.venderOK(testenv.With(nota(factura, linea(p, 1, 100)), "estado", "borrador")))
+	for _, r := range []testenv.Resp{
+		f.Call(http.MethodPatch, path("ventas", factura), map[string]any{"estado": "anulada"}),
+		f.Call(http.MethodDelete, path("ventas", factura), nil),
+	} {
+		testenv.Expect422(t, r, "estado")
+		if msg := r.FieldErrors("estado"); len(msg) == 0 || msg[0] != "La venta tiene notas de crédito vigentes (NC-00000001, NC-00000002); anúlelas antes de anular la venta." {
+			t.Errorf("message %v", msg)
+		}
+	}
+	if got := f.Text(`select estado from ventas where id = $1`, factura); got != "pendiente" || f.Existencias(f.Almacen, p) != "8.000" {
+		t.Errorf("refused cancellations changed the sale (%s) or the stock (%s)", got, f.Existencias(f.Almacen, p))
+	}
+	for _, v := range []int64{nc, borrador} {
+		f.Must(http.StatusOK, http.MethodPatch, path("ventas", v), map[string]any{"estado": "anulada"})
+	}
+	f.Must(http.StatusOK, http.MethodPatch, path("ventas", factura), map[string]any{"estado": "anulada"})
+	if got := f.Existencias(f.Almacen, p); got != "10.000" || f.Saldo("5.1.01.001") != "0.00" {
+		t.Errorf("after cancelling the notes and the sale: stock %s, cost of sales %s; want 10 and 0.00", got, f.Saldo("5.1.01.001"))
+	}
+}

@@ -138,6 +138,17 @@ func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, elimin
 	// the returned stock bump, the order in which every sale takes them at
 	// COMMIT (the other order deadlocked with a sale committing beside it).
 	b := &pgx.Batch{}
+	// A sale whose credit notes stand cannot be cancelled: its goods and
+	// amounts would come back twice (its notes already returned part of
+	// them). Read after the sale's row lock, which a credit note being
+	// created holds until it commits (FOR NO KEY UPDATE), so every note
+	// of the sale is seen; the refusal rolls back the writes queued with it.
+	var notas *string
+	if cur.estado != Anulada && cur.tipo != "nota_credito" {
+		b.Queue(`select string_agg(numero_comprobante, ', ' order by id) from ventas
+			where empresa_id = $1 and venta_referencia_id = $2 and tipo_comprobante = 'nota_credito' and estado <> 'anulada' and not eliminado`,
+			tx.EmpresaID(), cur.id).QueryRow(func(r pgx.Row) error { return r.Scan(&notas) })
+	}
 	b.Queue(`update ventas set estado = 'anulada', anulado_en = coalesce(anulado_en, now()),
 		activo = case when $3 then false else activo end, eliminado = eliminado or $3
 		where empresa_id = $1 and id = $2`, tx.EmpresaID(), cur.id, eliminar)
@@ -145,6 +156,9 @@ func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, elimin
 		where empresa_id = $1 and venta_id = $2 and estado <> 'anulada'`, tx.EmpresaID(), cur.id)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("ventas: anular: %w", err)
+	}
+	if notas != nil {
+		return apperr.InvalidField("estado", "La venta tiene notas de crédito vigentes ("+*notas+"); anúlelas antes de anular la venta.")
 	}
 	if cur.estado != Anulada {
 		// Its exits not yet returned and, for a credit note, the entries
