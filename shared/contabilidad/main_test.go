@@ -1,14 +1,10 @@
 package contabilidad_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"os"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -71,41 +67,27 @@ func equal(a, b []int) bool {
 }
 
 // trasConfirmar runs sql (with args) in a transaction of the owner, sends a
-// request of company 1's administrator meanwhile, commits after a pause and
-// returns the answer, failing t when it came before the commit: the request
-// had to wait for the write in flight.
+// request of company 1's administrator meanwhile, commits once the request
+// waits for a lock and returns the answer, failing t when it answered
+// without waiting: the request had to wait for the write in flight.
 func (f *fx) trasConfirmar(t *testing.T, sql string, args []any, method, p string, body any) testenv.Resp {
 	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, f.E.AdminURL)
-	if err != nil {
-		t.Fatal(err)
+	b := f.E.Bloquear(t, sql, args...)
+	ch := make(chan testenv.Resp, 1)
+	go func() { ch <- f.E.Do(testenv.Req{Method: method, Path: p, Token: f.Admin, Body: body}) }()
+	var antes *testenv.Resp
+	testenv.HastaQue(t, func() bool {
+		select {
+		case r := <-ch:
+			antes = &r
+			return true
+		default:
+			return b.Esperan("%", 1)
+		}
+	}, method+" "+p+" neither answered nor waited")
+	if antes != nil {
+		t.Fatalf("%s %s answered %d before the write in flight committed: %s", method, p, antes.Status, antes.Raw)
 	}
-	defer c.Close(ctx)
-	tx, err := c.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(ctx, sql, args...); err != nil {
-		t.Fatal(err)
-	}
-	type respuesta struct {
-		r  testenv.Resp
-		en time.Time
-	}
-	ch := make(chan respuesta, 1)
-	go func() {
-		r := f.E.Do(testenv.Req{Method: method, Path: p, Token: f.Admin, Body: body})
-		ch <- respuesta{r, time.Now()}
-	}()
-	time.Sleep(400 * time.Millisecond)
-	confirmado := time.Now()
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	r := <-ch
-	if r.en.Before(confirmado) {
-		t.Errorf("%s %s answered %d before the write in flight committed: %s", method, p, r.r.Status, r.r.Raw)
-	}
-	return r.r
+	b.Confirmar()
+	return <-ch
 }

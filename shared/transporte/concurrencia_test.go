@@ -1,13 +1,9 @@
 package transporte_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/erpcr/erp/shared/testenv"
 )
@@ -30,44 +26,26 @@ func TestDeletingARouteOrDriverWhileABusIsAssignedToItLetsOnlyOneWin(t *testing.
 		t.Run(c.name, func(t *testing.T) {
 			objetivo := c.crear(len(c.name))
 			busID := e.Create(t, admin, "/api/buses", bus(fmt.Sprintf("AB %d", len(c.name))))
-			ctx := context.Background()
-			conn, err := pgx.Connect(ctx, e.AdminURL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close(ctx)
-			tx, err := conn.Begin(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tx.Rollback(ctx)
-			if _, err := tx.Exec(ctx, `select 1 from buses where id = $1 for update`, busID); err != nil {
-				t.Fatal(err)
-			}
+			bloqueo := e.Bloquear(t, `select 1 from buses where id = $1 for update`, busID)
 			asignar := make(chan testenv.Resp, 1)
 			go func() {
 				asignar <- e.Call(admin, http.MethodPatch, busPath(busID), map[string]any{c.columna: objetivo})
 			}()
-			esperando := func(n int64) bool {
-				return testenv.Scalar[int64](t, e, `select count(*) from pg_stat_activity where usename = 'erp_app' and wait_event_type = 'Lock'`) >= n
-			}
-			hasta(t, func() bool { return esperando(1) }, "the assignment never reached the bus row")
+			testenv.HastaQue(t, func() bool { return bloqueo.Esperan("%", 1) }, "the assignment never reached the bus row")
 			borrar := make(chan testenv.Resp, 1)
 			go func() { borrar <- e.Call(admin, http.MethodDelete, fmt.Sprintf(c.borrar, objetivo), nil) }()
 			// The delete either waits for the assignment (locked the row it
 			// names) or, as before the fix, finished without waiting.
 			var rb testenv.Resp
-			hasta(t, func() bool {
+			testenv.HastaQue(t, func() bool {
 				select {
 				case rb = <-borrar:
 					return true
 				default:
-					return esperando(2)
+					return bloqueo.Esperan("%", 2)
 				}
 			}, "the delete neither finished nor waited")
-			if err := tx.Commit(ctx); err != nil {
-				t.Fatal(err)
-			}
+			bloqueo.Confirmar()
 			ra := <-asignar
 			if rb.Status == 0 {
 				rb = <-borrar
@@ -80,15 +58,5 @@ func TestDeletingARouteOrDriverWhileABusIsAssignedToItLetsOnlyOneWin(t *testing.
 				t.Fatalf("the %s was deleted while bus %d names it", c.name, busID)
 			}
 		})
-	}
-}
-
-// hasta polls cond for up to 10 seconds.
-func hasta(t *testing.T, cond func() bool, msg string) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal(msg)
-		}
 	}
 }
