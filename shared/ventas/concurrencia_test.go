@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -271,36 +270,14 @@ func TestACreditNoteRacingTheCancellationOfItsSaleIsRefused(t *testing.T) {
 // interleaving of a race, made deterministic.
 func (f *fx) conBloqueo(t *testing.T, sql string, args []any, like string, mientras func(context.Context, pgx.Tx), req func() testenv.Resp) testenv.Resp {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, f.E.AdminURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, sql, args...); err != nil {
-		t.Fatal(err)
-	}
+	b := f.E.Bloquear(t, sql, args...)
 	done := make(chan testenv.Resp, 1)
 	go func() { done <- req() }()
-	deadline := time.Now().Add(10 * time.Second)
-	for f.Int(`select count(*) from pg_stat_activity where datname = current_database() and usename = 'erp_app'
-		and wait_event_type = 'Lock' and query like $1`, like) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the request never waited for the locked rows")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	b.HastaQueEsperen(like, 1)
 	if mientras != nil {
-		mientras(ctx, tx)
+		mientras(context.Background(), b.Tx)
 	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
+	b.Confirmar()
 	return <-done
 }
 
