@@ -81,7 +81,10 @@ func TestKnownPathWithAnotherMethodIs405WithAllow(t *testing.T) {
 	// A trailing slash is a path no route serves as written: a 404, never
 	// a 405 refusing a method its own Allow lists.
 	for _, c := range []struct{ method, path string }{{"DELETE", "/api/nada"}, {"DELETE", "/api/usuarios/1/2"}, {"DELETE", "/nada"},
-		{"GET", "/api/usuarios/"}, {"GET", "/api/usuarios/1/"}, {"GET", "/api/documentation/"}, {"GET", "/api/v2/usuarios/"}} {
+		{"GET", "/api/usuarios/"}, {"GET", "/api/usuarios/1/"}, {"GET", "/api/documentation/"}, {"GET", "/api/v2/usuarios/"},
+		// Nor is a path out of its clean form: a Spanish 404, never
+		// http.ServeMux's redirect with an HTML body.
+		{"GET", "/api//usuarios"}, {"GET", "/api/./usuarios"}, {"GET", "/api/roles/../usuarios"}} {
 		r := e.Do(testenv.Req{Method: c.method, Path: c.path, Token: tok})
 		envelope(t, c.method+" "+c.path, r, 404, "no existe")
 		if r.Header.Get("Allow") != "" {

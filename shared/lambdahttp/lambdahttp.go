@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -56,7 +57,21 @@ func Mux(group string, hs Handlers, o httpx.Options, lim Limitador) (http.Handle
 	if !hasDefault {
 		mux.Handle("/", httpx.Adapt(NotFound))
 	}
-	return httpx.Observe(o, rejectMalformed(versionar(group, mux))), nil
+	return httpx.Observe(o, rejectMalformed(versionar(group, limpio(mux)))), nil
+}
+
+// limpio answers a path that is not in its clean form ("//", "/./",
+// "/../") with the Spanish 404: http.ServeMux would redirect it to the
+// clean path with an HTML body, which API Gateway never sends.
+func limpio(mux http.Handler) http.Handler {
+	notFound := httpx.Adapt(NotFound)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p != "/" && path.Clean(p) != strings.TrimSuffix(p, "/") {
+			notFound.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 // NotFound answers what no route serves; API Gateway sends it to the
