@@ -43,12 +43,14 @@ func init() {
 }
 
 // antiguedadSQL is the pending balance at $2 of each open account (its
-// amount less the payments dated up to $2), summed by counterpart and
-// bucket of days past due at $2; %s are the tables of each side.
+// amount less the payments dated up to $2, and for a receivable less the
+// credit notes on credit of its sale dated up to $2: notaCreditoSQL),
+// summed by counterpart and bucket of days past due at $2; %s are the
+// tables of each side.
 const antiguedadSQL = `with c as (
 	select c.%[1]s as tercero_id,
 		c.monto - coalesce((select sum(p.monto) from pagos p where p.empresa_id = c.empresa_id and p.%[2]s = c.id
-			and not p.eliminado and p.fecha <= $2), 0) as saldo,
+			and not p.eliminado and p.fecha <= $2), 0)%[7]s as saldo,
 		$2::date - c.fecha_vencimiento as dias
 	from %[3]s c
 	where c.empresa_id = $1 and not c.eliminado and c.estado <> 'anulada' and c.fecha_emision <= $2
@@ -65,12 +67,23 @@ where c.saldo > 0
 group by 1, 2, 3
 order by 2, 1`
 
+// notaCreditoSQL is what the credit notes on credit of a receivable's
+// sale, dated up to $2 and standing, took off its balance: a credit note
+// lowers its sale's receivable instead of opening one (ventas,
+// nota_cuenta.go), as the books credit receivables with it. A note that
+// opened a receivable of its own (before that rule) took nothing off.
+const notaCreditoSQL = `
+		- coalesce((select sum(n.monto_total) from ventas n where n.empresa_id = c.empresa_id and n.venta_referencia_id = c.venta_id
+			and n.tipo_comprobante = 'nota_credito' and n.condicion_venta = 'credito' and n.estado in ('pendiente', 'pagada')
+			and not n.eliminado and n.fecha_venta <= $2
+			and not exists (select 1 from cuentas_por_cobrar o where o.empresa_id = n.empresa_id and o.venta_id = n.id)), 0)`
+
 var (
 	antiguedadCobrarSQL = fmt.Sprintf(antiguedadSQL, "cliente_id", "cuenta_por_cobrar_id", "cuentas_por_cobrar",
 		`coalesce(nullif(trim(coalesce(k.razon_social, concat_ws(' ', k.nombre, k.apellidos))), ''), 'Sin cliente')`,
-		`coalesce(k.identificacion, '')`, "clientes")
+		`coalesce(k.identificacion, '')`, "clientes", notaCreditoSQL)
 	antiguedadPagarSQL = fmt.Sprintf(antiguedadSQL, "proveedor_id", "cuenta_por_pagar_id", "cuentas_por_pagar",
-		`coalesce(k.nombre, 'Sin proveedor')`, `coalesce(k.nit_ruc, '')`, "proveedores")
+		`coalesce(k.nombre, 'Sin proveedor')`, `coalesce(k.nit_ruc, '')`, "proveedores", "")
 )
 
 func antiguedad(clave, titulo, quien string) Generador {

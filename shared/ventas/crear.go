@@ -230,6 +230,11 @@ type contexto struct {
 	// referencia is the sale a note corrects.
 	referencia referencia
 	refTipo    string
+	refMoneda  string
+	// refSaldo is, for a credit note, the open balance of the receivable
+	// of the sale it corrects (nil: it has none open), read under that
+	// sale's lock (notaEnCuenta).
+	refSaldo *Numero
 	// acreditable is, for a credit note, what each product of the sale it
 	// corrects may still be credited (queueAcreditable).
 	acreditable map[int64]acreditable
@@ -311,10 +316,11 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (co
 	if x.tipo == "nota_credito" {
 		bloqueo = "for no key update"
 	}
-	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', tipo_comprobante from ventas
+	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', tipo_comprobante, moneda from ventas
 		where empresa_id = $1 and id = $2 and not eliminado `+bloqueo,
-		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refTipo)
+		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refTipo, &c.refMoneda)
 	if x.tipo == "nota_credito" && x.referenciaID != nil {
+		queueSaldoReferencia(b, empresaID, *x.referenciaID, &c.refSaldo)
 		c.acreditable = map[int64]acreditable{}
 		queueAcreditable(b, empresaID, *x.referenciaID, c.acreditable)
 		if x.estado != Borrador {
@@ -509,6 +515,12 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	}
 
 	condicion := x.condicion
+	if x.tipo == "nota_credito" && c.referencia.existe && c.referencia.activo {
+		// A credit note's condicion is where its amount goes, as the books
+		// post it: credito lowers the open receivable of its sale,
+		// contado gives the money back (notaEnCuenta).
+		condicion = condicionNota(in, x, c, total.Total)
+	}
 	if condicion == "" {
 		condicion = Contado
 		if x.clienteID != nil && c.diasCredito > 0 {
@@ -606,7 +618,11 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		vs[0] = v
 		return err
 	})
-	if condicion == Credito && x.estado != Borrador {
+	switch {
+	case condicion != Credito || x.estado == Borrador:
+	case x.tipo == "nota_credito":
+		queueAplicarNota(tx, b, nil, 1)
+	default:
 		queueAbrirCuenta(tx, b, nil)
 	}
 	// The answer is read in the same round trip, after the writes.
@@ -657,7 +673,8 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 // the sale the same batch inserted before): the whole total is due
 // fecha_venta + the customer's dias_credito days (DiasCreditoPorDefecto
 // when the customer has none). A sale of total 0 owes nothing, so its
-// receivable is born paid.
+// receivable is born paid. A credit note never opens one: it lowers its
+// sale's (queueAplicarNota).
 func queueAbrirCuenta(tx *db.Tx, b *pgx.Batch, id *int64) {
 	empresaID := tx.EmpresaID()
 	b.Queue(`insert into cuentas_por_cobrar (empresa_id, cliente_id, venta_id, monto, saldo, fecha_emision, fecha_vencimiento, estado)
@@ -665,7 +682,7 @@ func queueAbrirCuenta(tx *db.Tx, b *pgx.Batch, id *int64) {
 		  v.fecha_venta + least(coalesce(nullif(c.dias_credito, 0), $3), 36500),
 		  case when v.monto_total = 0 then 'pagada' else 'pendiente' end
 		from ventas v join clientes c on c.empresa_id = v.empresa_id and c.id = v.cliente_id
-		where v.empresa_id = $1 and v.condicion_venta = 'credito'
+		where v.empresa_id = $1 and v.condicion_venta = 'credito' and v.tipo_comprobante <> 'nota_credito'
 		  and v.id = (select coalesce($2::bigint, currval('ventas_id_seq')))
 		on conflict (empresa_id, venta_id) do nothing`, empresaID, id, DiasCreditoPorDefecto)
 }

@@ -115,6 +115,27 @@ func cambiarEstado(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, c
 // note's entry; a debit note moves no stock) and its receivable happen
 // now.
 func confirmar(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) error {
+	if cur.tipo == "nota_credito" && cur.condicion == Credito && cur.referenciaID != nil {
+		// It opens no receivable: it lowers its sale's (nota_cuenta.go).
+		return aplicarNotaGuardada(ctx, tx, cur, func() error { return moverConfirmada(ctx, tx, p, cur) })
+	}
+	if err := moverConfirmada(ctx, tx, p, cur); err != nil {
+		return err
+	}
+	if cur.condicion == Credito {
+		b := &pgx.Batch{}
+		id := cur.id
+		queueAbrirCuenta(tx, b, &id)
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return fmt.Errorf("ventas: cuenta por cobrar: %w", err)
+		}
+	}
+	return nil
+}
+
+// moverConfirmada moves the stock of a confirmed draft: its exit, a credit
+// note's entry, nothing for a debit note or a sale without warehouse.
+func moverConfirmada(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) error {
 	switch {
 	case cur.almacenID == nil || cur.tipo == "nota_debito":
 	case cur.tipo == "nota_credito":
@@ -128,14 +149,6 @@ func confirmar(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual) err
 		}
 		if err := salida(ctx, tx, p, vs); err != nil {
 			return err
-		}
-	}
-	if cur.condicion == Credito {
-		b := &pgx.Batch{}
-		id := cur.id
-		queueAbrirCuenta(tx, b, &id)
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return fmt.Errorf("ventas: cuenta por cobrar: %w", err)
 		}
 	}
 	return nil

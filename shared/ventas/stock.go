@@ -154,6 +154,13 @@ func anular(ctx context.Context, tx *db.Tx, p auth.Principal, cur actual, elimin
 		where empresa_id = $1 and id = $2`, tx.EmpresaID(), cur.id, eliminar)
 	b.Queue(`update cuentas_por_cobrar set estado = 'anulada', saldo = 0
 		where empresa_id = $1 and venta_id = $2 and estado <> 'anulada'`, tx.EmpresaID(), cur.id)
+	if cur.tipo == "nota_credito" && cur.condicion == Credito && cur.referenciaID != nil && cur.estado != Borrador && cur.estado != Anulada {
+		// A credit note on credit gives back what it took off its sale's
+		// receivable, under that sale's lock (nota_cuenta.go).
+		queueBloquearReferencia(tx, b, *cur.referenciaID)
+		id := cur.id
+		queueAplicarNota(tx, b, &id, -1)
+	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("ventas: anular: %w", err)
 	}
