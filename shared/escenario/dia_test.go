@@ -225,16 +225,27 @@ func (x *dia) ventasDelDia() {
 	}
 }
 
-// notaCredito credits part of the credit sale: a price correction without
-// goods (code 02, no warehouse) refunded in cash from the box. (A credit
-// note on credit opens a receivable of its own, owed by the customer,
-// while the books credit receivables; and one naming a warehouse takes
-// stock out as a sale does: see the report of this scenario.)
-func (x *dia) notaCredito(venta int64) testenv.Resp {
-	x.T.Helper()
-	return x.vender(map[string]any{"tipo_comprobante": "nota_credito", "venta_referencia_id": venta, "codigo_referencia": "02",
-		"razon_referencia": "Corrige precio", "cliente_id": x.cliente, "condicion_venta": "contado", "forma_pago_id": x.forma["01"],
-		"caja_id": x.caja, "almacen_id": testenv.Absent, "detalles": []any{testenv.Linea(x.p13, 2, "500.00")}})
+// notaCredito credits part of the credit sale twice, as price
+// corrections without goods (code 02, no warehouse): once refunded in
+// cash from the box, once on credit, which lowers the open balance of
+// the sale's receivable (no receivable of its own) as the books credit
+// receivables with it: cuadraCuentas checks the aging, the open
+// receivables and the receivables account agree.
+func (x *dia) notaCredito(venta int64) {
+	t := x.T
+	t.Helper()
+	nota := func(condicion string, extra ...any) testenv.Resp {
+		return x.vender(testenv.With(map[string]any{"tipo_comprobante": "nota_credito", "venta_referencia_id": venta, "codigo_referencia": "02",
+			"razon_referencia": "Corrige precio", "cliente_id": x.cliente, "condicion_venta": condicion, "almacen_id": testenv.Absent,
+			"detalles": []any{testenv.Linea(x.p13, 2, "500.00")}}, extra...))
+	}
+	nota("contado", "forma_pago_id", x.forma["01"], "caja_id", x.caja)
+	antes := d(x.Text(`select saldo::text from cuentas_por_cobrar where venta_id = $1`, venta))
+	r := nota("credito")
+	despues := d(x.Text(`select saldo::text from cuentas_por_cobrar where venta_id = $1`, venta))
+	if testenv.Get(r.JSON, "data.cuenta_por_cobrar") != nil || !antes.Sub(despues).Equal(amt(t, r, "data.monto_total")) {
+		t.Errorf("a credit note on credit took %s off its sale's receivable (want its total): %s", antes.Sub(despues), r.Raw)
+	}
 }
 
 // movimientos: a transfer between warehouses and adjustments both ways.
