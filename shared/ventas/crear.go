@@ -231,6 +231,7 @@ type contexto struct {
 	referencia referencia
 	refTipo    string
 	refMoneda  string
+	refCliente *int64
 	// refSaldo is, for a credit note, the open balance of the receivable
 	// of the sale it corrects (nil: it has none open), read under that
 	// sale's lock (notaEnCuenta).
@@ -316,9 +317,9 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (co
 	if x.tipo == "nota_credito" {
 		bloqueo = "for no key update"
 	}
-	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', tipo_comprobante, moneda from ventas
+	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', tipo_comprobante, moneda, cliente_id from ventas
 		where empresa_id = $1 and id = $2 and not eliminado `+bloqueo,
-		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refTipo, &c.refMoneda)
+		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refTipo, &c.refMoneda, &c.refCliente)
 	if x.tipo == "nota_credito" && x.referenciaID != nil {
 		queueSaldoReferencia(b, empresaID, *x.referenciaID, &c.refSaldo)
 		c.acreditable = map[int64]acreditable{}

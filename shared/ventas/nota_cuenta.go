@@ -72,17 +72,23 @@ func sinSaldoParaNota(saldo *Numero, refMoneda, moneda string, total decimal.Dec
 
 // condicionNota is the condicion_venta of a credit note: the one sent
 // (credito refused, under condicion_venta, when the open balance of its
-// sale does not cover its total), else credito when it does and contado
-// (a refund) when it does not.
+// sale does not cover its total, and under cliente_id when the note names
+// another customer than the sale's: the balance is that customer's),
+// else credito when the balance covers it and the note names the sale's
+// customer, and contado (a refund) otherwise.
 func condicionNota(in *valid.Input, x ventaIn, c contexto, total decimal.Decimal) string {
 	motivo := sinSaldoParaNota(c.refSaldo, c.refMoneda, x.moneda, total)
+	mismoCliente := x.clienteID != nil && c.refCliente != nil && *x.clienteID == *c.refCliente
 	switch {
-	case x.condicion == "" && motivo == "":
+	case x.condicion == "" && motivo == "" && mismoCliente:
 		return Credito
 	case x.condicion == "":
 		return Contado
-	case x.condicion == Credito && motivo != "":
+	case x.condicion != Credito:
+	case motivo != "":
 		in.Fail("condicion_venta", motivo)
+	case x.clienteID != nil && !mismoCliente:
+		in.Fail("cliente_id", "Una nota de crédito a crédito rebaja la cuenta por cobrar de la venta de referencia: su cliente debe ser el de esa venta.")
 	}
 	return x.condicion
 }

@@ -124,6 +124,7 @@ func TestACreditNoteGoesToTheReceivableOnlyWhileItsBalanceCoversIt(t *testing.T)
 	f := setup(t)
 	p := f.Producto(testenv.Prod{Codigo: "P", Tarifa: "08"})
 	c := f.Cliente(1, "101110111", 30)
+	otro := f.Cliente(1, "101110112", 30)
 	// sale is a credit sale of 2 x 500 + 13 % (1130.00) with pagado paid.
 	sale := func(f *fx, pagado string, extra ...any) (int64, int64) {
 		v := f.venderOK(testenv.With(venta(linea(p, 2, 500)), append([]any{"cliente_id", c}, extra...)...))
@@ -151,6 +152,9 @@ func TestACreditNoteGoesToTheReceivableOnlyWhileItsBalanceCoversIt(t *testing.T)
 		{"credito on a cash sale", "0", []any{"condicion_venta", "contado"}, []any{"condicion_venta", "credito"}, 422, "", "", "condicion_venta"},
 		{"credito in another currency", "0", nil, []any{"condicion_venta", "credito", "moneda", "USD", "tipo_cambio", "500"}, 422, "", "1130.00", "condicion_venta"},
 		{"contado when covered: a refund", "0", nil, []any{"condicion_venta", "contado"}, 201, "contado", "1130.00", ""},
+		{"no customer: a refund by default", "0", nil, []any{"cliente_id", testenv.Absent}, 201, "contado", "1130.00", ""},
+		{"another customer: a refund by default", "0", nil, []any{"cliente_id", otro}, 201, "contado", "1130.00", ""},
+		{"credito for another customer", "0", nil, []any{"cliente_id", otro, "condicion_venta", "credito"}, 422, "", "1130.00", "cliente_id"},
 	}
 	for _, k := range cases {
 		t.Run(k.name, func(t *testing.T) {
@@ -200,4 +204,36 @@ func TestACreditNoteGoesToTheReceivableOnlyWhileItsBalanceCoversIt(t *testing.T)
 			t.Errorf("the refused confirmation left the draft %s", got)
 		}
 	})
+}
+
+// A payment and a credit note on credit of one receivable sent at once run
+// one after the other under the sale's lock: of a payment of 1000.00 and
+// a note of 565.00 against a balance of 1130.00 exactly one succeeds and
+// the other is refused (422: the balance no longer covers it), never both,
+// never a 5xx, and the balance is what the winner left.
+func TestAPaymentAndACreditNoteOnCreditRacingOneReceivableDoNotBothSucceed(t *testing.T) {
+	f := setup(t)
+	p := f.Producto(testenv.Prod{Codigo: "P", Tarifa: "08"})
+	c := f.Cliente(1, "101110111", 30)
+	for ronda := 0; ronda < 4; ronda++ {
+		v := f.venderOK(testenv.With(venta(linea(p, 2, 500)), "cliente_id", c))
+		cxc := cuentaDe(v)
+		rs := testenv.Concurrently(2, func(i int) testenv.Resp {
+			if i == 0 {
+				return f.Call(http.MethodPost, path("cuentas-por-cobrar", cxc, "pagos"), map[string]any{"monto": "1000.00", "forma_pago_id": 1})
+			}
+			return f.Call(http.MethodPost, "/api/ventas", testenv.With(nota(id(v), linea(p, 1, 500)), "cliente_id", c, "condicion_venta", "credito"))
+		})
+		pago, notaOK := rs[0].Status == http.StatusCreated, rs[1].Status == http.StatusCreated
+		want := map[bool]string{true: "130.00", false: "565.00"}[pago]
+		switch {
+		case pago == notaOK:
+			t.Fatalf("payment %d %s; note %d %s", rs[0].Status, rs[0].Raw, rs[1].Status, rs[1].Raw)
+		case pago && len(rs[1].FieldErrors("condicion_venta")) == 0, notaOK && len(rs[0].FieldErrors("monto")) == 0:
+			t.Fatalf("the loser's answer: payment %d %s; note %d %s", rs[0].Status, rs[0].Raw, rs[1].Status, rs[1].Raw)
+		}
+		if got := f.Text(`select saldo::text from cuentas_por_cobrar where id = $1`, cxc); got != want {
+			t.Errorf("round %d: saldo %s, want %s", ronda, got, want)
+		}
+	}
 }
