@@ -92,8 +92,12 @@ func readReferencia(in *valid.Input, x *ventaIn) {
 		return
 	}
 	if esNota(x.tipo) {
+		// Absent, null, or sent empty or blank (read as nothing): a note
+		// without its reason or reference cannot be issued (Hacienda's
+		// InformacionReferencia requires them).
+		leido := map[string]bool{"venta_referencia_id": x.referenciaID != nil, "codigo_referencia": x.codigoRef != nil, "razon_referencia": x.razonRef != nil}
 		for _, k := range []string{"venta_referencia_id", "codigo_referencia", "razon_referencia"} {
-			if !in.Has(k) || in.IsNull(k) {
+			if !leido[k] && !in.Failed(k) {
 				in.Fail(k, "El campo "+strings.ReplaceAll(k, "_", " ")+" es obligatorio para una nota de crédito o débito.")
 			}
 		}
@@ -230,6 +234,7 @@ type contexto struct {
 	// referencia is the sale a note corrects.
 	referencia referencia
 	refTipo    string
+	refEstado  string
 	refMoneda  string
 	refCliente *int64
 	// refSaldo is, for a credit note, the open balance of the receivable
@@ -317,9 +322,9 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (co
 	if x.tipo == "nota_credito" {
 		bloqueo = "for no key update"
 	}
-	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', tipo_comprobante, moneda, cliente_id from ventas
+	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', estado, tipo_comprobante, moneda, cliente_id from ventas
 		where empresa_id = $1 and id = $2 and not eliminado `+bloqueo,
-		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refTipo, &c.refMoneda, &c.refCliente)
+		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refEstado, &c.refTipo, &c.refMoneda, &c.refCliente)
 	if x.tipo == "nota_credito" && x.referenciaID != nil {
 		queueSaldoReferencia(b, empresaID, *x.referenciaID, &c.refSaldo)
 		c.acreditable = map[int64]acreditable{}
@@ -481,7 +486,11 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	checkRef(in, x.formaPagoID, c.formaPago, "forma_pago_id", "La forma de pago seleccionada no existe.", "La forma de pago seleccionada está inactiva.")
 	if esNota(x.tipo) {
 		checkRef(in, x.referenciaID, c.referencia, "venta_referencia_id", "La venta de referencia no existe en esta empresa.", "La venta de referencia está anulada.")
+		checkReferenciaNota(in, x.tipo, c)
 	}
+	// What a credit note credits, and where its amount goes, is measured
+	// against a sale it may reference (checkReferenciaNota).
+	refValida := x.tipo == "nota_credito" && c.referencia.existe && c.referencia.activo && !in.Failed("venta_referencia_id")
 
 	lineas := make([]lineaCalculada, len(x.lineas))
 	importes := make([]montos.Importe, len(x.lineas))
@@ -507,7 +516,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 		lc.importe = montos.Calcular(montos.Linea{Cantidad: l.cantidad, PrecioUnitario: l.precio, Descuento: l.descuento, PorcentajeImpuesto: lc.tasa})
 		lineas[i], importes[i] = lc, lc.importe
 	}
-	if x.tipo == "nota_credito" && c.referencia.existe && c.referencia.activo {
+	if refValida {
 		checkAcreditable(in, lineas, x.tipoCambio, c.acreditable)
 	}
 	total := montos.Sumar(importes)
@@ -516,7 +525,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	}
 
 	condicion := x.condicion
-	if x.tipo == "nota_credito" && c.referencia.existe && c.referencia.activo {
+	if refValida {
 		// A credit note's condicion is where its amount goes, as the books
 		// post it: credito lowers the open receivable of its sale,
 		// contado gives the money back (notaEnCuenta).
@@ -548,7 +557,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	// prepared here), a debit note moves no stock.
 	var exit *inventario.Preparado
 	var entrada *devolucion
-	if almacen != nil && x.estado != Borrador && x.tipo == "nota_credito" {
+	if almacen != nil && x.estado != Borrador && x.tipo == "nota_credito" && c.refTipo != "nota_debito" {
 		if entrada, err = prepararDevolucion(tx, p, *almacen, x, lineas, c.costosRef); err != nil {
 			return Venta{}, err
 		}

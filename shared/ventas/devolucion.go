@@ -125,8 +125,15 @@ func devolverGuardada(ctx context.Context, tx *db.Tx, p auth.Principal, cur actu
 	}
 	b := &pgx.Batch{}
 	costos := inventario.QueueCostosVenta(tx, b, *cur.referenciaID, productos)
+	// A credit note of a debit note moves no stock: that note moved none.
+	var refTipo string
+	b.Queue(`select tipo_comprobante from ventas where empresa_id = $1 and id = $2`, tx.EmpresaID(), *cur.referenciaID).
+		QueryRow(func(r pgx.Row) error { return r.Scan(&refTipo) })
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return err
+	}
+	if refTipo == "nota_debito" {
+		return nil
 	}
 	m := movimientoDevolucion(p, vs.almacenID, cur.numero, cur.fecha, cur.clienteID, ls, costos)
 	venta := cur.id

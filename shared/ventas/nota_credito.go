@@ -83,3 +83,22 @@ func checkAcreditable(in *valid.Input, lineas []lineaCalculada, tipoCambio decim
 		}
 	}
 }
+
+// checkReferenciaNota refuses (422 under venta_referencia_id) a note of a
+// sale that was never issued (a draft: it moved no stock and owes
+// nothing, so a credit note would bring back goods that never left and
+// give back money never charged) and a credit note of a credit note (the
+// goods it returned would come back a second time; it is cancelled
+// instead). A credit note of a debit note is allowed: it takes back what
+// that note charged, and moves no stock, as that note moved none.
+func checkReferenciaNota(in *valid.Input, tipo string, c contexto) {
+	if !c.referencia.existe || !c.referencia.activo || in.Failed("venta_referencia_id") {
+		return
+	}
+	switch {
+	case c.refEstado == Borrador:
+		in.Fail("venta_referencia_id", "La venta de referencia es un borrador: una nota solo corrige un comprobante confirmado.")
+	case tipo == "nota_credito" && c.refTipo == "nota_credito":
+		in.Fail("venta_referencia_id", "Una nota de crédito no puede referirse a otra nota de crédito; para deshacerla, anúlela.")
+	}
+}

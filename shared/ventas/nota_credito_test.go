@@ -83,3 +83,42 @@ func TestConcurrentCreditNotesDoNotTogetherExceedTheirSale(t *testing.T) {
 		t.Errorf("credited %d units of 5", n)
 	}
 }
+
+// A note corrects an issued document: one of a draft (which moved no
+// stock and owes nothing) is refused, and so is a credit note of a credit
+// note (its goods would come back twice); a credit note of a debit note
+// is allowed and moves no stock, as that note moved none; a note whose
+// reason or reference is sent blank is refused like one without them.
+// Nothing is written by a refused note.
+func TestANoteReferencesOnlyAnIssuedDocumentThatCanTakeIt(t *testing.T) {
+	f := setup(t)
+	p := f.Producto(testenv.Prod{Codigo: "P"})
+	f.Stock(f.Almacen, p, "20", "10", "", "")
+	conAlmacen := func(b map[string]any) map[string]any { return testenv.With(b, "almacen_id", f.Almacen) }
+	factura := id(f.venderOK(conAlmacen(venta(linea(p, 5, 100)))))
+	borrador := id(f.venderOK(testenv.With(conAlmacen(venta(linea(p, 5, 100))), "estado", "borrador")))
+	nc := id(f.venderOK(conAlmacen(nota(factura, linea(p, 1, 100)))))
+	nd := id(f.venderOK(testenv.With(conAlmacen(nota(factura, linea(p, 2, 100))), "tipo_comprobante", "nota_debito", "codigo_referencia", "10")))
+	antes, ventas := f.Existencias(f.Almacen, p), f.Int(`select count(*) from ventas`)
+	f.E.ExpectInvalid(t, f.Admin, http.MethodPost, "/api/ventas", []testenv.Invalid{
+		{"a credit note of a draft", conAlmacen(nota(borrador, linea(p, 1, 100))), "venta_referencia_id"},
+		{"a debit note of a draft", testenv.With(nota(borrador, linea(p, 1, 100)), "tipo_comprobante", "nota_debito"), "venta_referencia_id"},
+		{"a credit note of a credit note", conAlmacen(nota(nc, linea(p, 1, 100))), "venta_referencia_id"},
+		{"a blank reason", testenv.With(nota(factura, linea(p, 1, 100)), "razon_referencia", "   "), "razon_referencia"},
+		{"an empty reference code", testenv.With(nota(factura, linea(p, 1, 100)), "codigo_referencia", ""), "codigo_referencia"},
+	})
+	if got, n := f.Existencias(f.Almacen, p), f.Int(`select count(*) from ventas`); got != antes || n != ventas {
+		t.Fatalf("refused notes changed the stock (%s, was %s) or the sales (%d, were %d)", got, antes, n, ventas)
+	}
+	// A credit note of the debit note, created or confirmed from a draft,
+	// returns no goods.
+	f.venderOK(conAlmacen(nota(nd, linea(p, 1, 100))))
+	guardada := id(f.venderOK(testenv.With(conAlmacen(nota(nd, linea(p, 1, 100))), "estado", "borrador")))
+	f.Must(http.StatusOK, http.MethodPatch, path("ventas", guardada), map[string]any{"estado": "pendiente"})
+	if got := f.Existencias(f.Almacen, p); got != antes {
+		t.Errorf("credit notes of a debit note moved the stock to %s (was %s)", got, antes)
+	}
+	if n := f.Int(`select count(*) from movimientos_inventario m join ventas v on v.id = m.venta_id where v.venta_referencia_id = $1`, nd); n != 0 {
+		t.Errorf("%d movements of credit notes of a debit note", n)
+	}
+}
