@@ -17,67 +17,75 @@ import (
 // InventarioValorizado is the inventory valuation at a date (issue 14).
 const InventarioValorizado = "inventario-valorizado"
 
-// The FIFO rule (primeras entradas, primeras salidas) of the inventory
-// reports, computed from the movement history, not from the stock rows:
+// How the inventory reports value stock: as the stock rows and the books
+// do, never by a costing of their own.
 //
-//   - Per warehouse and product, every line of a processed entry (purchase
-//     receipt, positive adjustment, customer return, transfer in,
-//     production) dated up to the date is a cost layer at its unit cost;
-//     layers are ordered by (movement date, movement id, line).
-//   - Processed exits (any type) consume the oldest layers first. So what
-//     remains is the newest layers totalling entries − exits: a layer with
-//     quantity q whose cumulative entered quantity (itself included) is A
-//     keeps max(0, min(q, A − S)), S being everything that went out. This
-//     equals consuming exit by exit (the kardex does), because consumption
-//     always takes from the front of the queue.
-//   - An exit beyond the layers (negative stock, when the company allows
-//     it) leaves a negative balance valued at the cost of the last layer;
-//     the next entries cover it first.
-//   - Pending and cancelled movements never moved stock and do not count; a
-//     cancelled sale's stock comes back as a processed Devolucion Cliente
-//     entry, a new layer at the cost the sale consumed.
+//   - The stock is batches (inventarios), consumed first-expiring-first
+//     (PEPS by batch); an entry into an existing batch averages its cost.
+//     What the company holds now is worth the sum of quantity × cost of
+//     its batches, which is what GET /api/inventario/existencias shows.
+//   - Each processed movement line records what it did to that value: an
+//     entry line adds quantity × its cost (what the books post for it); an
+//     exit line takes what it consumed batch by batch, consumos_lote's
+//     quantity × cost (what the books post for it), and a quantity no batch
+//     covered (negative stock, when the company allows it) at the cost of
+//     the product's batch-less row in that warehouse, where it went below
+//     zero (the books post nothing for it, so only then may they differ).
+//   - The stock at a past date is the batches now less what the movements
+//     dated after it did, at those recorded costs. So the valuation today is
+//     the batches exactly, a valuation at any date equals the kardex's
+//     closing at that date, and a movement never gets a cost it was not
+//     booked at (a re-derived FIFO of layers did: a second receipt into a
+//     batch, or goods returned into one, valued differently from the books).
+//   - Pending and cancelled movements never moved stock and do not count.
 //
-// This is a valuation of the history. The stock rows themselves are
-// batches consumed first-expiring-first, and an entry into an existing
-// batch averages its cost, so the cost posted for an exit (consumos_lote)
-// can differ from this FIFO when batches with expiry dates leave out of
-// entry order or a batch is entered again at another cost.
-const capasFIFO = `capas as (
-	select almacen_id, producto_id, entra, cantidad, costo_unitario, fecha, id, linea,
-		sum(case when entra then cantidad else 0 end) over (partition by almacen_id, producto_id
-			order by fecha, id, linea rows between unbounded preceding and current row) as acumulado,
-		sum(case when entra then 0 else cantidad end) over (partition by almacen_id, producto_id) as salido
-	from mov
-), saldos as (
-	select almacen_id, producto_id,
-		sum(case when entra then cantidad else -cantidad end) as cantidad,
-		sum(case when entra then greatest(0, least(cantidad, acumulado - salido)) * costo_unitario else 0 end) as valor_capas,
-		coalesce((array_agg(costo_unitario order by fecha desc, id desc, linea desc) filter (where entra))[1], 0) as ultimo
-	from capas group by 1, 2
-)`
-
-// movFIFO is every processed movement line of the company dated up to $2
-// (%s: more conditions on m, d and the product p).
-const movFIFO = `mov as (
-	select m.almacen_id, d.producto_id, m.clase = 'entrada' as entra, d.cantidad, d.costo_unitario, m.fecha, m.id, d.linea
+// lineasValor is the lines as a CTE "lin" of every processed movement line
+// of the company matching %s (conditions on m, d and the product p):
+// warehouse, product, entra, quantity, the value it added (entra) or took
+// (valor, positive both ways), the entry's unit cost (costo, null for an
+// exit), and what the kardex shows of its movement.
+const lineasValor = `lin as (
+	select m.almacen_id, d.producto_id, m.clase = 'entrada' as entra, d.cantidad,
+		case when m.clase = 'entrada' then d.cantidad * d.costo_unitario
+			else coalesce(k.valor, 0) + (d.cantidad - coalesce(k.cantidad, 0)) * coalesce(s.costo_unitario, 0) end as valor,
+		case when m.clase = 'entrada' then d.costo_unitario end as costo,
+		m.fecha, m.id, d.linea, m.tipo, m.numero, m.venta_id, m.orden_compra_id, m.movimiento_par_id
 	from movimientos_inventario m
 	join detalles_movimiento d on d.empresa_id = m.empresa_id and d.movimiento_id = m.id
 	join productos p on p.empresa_id = d.empresa_id and p.id = d.producto_id
+	left join lateral (select sum(c.cantidad) as cantidad, sum(c.cantidad * c.costo_unitario) as valor from consumos_lote c
+		where c.empresa_id = d.empresa_id and c.detalle_id = d.id) k on m.clase = 'salida'
+	left join inventarios s on m.clase = 'salida' and s.empresa_id = m.empresa_id and s.almacen_id = m.almacen_id
+		and s.producto_id = d.producto_id and coalesce(s.lote, '') = '' and coalesce(s.fecha_vencimiento, 'infinity'::date) = 'infinity'
+		and not s.eliminado
 	where m.empresa_id = $1 and m.estado = 'Procesada' and not m.eliminado and %s
 )`
 
 // valorizadoSQL: per warehouse and product with stock at $2 (filters $3
-// almacen, $4 producto, $5 categoría), the quantity and its FIFO value.
-var valorizadoSQL = `with ` + fmt.Sprintf(movFIFO, `m.fecha <= $2
+// almacen, $4 producto, $5 categoría), the quantity and value of the
+// batches now less what the movements dated after $2 did to them.
+var valorizadoSQL = `with ` + fmt.Sprintf(lineasValor, `m.fecha > $2
 		and ($3::bigint is null or m.almacen_id = $3) and ($4::bigint is null or d.producto_id = $4)
-		and ($5::bigint is null or p.categoria_id = $5)`) + `, ` + capasFIFO + `
-select s.almacen_id, a.nombre, s.producto_id, coalesce(p.codigo, ''), p.nombre, coalesce(c.nombre, ''), s.cantidad,
-	s.valor_capas + case when s.cantidad < 0 then s.cantidad * s.ultimo else 0 end
+		and ($5::bigint is null or p.categoria_id = $5)`) + `,
+partes as (
+	select i.almacen_id, i.producto_id, i.cantidad_disponible as cantidad, i.cantidad_disponible * i.costo_unitario as valor
+	from inventarios i
+	join productos p on p.empresa_id = i.empresa_id and p.id = i.producto_id
+	where i.empresa_id = $1 and not i.eliminado
+		and ($3::bigint is null or i.almacen_id = $3) and ($4::bigint is null or i.producto_id = $4)
+		and ($5::bigint is null or p.categoria_id = $5)
+	union all
+	select almacen_id, producto_id, case when entra then -cantidad else cantidad end, case when entra then -valor else valor end
+	from lin
+), saldos as (
+	select almacen_id, producto_id, sum(cantidad) as cantidad, sum(valor) as valor from partes group by 1, 2
+)
+select s.almacen_id, a.nombre, s.producto_id, coalesce(p.codigo, ''), p.nombre, coalesce(c.nombre, ''), s.cantidad, s.valor
 from saldos s
 join almacenes a on a.empresa_id = $1 and a.id = s.almacen_id
 join productos p on p.empresa_id = $1 and p.id = s.producto_id
 left join categorias_producto c on c.empresa_id = $1 and c.id = p.categoria_id
-where s.cantidad <> 0
+where s.cantidad <> 0 or round(s.valor, 2) <> 0
 order by a.nombre, s.almacen_id, p.codigo, p.nombre, s.producto_id`
 
 // filtrosInventarioSQL tells whether each given filter exists in the
@@ -111,7 +119,7 @@ var columnasValorizado = []Columna{
 
 func init() {
 	Registrar(Tipo{Clave: InventarioValorizado, Nombre: "Inventario valorizado",
-		Descripcion: "Existencias a la fecha por almacén y producto, valoradas a costo PEPS (FIFO): las entradas procesadas son capas de costo y las salidas consumen primero las más antiguas; costo_unitario es el valor entre la cantidad.",
+		Descripcion: "Existencias a la fecha por almacén y producto, valoradas al costo de sus lotes (las salidas los consumen PEPS, el primero en vencer primero): hoy, la suma de cantidad × costo de los lotes; a una fecha pasada, los lotes menos lo que hicieron los movimientos posteriores a los costos con que se registraron (y contabilizaron); costo_unitario es el valor entre la cantidad.",
 		Ruta:        "GET /api/reportes/" + InventarioValorizado, Limite: string(routes.RateReports),
 		Parametros: []esquema.Campo{pFecha, pAlmacen, pProductoFiltro, pCategoria},
 		Totales:    append([]Columna{}, totalesInventario...),
@@ -180,7 +188,7 @@ func valorizado(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 			sCant, sValor = decimal.Zero, decimal.Zero
 		}
 		s.Filas = append(s.Filas, Fila{"almacen_id": almacen, "producto_id": producto, "codigo": codigo, "nombre": nombre,
-			"categoria": categ, "cantidad": Cant(q), "costo_unitario": Imp(v.DivRound(q, 4)), "valor": Imp(v)})
+			"categoria": categ, "cantidad": Cant(q), "costo_unitario": Imp(porUnidad(v, q)), "valor": Imp(v)})
 		// The totals foot the rows as shown: sums of the rounded values.
 		q, v = Cant(q).Decimal, Imp(v).Decimal
 		sCant, sValor = sCant.Add(q), sValor.Add(v)
@@ -192,4 +200,13 @@ func valorizado(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	cerrar()
 	return &Reporte{Tipo: InventarioValorizado, Titulo: "Inventario valorizado (PEPS) al " + fecha(c.Fecha),
 		Secciones: secciones, Totales: map[string]Importe{"cantidad": Cant(cantidad), "valor": Imp(valor)}}, nil
+}
+
+// porUnidad is v / q to 4 decimals, 0 without quantity (a product whose
+// batches net to nothing may still carry a value, shown on its own).
+func porUnidad(v, q decimal.Decimal) decimal.Decimal {
+	if q.IsZero() {
+		return decimal.Zero
+	}
+	return v.DivRound(q, 4)
 }

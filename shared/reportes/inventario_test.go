@@ -54,15 +54,18 @@ func (i *inv) mover(almacen, producto int64, fecha, tipo string, n int, costo in
 		"detalles": []any{linea}})
 }
 
-// escenarioFIFO is company 1's product X (amounts in colones):
+// escenarioFIFO is company 1's product X (amounts in colones), every
+// entry into the same batch-less batch of its warehouse, which averages
+// its cost (to 4 decimals); exits leave at the batch's cost, as the books
+// post them:
 //
-//	03-01 A Compra         +10 @ 100
-//	03-02 B Compra          +3 @ 200
-//	03-05 A Compra         +10 @ 130   (the stock row averages it to 115; FIFO keeps two layers)
-//	03-10 A Venta          -12         FIFO cost 10 @ 100 + 2 @ 130 = 1,260; A keeps 8 @ 130
-//	03-20 A Ajuste         +5 @ 150
-//	03-22 B -> A transfer   1 @ 200
-//	03-25 A Venta          -9          FIFO cost 8 @ 130 + 1 @ 150 = 1,190; A keeps 4 @ 150 + 1 @ 200
+//	03-01 A Compra         +10 @ 100   A 10 @ 100
+//	03-02 B Compra          +3 @ 200   B 3 @ 200
+//	03-05 A Compra         +10 @ 130   A 20 @ 115
+//	03-10 A Venta          -12 @ 115   = 1,380; A 8 @ 115 = 920
+//	03-20 A Ajuste         +5 @ 150    A 13 @ 128.4615
+//	03-22 B -> A transfer   1 @ 200    A 14 @ 133.5714, B 2 @ 200
+//	03-25 A Venta          -9 @ 133.5714 = 1,202.1426; A 5 @ 133.5714 = 667.857
 //
 // and company 2's product: +50 @ 10 on 03-03.
 func escenarioFIFO(f *fx) (*inv, int64, *inv, int64) {
@@ -85,7 +88,9 @@ func escenarioFIFO(f *fx) (*inv, int64, *inv, int64) {
 	return i, x, i2, x2
 }
 
-func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
+// The valuation is the batches: today their quantity × cost, at a past
+// date the batches less what later movements did at their recorded costs.
+func TestInventoryValuationIsTheBatchesAtTheirCostAtTheDate(t *testing.T) {
 	f := setup(t)
 	i, x, i2, _ := escenarioFIFO(f)
 	a, b := itoa64(i.a), itoa64(i.b)
@@ -98,23 +103,23 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 		rows  int
 	}{
 		{"at the end of March", "?fecha=2026-03-31", map[string]string{
-			"data.totales.cantidad": "7.000", "data.totales.valor": "1200.00",
+			"data.totales.cantidad": "7.000", "data.totales.valor": "1067.86",
 			// Sections by warehouse name: A ("Almacén Principal"...) and
 			// Bodega Norte; the order is checked below by id.
 		}, 2},
 		{"after the first sale, before the adjustment", "?fecha=2026-03-12", map[string]string{
-			"data.totales.cantidad": "11.000", "data.totales.valor": "1640.00"}, 2},
+			"data.totales.cantidad": "11.000", "data.totales.valor": "1520.00"}, 2},
 		{"before anything", "?fecha=2026-02-28", map[string]string{
 			"data.totales.cantidad": "0.000", "data.totales.valor": "0.00"}, 0},
 		{"one warehouse", "?fecha=2026-03-31&almacen_id=" + b, map[string]string{
 			"data.totales.cantidad": "2.000", "data.totales.valor": "400.00",
 			"data.secciones.0.filas.0.costo_unitario": "200.00", "data.secciones.0.totales.valor": "400.00"}, 1},
 		{"one product in A", "?fecha=2026-03-31&almacen_id=" + a + "&producto_id=" + itoa64(x), map[string]string{
-			"data.totales.cantidad": "5.000", "data.totales.valor": "800.00",
-			"data.secciones.0.filas.0.cantidad": "5.000", "data.secciones.0.filas.0.costo_unitario": "160.00",
-			"data.secciones.0.filas.0.valor": "800.00"}, 1},
-		{"A after the first sale: the 8 newest units at 130, not the average 115", "?fecha=2026-03-12&almacen_id=" + a, map[string]string{
-			"data.totales.cantidad": "8.000", "data.totales.valor": "1040.00", "data.secciones.0.filas.0.costo_unitario": "130.00"}, 1},
+			"data.totales.cantidad": "5.000", "data.totales.valor": "667.86",
+			"data.secciones.0.filas.0.cantidad": "5.000", "data.secciones.0.filas.0.costo_unitario": "133.57",
+			"data.secciones.0.filas.0.valor": "667.86"}, 1},
+		{"A after the first sale: 8 units at the batch's averaged 115, as the books carry them", "?fecha=2026-03-12&almacen_id=" + a, map[string]string{
+			"data.totales.cantidad": "8.000", "data.totales.valor": "920.00", "data.secciones.0.filas.0.costo_unitario": "115.00"}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -128,7 +133,7 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 			}
 		})
 	}
-	// Per warehouse at the end of March: A 5 units worth 800, B 2 worth 400.
+	// Per warehouse at the end of March: A 5 units worth 667.86, B 2 worth 400.
 	r := f.ok(base + "?fecha=2026-03-31")
 	porAlmacen := map[string][2]string{}
 	for s := 0; s < testenv.Len(r.JSON, "data.secciones"); s++ {
@@ -138,7 +143,7 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 			t.Errorf("row of %s: %s", p, r.Raw)
 		}
 	}
-	if porAlmacen["almacen-"+a] != [2]string{"5.000", "800.00"} || porAlmacen["almacen-"+b] != [2]string{"2.000", "400.00"} {
+	if porAlmacen["almacen-"+a] != [2]string{"5.000", "667.86"} || porAlmacen["almacen-"+b] != [2]string{"2.000", "400.00"} {
 		t.Errorf("per warehouse: %v", porAlmacen)
 	}
 	if testenv.Str(r.JSON, "data.parametros.fecha") != "2026-03-31" {
@@ -149,13 +154,13 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 	if testenv.Str(r.JSON, "data.parametros.fecha") != hoy() {
 		t.Errorf("default fecha: %s", r.Raw)
 	}
-	want(t, r, "today", map[string]string{"data.totales.valor": "1200.00"})
+	want(t, r, "today", map[string]string{"data.totales.valor": "1067.86"})
 
 	// A new movement dated before the date, after the report was cached,
 	// shows at once (its accounting entry moves the cache version).
-	i.mover(i.a, x, "2026-03-28", "Ajuste Negativo", 2, 0) // takes the 2 oldest: 2 @ 150
+	i.mover(i.a, x, "2026-03-28", "Ajuste Negativo", 2, 0) // 2 @ 133.5714 = 267.1428
 	r = f.ok(base + "?fecha=2026-03-31")
-	want(t, r, "after an adjustment", map[string]string{"data.totales.cantidad": "5.000", "data.totales.valor": "900.00"})
+	want(t, r, "after an adjustment", map[string]string{"data.totales.cantidad": "5.000", "data.totales.valor": "800.71"})
 	if h := r.Header.Get(reportes.CacheHeader); h != "MISS" {
 		t.Errorf("after a movement: cache %s", h)
 	}
@@ -187,9 +192,11 @@ func TestInventoryValuationIsQuantityTimesFIFOCostAtTheDate(t *testing.T) {
 	}
 }
 
-// The kardex runs the same FIFO layers movement by movement: the opening
-// balance first, then each movement with its running quantity and value.
-func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
+// The kardex values each movement at its recorded cost (an entry at its
+// own, an exit at what its batches gave): the opening balance first, then
+// each movement with its running quantity and value, closing at the
+// valuation.
+func TestKardexRunsQuantityAndRecordedCostMovementByMovement(t *testing.T) {
 	f := setup(t)
 	i, x, _, _ := escenarioFIFO(f)
 	a := itoa64(i.a)
@@ -198,10 +205,10 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 	wantRows := []fila{
 		{"2026-03-05", "Saldo inicial", "", "", "10.000", "100.00", "1000.00"},
 		{"2026-03-05", "Compra", "10.000", "", "20.000", "130.00", "2300.00"},
-		{"2026-03-10", "Venta", "", "12.000", "8.000", "105.00", "1040.00"},
-		{"2026-03-20", "Ajuste Positivo", "5.000", "", "13.000", "150.00", "1790.00"},
-		{"2026-03-22", "Transferencia", "1.000", "", "14.000", "200.00", "1990.00"},
-		{"2026-03-25", "Venta", "", "9.000", "5.000", "132.22", "800.00"},
+		{"2026-03-10", "Venta", "", "12.000", "8.000", "115.00", "920.00"},
+		{"2026-03-20", "Ajuste Positivo", "5.000", "", "13.000", "150.00", "1670.00"},
+		{"2026-03-22", "Transferencia", "1.000", "", "14.000", "200.00", "1870.00"},
+		{"2026-03-25", "Venta", "", "9.000", "5.000", "133.57", "667.86"},
 	}
 	if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != len(wantRows) || testenv.Str(r.JSON, "data.secciones.0.clave") != "movimientos" {
 		t.Fatalf("%d rows: %s", n, r.Raw)
@@ -225,27 +232,28 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 	}
 	// The same rows at the top level, as data.movimientos.
 	if n := testenv.Len(r.JSON, "data.movimientos"); n != len(wantRows) ||
-		exact(t, r, "data.movimientos.5.saldo_valor") != "800.00" {
+		exact(t, r, "data.movimientos.5.saldo_valor") != "667.86" {
 		t.Errorf("data.movimientos: %d rows: %s", n, r.Raw)
 	}
 	want(t, r, "totales", map[string]string{
 		"data.totales.saldo_inicial_cantidad": "10.000", "data.totales.saldo_inicial_valor": "1000.00",
 		"data.totales.entradas": "16.000", "data.totales.valor_entradas": "2250.00",
-		"data.totales.salidas": "21.000", "data.totales.valor_salidas": "2450.00",
-		"data.totales.saldo_final_cantidad": "5.000", "data.totales.saldo_final_valor": "800.00",
+		"data.totales.salidas": "21.000", "data.totales.valor_salidas": "2582.14",
+		"data.totales.saldo_final_cantidad": "5.000", "data.totales.saldo_final_valor": "667.86",
 	})
 
 	// Every warehouse, March: opening 0; each warehouse keeps its own
-	// layers and the transfer nets to zero; the end equals the valuation.
+	// balance and the transfer nets to zero; the end equals the valuation.
 	r = f.ok("/api/reportes/kardex?producto_id=" + itoa64(x) + "&fecha_inicio=2026-03-01&fecha_fin=2026-03-31")
 	if n := testenv.Len(r.JSON, "data.secciones.0.filas"); n != 9 {
 		t.Fatalf("all warehouses: %d rows: %s", n, r.Raw)
 	}
 	want(t, r, "all warehouses", map[string]string{
 		"data.secciones.0.filas.0.saldo_valor": "0.00", "data.secciones.0.filas.2.saldo_valor": "1600.00",
-		"data.secciones.0.filas.4.saldo_cantidad": "11.000", "data.secciones.0.filas.4.saldo_valor": "1640.00",
-		"data.secciones.0.filas.7.saldo_cantidad": "16.000", "data.secciones.0.filas.7.saldo_valor": "2390.00",
-		"data.totales.saldo_final_cantidad": "7.000", "data.totales.saldo_final_valor": "1200.00",
+		"data.secciones.0.filas.4.saldo_cantidad": "11.000", "data.secciones.0.filas.4.saldo_valor": "1520.00",
+		"data.secciones.0.filas.6.saldo_cantidad": "15.000", "data.secciones.0.filas.6.saldo_valor": "2070.00",
+		"data.secciones.0.filas.7.saldo_cantidad": "16.000", "data.secciones.0.filas.7.saldo_valor": "2270.00",
+		"data.totales.saldo_final_cantidad": "7.000", "data.totales.saldo_final_valor": "1067.86",
 	})
 	if testenv.Str(r.JSON, "data.secciones.0.filas.2.almacen") != "Bodega Norte" {
 		t.Errorf("warehouse column: %s", r.Raw)
@@ -255,7 +263,7 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 	if testenv.Str(r.JSON, "data.parametros.fecha_fin") != hoy() || testenv.Str(r.JSON, "data.parametros.fecha_inicio") != hoy()[:4]+"-01-01" {
 		t.Errorf("default period: %s", r.Raw)
 	}
-	want(t, r, "default period", map[string]string{"data.totales.saldo_final_valor": "1200.00"})
+	want(t, r, "default period", map[string]string{"data.totales.saldo_final_valor": "1067.86"})
 
 	t.Run("excel opens with the running balances as numbers", func(t *testing.T) {
 		r := f.descarga(t, "/api/reportes/kardex?producto_id="+itoa64(x)+"&almacen_id="+a+"&fecha_inicio=2026-03-05&fecha_fin=2026-03-31&formato=excel",
@@ -273,8 +281,8 @@ func TestKardexRunsQuantityAndFIFOCostMovementByMovement(t *testing.T) {
 			}
 		}
 		// fecha, tipo, documento, entrada, salida, saldo, costo, saldo valorado
-		if len(ventas) != 2 || ventas[0][4] != "12" || ventas[0][5] != "8" || ventas[0][6] != "105" || ventas[0][7] != "1040" ||
-			ventas[1][7] != "800" {
+		if len(ventas) != 2 || ventas[0][4] != "12" || ventas[0][5] != "8" || ventas[0][6] != "115" || ventas[0][7] != "920" ||
+			ventas[1][7] != "667.86" {
 			t.Errorf("sale rows: %v", ventas)
 		}
 	})
@@ -382,7 +390,7 @@ func TestInventoryValuationPDFOpensWithItsFigures(t *testing.T) {
 	}
 	text := testenv.PDFTexto(t, r.Raw)
 	for _, s := range []string{"Inventario valorizado (PEPS) al 2026-03-31", "Al 2026-03-31", "Almacén Bodega Norte", "FIFO-X",
-		"800.00", "160.00", "400.00", "1,200.00", "Valor (costo PEPS)", "Página 1 de 1"} {
+		"667.86", "133.57", "400.00", "1,067.86", "Valor (costo PEPS)", "Página 1 de 1"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("the PDF text lacks %q:\n%s", s, text)
 		}
@@ -481,10 +489,11 @@ func ordenCompra(f *testenv.Fixture, tok string, proveedor, almacen int64, linea
 	}
 }
 
-// With negative stock allowed, an exit beyond the layers leaves a negative
-// balance valued at the last layer's cost; the next entry covers it first.
-// The valuation and the kardex agree at every date.
-func TestNegativeStockIsValuedAtTheLastCostAndCoveredFirst(t *testing.T) {
+// With negative stock allowed, what an exit takes beyond the batches goes
+// below zero in the batch-less batch, and is valued at that batch's cost
+// (the next entry averages into it: 1 @ 120 at the end, so -3 @ 120
+// before it). The valuation and the kardex agree at every date.
+func TestNegativeStockIsValuedAtItsBatchCost(t *testing.T) {
 	f := setup(t)
 	f.E.Exec(`update configuraciones set valor = 'true' where empresa_id = 1 and clave = 'inventario.permitir_stock_negativo'`)
 	i := f.inventario(1)
@@ -494,21 +503,21 @@ func TestNegativeStockIsValuedAtTheLastCostAndCoveredFirst(t *testing.T) {
 	i.mover(i.a, w, "2026-04-03", "Compra", 4, 120)
 	prod := "&producto_id=" + itoa64(w)
 	want(t, f.ok("/api/reportes/inventario-valorizado?fecha=2026-04-02"+prod), "04-02", map[string]string{
-		"data.totales.cantidad": "-3.000", "data.totales.valor": "-300.00"})
+		"data.totales.cantidad": "-3.000", "data.totales.valor": "-360.00"})
 	want(t, f.ok("/api/reportes/inventario-valorizado?fecha=2026-04-03"+prod), "04-03", map[string]string{
 		"data.totales.cantidad": "1.000", "data.totales.valor": "120.00"})
 	r := f.ok("/api/reportes/kardex?fecha_inicio=2026-04-01&fecha_fin=2026-04-03" + prod)
 	want(t, r, "kardex", map[string]string{
 		"data.secciones.0.filas.1.saldo_valor":    "200.00",
-		"data.secciones.0.filas.2.saldo_cantidad": "-3.000", "data.secciones.0.filas.2.costo_unitario": "100.00",
-		"data.secciones.0.filas.2.saldo_valor":    "-300.00",
+		"data.secciones.0.filas.2.saldo_cantidad": "-3.000", "data.secciones.0.filas.2.costo_unitario": "112.00",
+		"data.secciones.0.filas.2.saldo_valor":    "-360.00",
 		"data.secciones.0.filas.3.saldo_cantidad": "1.000", "data.secciones.0.filas.3.saldo_valor": "120.00",
 		"data.totales.saldo_final_valor": "120.00",
 	})
 	// From 04-03 on, the opening is the negative balance.
 	r = f.ok("/api/reportes/kardex?fecha_inicio=2026-04-03&fecha_fin=2026-04-03" + prod)
 	want(t, r, "opening", map[string]string{
-		"data.totales.saldo_inicial_cantidad": "-3.000", "data.totales.saldo_inicial_valor": "-300.00",
+		"data.totales.saldo_inicial_cantidad": "-3.000", "data.totales.saldo_inicial_valor": "-360.00",
 		"data.totales.saldo_final_cantidad": "1.000", "data.totales.saldo_final_valor": "120.00",
 	})
 }

@@ -15,8 +15,9 @@ import (
 	"github.com/erpcr/erp/shared/valid"
 )
 
-// Kardex is a product's movements with the running quantity and FIFO
-// cost (issue 14).
+// Kardex is a product's movements with the running quantity and value,
+// each movement at the cost it was recorded and posted at (issue 14; see
+// lineasValor).
 const Kardex = "kardex"
 
 // MaxMovimientosKardex bounds the movement lines of one kardex, as the
@@ -43,7 +44,7 @@ var totalesKardex = []Columna{
 
 func init() {
 	Registrar(Tipo{Clave: Kardex, Nombre: "Kardex",
-		Descripcion: "Movimientos procesados de un producto en orden cronológico, con entrada, salida, saldo en cantidad, costo unitario (de la entrada, o el costo PEPS de la salida) y saldo valorado a costo PEPS; la primera fila es el saldo inicial al comienzo del período.",
+		Descripcion: "Movimientos procesados de un producto en orden cronológico, con entrada, salida, saldo en cantidad, costo unitario (el de la entrada, o el de los lotes que consumió la salida: lo que se contabilizó) y saldo valorado a esos costos, que cierra en el inventario valorizado; la primera fila es el saldo inicial al comienzo del período.",
 		Ruta:        "GET /api/reportes/" + Kardex, Limite: string(routes.RateReports),
 		Parametros: []esquema.Campo{pProducto, pAlmacenKardex, pFechaInicioKardex, pFechaFinKardex},
 		Totales:    append([]Columna{}, totalesKardex...),
@@ -57,85 +58,41 @@ const kardexCabeceraSQL = `select p.codigo, p.nombre,
 	(select a.nombre from almacenes a where a.empresa_id = $1 and a.id = $3)
 from (select 1) x left join productos p on p.empresa_id = $1 and p.id = $2`
 
-// kardexSQL is, in one statement, the opening state of each warehouse
-// before $4 (orden 0: the FIFO layers still in stock, oldest first, and a
-// negative balance as one row with entra false at the last layer's cost;
-// see capasFIFO) and then the movement lines of [$4, $5] in time order
-// (orden 1), at most $6 of them.
-var kardexSQL = `with ` + fmt.Sprintf(movFIFO, `d.producto_id = $2 and ($3::bigint is null or m.almacen_id = $3) and m.fecha < $4`) + `, ` + capasFIFO + `
-select 0 as orden, c.almacen_id, a.nombre, null::date, '', '', '', true, least(c.cantidad, c.acumulado - c.salido), c.costo_unitario,
-	c.fecha, c.id, c.linea
-from capas c join almacenes a on a.empresa_id = $1 and a.id = c.almacen_id
-where c.entra and c.acumulado - c.salido > 0
+// kardexSQL is, in one statement, the opening balance of each warehouse
+// at $4 (orden 0: its batches now less what the movements dated from $4 on
+// did, see lineasValor; a warehouse left with nothing is omitted) and then
+// the movement lines of [$4, $5] in time order (orden 1), at most $6 of
+// them, each with the value it added or took at its recorded cost.
+var kardexSQL = `with ` + fmt.Sprintf(lineasValor, `d.producto_id = $2 and ($3::bigint is null or m.almacen_id = $3) and m.fecha >= $4`) + `,
+apertura as (
+	select almacen_id, sum(cantidad) as cantidad, sum(valor) as valor from (
+		select i.almacen_id, i.cantidad_disponible as cantidad, i.cantidad_disponible * i.costo_unitario as valor
+		from inventarios i
+		where i.empresa_id = $1 and i.producto_id = $2 and ($3::bigint is null or i.almacen_id = $3) and not i.eliminado
+		union all
+		select almacen_id, case when entra then -cantidad else cantidad end, case when entra then -valor else valor end from lin
+	) x group by 1
+)
+select 0 as orden, x.almacen_id, a.nombre, null::date, '', '', '', true, x.cantidad, x.valor, null::numeric,
+	null::date, null::bigint, null::integer
+from apertura x join almacenes a on a.empresa_id = $1 and a.id = x.almacen_id
+where x.cantidad <> 0 or x.valor <> 0
 union all
-select 0, s.almacen_id, a.nombre, null, '', '', '', false, -s.cantidad, s.ultimo, null, null, null
-from saldos s join almacenes a on a.empresa_id = $1 and a.id = s.almacen_id
-where s.cantidad < 0
-union all
-(select 1, m.almacen_id, a.nombre, m.fecha, m.tipo, m.numero,
-	coalesce(v.numero_comprobante, o.numero_orden, par.numero, ''), m.clase = 'entrada', d.cantidad, d.costo_unitario, m.fecha, m.id, d.linea
-from movimientos_inventario m
-join detalles_movimiento d on d.empresa_id = m.empresa_id and d.movimiento_id = m.id
-join almacenes a on a.empresa_id = m.empresa_id and a.id = m.almacen_id
-left join ventas v on v.empresa_id = m.empresa_id and v.id = m.venta_id
-left join ordenes_compra o on o.empresa_id = m.empresa_id and o.id = m.orden_compra_id
-left join movimientos_inventario par on par.empresa_id = m.empresa_id and par.id = m.movimiento_par_id
-where m.empresa_id = $1 and d.producto_id = $2 and ($3::bigint is null or m.almacen_id = $3)
-	and m.estado = 'Procesada' and not m.eliminado and m.fecha between $4 and $5
-order by m.fecha, m.id, d.linea
+(select 1, l.almacen_id, a.nombre, l.fecha, l.tipo, l.numero,
+	coalesce(v.numero_comprobante, o.numero_orden, par.numero, ''), l.entra, l.cantidad, l.valor, l.costo, l.fecha, l.id, l.linea
+from lin l
+join almacenes a on a.empresa_id = $1 and a.id = l.almacen_id
+left join ventas v on v.empresa_id = $1 and v.id = l.venta_id
+left join ordenes_compra o on o.empresa_id = $1 and o.id = l.orden_compra_id
+left join movimientos_inventario par on par.empresa_id = $1 and par.id = l.movimiento_par_id
+where l.fecha <= $5
+order by l.fecha, l.id, l.linea
 limit $6)
-order by 1, 11 nulls last, 12, 13`
+order by 1, 12 nulls last, 13, 14`
 
-// capa is a FIFO cost layer.
-type capa struct{ cantidad, costo decimal.Decimal }
-
-// fifo is one warehouse's layers of the product, oldest first; deficit is
-// a negative balance (what went out beyond the layers), valued at the
-// last layer's cost (ultimo) and covered first by the next entries.
-type fifo struct {
-	capas           []capa
-	deficit         decimal.Decimal
-	ultimo          decimal.Decimal
-	cantidad, valor decimal.Decimal // of the layers
-}
-
-func (f *fifo) saldo() (decimal.Decimal, decimal.Decimal) {
-	return f.cantidad.Sub(f.deficit), f.valor.Sub(f.deficit.Mul(f.ultimo))
-}
-
-// entrar adds an entry: it covers a deficit first, the rest is a layer.
-func (f *fifo) entrar(q, costo decimal.Decimal) {
-	f.ultimo = costo
-	if f.deficit.IsPositive() {
-		t := decimal.Min(q, f.deficit)
-		f.deficit, q = f.deficit.Sub(t), q.Sub(t)
-	}
-	if q.IsPositive() {
-		f.capas = append(f.capas, capa{q, costo})
-		f.cantidad, f.valor = f.cantidad.Add(q), f.valor.Add(q.Mul(costo))
-	}
-}
-
-// salir takes q from the oldest layers and returns its FIFO cost; what no
-// layer covers becomes deficit at the last cost.
-func (f *fifo) salir(q decimal.Decimal) decimal.Decimal {
-	costo := decimal.Zero
-	for q.IsPositive() && len(f.capas) > 0 {
-		c := &f.capas[0]
-		t := decimal.Min(q, c.cantidad)
-		costo = costo.Add(t.Mul(c.costo))
-		c.cantidad, q = c.cantidad.Sub(t), q.Sub(t)
-		f.cantidad, f.valor = f.cantidad.Sub(t), f.valor.Sub(t.Mul(c.costo))
-		if !c.cantidad.IsPositive() {
-			f.capas = f.capas[1:]
-		}
-	}
-	if q.IsPositive() {
-		f.deficit = f.deficit.Add(q)
-		costo = costo.Add(q.Mul(f.ultimo))
-	}
-	return costo
-}
+// saldoKardex is one warehouse's running balance of the product: quantity and
+// value at the costs the movements were recorded (and posted) at.
+type saldoKardex struct{ cantidad, valor decimal.Decimal }
 
 func columnasKardex(conAlmacen bool) []Columna {
 	cs := []Columna{{Clave: "fecha", Titulo: "Fecha", Tipo: ColFecha}}
@@ -178,11 +135,11 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 		return nil, fmt.Errorf("reportes: kardex: %w", err)
 	}
 	defer rows.Close()
-	almacenes := map[int64]*fifo{}
-	estado := func(id int64) *fifo {
+	almacenes := map[int64]*saldoKardex{}
+	estado := func(id int64) *saldoKardex {
 		f := almacenes[id]
 		if f == nil {
-			f = &fifo{}
+			f = &saldoKardex{}
 			almacenes[id] = f
 		}
 		return f
@@ -193,8 +150,7 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 	total := func() (decimal.Decimal, decimal.Decimal) {
 		var q, v decimal.Decimal
 		for _, f := range almacenes {
-			fq, fv := f.saldo()
-			q, v = q.Add(fq), v.Add(fv.Round(2))
+			q, v = q.Add(f.cantidad), v.Add(f.valor.Round(2))
 		}
 		return q, v
 	}
@@ -212,21 +168,18 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 			nomAlm, tipo, doc, ref string
 			fechaMov               *time.Time
 			entra                  bool
-			q, costo               decimal.Decimal
+			q, valor               decimal.Decimal
+			costo                  *decimal.Decimal
 			fOrden                 *time.Time
 			idOrden                *int64
 			lineaOrden             *int32
 		)
-		if err := rows.Scan(&orden, &almacen, &nomAlm, &fechaMov, &tipo, &doc, &ref, &entra, &q, &costo, &fOrden, &idOrden, &lineaOrden); err != nil {
+		if err := rows.Scan(&orden, &almacen, &nomAlm, &fechaMov, &tipo, &doc, &ref, &entra, &q, &valor, &costo, &fOrden, &idOrden, &lineaOrden); err != nil {
 			return nil, fmt.Errorf("reportes: kardex: %w", err)
 		}
 		f := estado(almacen)
 		if orden == 0 {
-			if entra {
-				f.entrar(q, costo)
-			} else {
-				f.ultimo, f.deficit = costo, q
-			}
+			f.cantidad, f.valor = q, valor
 			continue
 		}
 		if !apertura {
@@ -239,22 +192,22 @@ func kardex(ctx context.Context, tx *db.Tx, c Consulta) (*Reporte, error) {
 			return nil, apperr.InvalidField("fecha_fin", fmt.Sprintf(
 				"El producto tiene más de %d movimientos en el período; acorte el período del kardex.", MaxMovimientosKardex))
 		}
-		antesQ, antesV := f.saldo()
+		antesQ, antesV := f.cantidad, f.valor
 		fila := Fila{"fecha": fechaMov.Format(time.DateOnly), "almacen_id": almacen, "tipo": tipo, "documento": doc, "referencia": ref,
 			"entrada": nil, "salida": nil}
 		if conAlmacen {
 			fila["almacen"] = nomAlm
 		}
 		if entra {
-			f.entrar(q, costo)
-			entradas, vEntradas = entradas.Add(q), vEntradas.Add(q.Mul(costo))
-			fila["entrada"], fila["costo_unitario"] = Cant(q), Imp(costo)
+			f.cantidad, f.valor = f.cantidad.Add(q), f.valor.Add(valor)
+			entradas, vEntradas = entradas.Add(q), vEntradas.Add(valor)
+			fila["entrada"], fila["costo_unitario"] = Cant(q), Imp(*costo)
 		} else {
-			v := f.salir(q)
-			salidas, vS = salidas.Add(q), vS.Add(v)
-			fila["salida"], fila["costo_unitario"] = Cant(q), Imp(v.DivRound(q, 4))
+			f.cantidad, f.valor = f.cantidad.Sub(q), f.valor.Sub(valor)
+			salidas, vS = salidas.Add(q), vS.Add(valor)
+			fila["salida"], fila["costo_unitario"] = Cant(q), Imp(valor.DivRound(q, 4))
 		}
-		despuesQ, despuesV := f.saldo()
+		despuesQ, despuesV := f.cantidad, f.valor
 		saldoQ, saldoV = saldoQ.Add(despuesQ.Sub(antesQ)), saldoV.Add(despuesV.Round(2).Sub(antesV.Round(2)))
 		fila["saldo_cantidad"], fila["saldo_valor"] = Cant(saldoQ), Imp(saldoV)
 		filas = append(filas, fila)
