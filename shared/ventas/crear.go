@@ -235,7 +235,7 @@ type contexto struct {
 	referencia referencia
 	refTipo    string
 	refEstado  string
-	refMoneda  string
+	refDivisa  divisa
 	refCliente *int64
 	// refSaldo is, for a credit note, the open balance of the receivable
 	// of the sale it corrects (nil: it has none open), read under that
@@ -318,13 +318,14 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (co
 	// locks it more (FOR NO KEY UPDATE, which its foreign key's KEY SHARE
 	// does not conflict with): credit notes of one sale then run one after
 	// the other, each reading what the earlier ones credited.
+	var refCambio Numero
 	bloqueo := "for key share"
 	if x.tipo == "nota_credito" {
 		bloqueo = "for no key update"
 	}
-	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', estado, tipo_comprobante, moneda, cliente_id from ventas
+	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', estado, tipo_comprobante, moneda, tipo_cambio, cliente_id from ventas
 		where empresa_id = $1 and id = $2 and not eliminado `+bloqueo,
-		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refEstado, &c.refTipo, &c.refMoneda, &c.refCliente)
+		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refEstado, &c.refTipo, &c.refDivisa.moneda, &refCambio, &c.refCliente)
 	if x.tipo == "nota_credito" && x.referenciaID != nil {
 		queueSaldoReferencia(b, empresaID, *x.referenciaID, &c.refSaldo)
 		c.acreditable = map[int64]acreditable{}
@@ -365,6 +366,7 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (co
 	}
 	c.cliente.existe, c.sucursal.existe, c.almacen.existe = *cliente, *sucursal, *almacen
 	c.formaPago.existe, c.referencia.existe = *formaPago, *referencia
+	c.refDivisa.tipoCambio = refCambio.Decimal()
 	if *hayPrincipal {
 		c.almacenPrincipalID = &principal
 	}

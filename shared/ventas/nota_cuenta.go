@@ -54,15 +54,29 @@ func queueSaldoReferencia(b *pgx.Batch, empresaID, ref int64, out **Numero) {
 	})
 }
 
-// sinSaldoParaNota is why a credit note of total (in moneda) cannot lower
-// the open balance saldo (in refMoneda) of its sale's receivable, or "".
-func sinSaldoParaNota(saldo *Numero, refMoneda, moneda string, total decimal.Decimal) string {
+// divisa is the currency of a document and its rate to colones.
+type divisa struct {
+	moneda     string
+	tipoCambio decimal.Decimal
+}
+
+// sinSaldoParaNota is why a credit note of total (in nota's currency)
+// cannot lower the open balance saldo (in ref's) of its sale's
+// receivable, or "". The note must carry the sale's rate too: the books
+// carry that receivable at the sale's rate (its payments are valued at
+// it) and post the note at its own, so a note at another rate would lower
+// the balance by one amount of colones and the receivables account by
+// another.
+func sinSaldoParaNota(saldo *Numero, ref, nota divisa, total decimal.Decimal) string {
 	switch {
 	case saldo == nil:
 		return "La venta de referencia no tiene saldo pendiente por cobrar: una nota de crédito a crédito rebaja ese saldo; " +
 			"registre la devolución del dinero con condición de venta contado."
-	case moneda != refMoneda:
-		return "Una nota de crédito a crédito debe estar en la moneda de la venta de referencia (" + refMoneda + ")."
+	case nota.moneda != ref.moneda:
+		return "Una nota de crédito a crédito debe estar en la moneda de la venta de referencia (" + ref.moneda + ")."
+	case !nota.tipoCambio.Equal(ref.tipoCambio):
+		return "Una nota de crédito a crédito debe usar el tipo de cambio de la venta de referencia (" + ref.tipoCambio.String() +
+			"): rebaja su cuenta por cobrar, registrada a ese tipo de cambio."
 	case total.GreaterThan(saldo.Decimal()):
 		return "El total de la nota (" + total.StringFixed(2) + ") supera el saldo pendiente (" + saldo.Decimal().StringFixed(2) +
 			") de la cuenta por cobrar de la venta de referencia; acredite a crédito hasta ese saldo y devuelva el resto con una nota de contado."
@@ -77,7 +91,7 @@ func sinSaldoParaNota(saldo *Numero, refMoneda, moneda string, total decimal.Dec
 // else credito when the balance covers it and the note names the sale's
 // customer, and contado (a refund) otherwise.
 func condicionNota(in *valid.Input, x ventaIn, c contexto, total decimal.Decimal) string {
-	motivo := sinSaldoParaNota(c.refSaldo, c.refMoneda, x.moneda, total)
+	motivo := sinSaldoParaNota(c.refSaldo, c.refDivisa, divisa{x.moneda, x.tipoCambio}, total)
 	mismoCliente := x.clienteID != nil && c.refCliente != nil && *x.clienteID == *c.refCliente
 	switch {
 	case x.condicion == "" && motivo == "" && mismoCliente:
@@ -123,19 +137,20 @@ func queueBloquearReferencia(tx *db.Tx, b *pgx.Batch, ref int64) {
 // and lowered. aplicar runs between the check and the change.
 func aplicarNotaGuardada(ctx context.Context, tx *db.Tx, cur actual, aplicar func() error) error {
 	empresaID := tx.EmpresaID()
-	var refMoneda, moneda string
-	var total Numero
+	var ref, nota divisa
+	var total, refCambio, notaCambio Numero
 	var saldo *Numero
 	b := &pgx.Batch{}
-	b.Queue(`select moneda from ventas where empresa_id = $1 and id = $2 for no key update`, empresaID, *cur.referenciaID).
-		QueryRow(func(r pgx.Row) error { return r.Scan(&refMoneda) })
+	b.Queue(`select moneda, tipo_cambio from ventas where empresa_id = $1 and id = $2 for no key update`, empresaID, *cur.referenciaID).
+		QueryRow(func(r pgx.Row) error { return r.Scan(&ref.moneda, &refCambio) })
 	queueSaldoReferencia(b, empresaID, *cur.referenciaID, &saldo)
-	b.Queue(`select monto_total, moneda from ventas where empresa_id = $1 and id = $2`, empresaID, cur.id).
-		QueryRow(func(r pgx.Row) error { return r.Scan(&total, &moneda) })
+	b.Queue(`select monto_total, moneda, tipo_cambio from ventas where empresa_id = $1 and id = $2`, empresaID, cur.id).
+		QueryRow(func(r pgx.Row) error { return r.Scan(&total, &nota.moneda, &notaCambio) })
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("ventas: saldo de la venta de referencia: %w", err)
 	}
-	if motivo := sinSaldoParaNota(saldo, refMoneda, moneda, total.Decimal()); motivo != "" {
+	ref.tipoCambio, nota.tipoCambio = refCambio.Decimal(), notaCambio.Decimal()
+	if motivo := sinSaldoParaNota(saldo, ref, nota, total.Decimal()); motivo != "" {
 		return apperr.InvalidField("estado", motivo)
 	}
 	if err := aplicar(); err != nil {

@@ -237,3 +237,33 @@ func TestAPaymentAndACreditNoteOnCreditRacingOneReceivableDoNotBothSucceed(t *te
 		}
 	}
 }
+
+// A credit note on credit of a sale in dollars carries the sale's rate:
+// the books carry its receivable at that rate, so a note at another one
+// would lower the balance by one amount of colones and the receivables
+// account by another. At another rate it is refused on credit (422 under
+// condicion_venta) and is contado (a refund) by default; at the sale's
+// rate it lowers the balance, and the receivables account stays the open
+// balance times the sale's rate.
+func TestACreditNoteOnCreditInDollarsCarriesItsSalesRate(t *testing.T) {
+	f := setup(t)
+	p := f.Producto(testenv.Prod{Codigo: "P", Tarifa: "08"})
+	c := f.Cliente(1, "101110111", 30)
+	// 10 x 1.00 USD + 13 % = 11.30 USD at 500: 5650.00 colones owed.
+	v := id(f.venderOK(testenv.With(venta(linea(p, 10, 1)), "moneda", "USD", "tipo_cambio", "500", "cliente_id", c)))
+	enDolares := func(tc string, kv ...any) map[string]any {
+		return testenv.With(testenv.With(nota(v, linea(p, 2, 1)), "moneda", "USD", "tipo_cambio", tc, "cliente_id", c), kv...)
+	}
+	testenv.Expect422(t, f.vender(enDolares("510", "condicion_venta", "credito")), "condicion_venta")
+	if got := testenv.Str(f.venderOK(enDolares("510")).JSON, "data.condicion_venta"); got != "contado" {
+		t.Errorf("a note at another rate without condicion_venta is %s, want contado", got)
+	}
+	saldo := func() string { return f.Text(`select saldo::text from cuentas_por_cobrar where venta_id = $1`, v) }
+	if saldo() != "11.30" {
+		t.Fatalf("a refund at another rate moved the balance to %s", saldo())
+	}
+	f.venderOK(enDolares("500", "condicion_venta", "credito"))
+	if saldo() != "9.04" || f.Saldo("1.1.03.001") != "4520.00" {
+		t.Errorf("balance %s USD, receivables account %s; want 9.04 and 4520.00 (9.04 x 500)", saldo(), f.Saldo("1.1.03.001"))
+	}
+}
