@@ -121,14 +121,13 @@ func (x *dia) compra() (orden int64) {
 			testenv.Linea(x.pkg, "12.500", "1777.77"),
 		}}))
 	x.Must(http.StatusOK, http.MethodPost, testenv.Path("ordenes-compra", orden, "recibir"), map[string]any{"almacen_id": x.principal})
-	// A second receipt of the 13 % product at another cost, in a batch of
-	// its own, so FIFO has two layers. (Received into the first batch, the
-	// batch would average the two costs while the valuation keeps FIFO
-	// layers: a documented difference between the books and the report.)
+	// A second receipt of the 13 % product at another cost into the same
+	// (batch-less) batch, which averages the two costs: the books post the
+	// exits at that average, and the valuation and kardex must too.
 	o2 := int64(x.E.Create(t, x.Admin, "/api/ordenes-compra", map[string]any{"proveedor_id": x.proveedor, "fecha_orden": x.hoy,
 		"almacen_id": x.principal, "estado": "aprobada", "detalles": []any{testenv.Linea(x.p13, 10, "2800.00")}}))
 	x.Must(http.StatusOK, http.MethodPost, testenv.Path("ordenes-compra", o2, "recibir"), map[string]any{"almacen_id": x.principal,
-		"detalles": []any{map[string]any{"producto_id": x.p13, "cantidad": 10, "lote": "L-2"}}})
+		"detalles": []any{map[string]any{"producto_id": x.p13, "cantidad": 10}}})
 	cxp := x.Int(`select id from cuentas_por_pagar where orden_compra_id = $1`, orden)
 	x.Must(http.StatusCreated, http.MethodPost, testenv.Path("cuentas-por-pagar", cxp, "pagos"), map[string]any{
 		"monto": "30000.00", "fecha": x.hoy, "forma_pago_id": x.forma["04"]})
