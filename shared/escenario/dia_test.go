@@ -229,7 +229,8 @@ func (x *dia) ventasDelDia() {
 // cash from the box, once on credit, which lowers the open balance of
 // the sale's receivable (no receivable of its own) as the books credit
 // receivables with it: cuadraCuentas checks the aging, the open
-// receivables and the receivables account agree.
+// receivables and the receivables account agree. A third note returns
+// goods and is cancelled.
 func (x *dia) notaCredito(venta int64) {
 	t := x.T
 	t.Helper()
@@ -245,6 +246,14 @@ func (x *dia) notaCredito(venta int64) {
 	if testenv.Get(r.JSON, "data.cuenta_por_cobrar") != nil || !antes.Sub(despues).Equal(amt(t, r, "data.monto_total")) {
 		t.Errorf("a credit note on credit took %s off its sale's receivable (want its total): %s", antes.Sub(despues), r.Raw)
 	}
+	// A third note returns goods (code 06) into the principal warehouse, at
+	// the cost the sale took them out (averaged into the batch they go
+	// back to), and is cancelled: they leave that batch again at that cost,
+	// so stock, valuation, kardex and books are where the sale left them.
+	dev := nota("credito", "codigo_referencia", "06", "razon_referencia", "Devolución de mercadería", "almacen_id", x.principal,
+		"detalles", []any{testenv.Linea(x.p13, 2, "5000.00")})
+	x.Must(http.StatusOK, http.MethodDelete, testenv.Path("ventas", testenv.ID(dev)), nil)
+	x.sumar(dev, -1)
 }
 
 // movimientos: a transfer between warehouses and adjustments both ways.
