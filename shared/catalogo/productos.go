@@ -46,8 +46,8 @@ var Producto = &recurso.Resource{
 		{Name: "activo", Kind: recurso.Boolean},
 	},
 	Filters: []recurso.Filter{
-		{Param: "categoria_id", Kind: recurso.Integer},
-		{Param: "marca_id", Kind: recurso.Integer},
+		{Param: "categoria_id", Kind: recurso.Ref},
+		{Param: "marca_id", Kind: recurso.Ref},
 		{Param: "tipo", Kind: recurso.Text, Values: []string{"producto", "servicio"}},
 	},
 	Sorts: []string{"nombre", "codigo", "precio_venta"},

@@ -79,15 +79,18 @@ func parsePeriodo(r *http.Request) (PeriodoRef, error) {
 	return PeriodoRef{anio, mes}, nil
 }
 
+var periodoSorts = map[string]string{"anio": "x.anio", "estado": "x.estado"}
+
 // listaPeriodos lists the months (filters anio, estado), newest first.
 func listaPeriodos(r *http.Request, _ auth.Principal) (handler.Query[Periodo], error) {
 	f := httpx.NewFilters(r)
 	anio := f.Year("anio", false, 1900)
 	estado := f.OneOf("estado", []string{"abierto", "cerrado"})
-	if err := f.Err(); err != nil {
+	order, err := f.SortNewest(periodoSorts, "x.anio")
+	if err != nil {
 		return handler.Query[Periodo]{}, err
 	}
-	return handler.Query[Periodo]{Cols: periodoCols, From: periodosFrom, Order: "x.anio desc, x.mes desc",
+	return handler.Query[Periodo]{Cols: periodoCols, From: periodosFrom, Order: order + ", x.anio desc, x.mes desc",
 		Args: []any{anio, estado}, Scan: scanPeriodo}, nil
 }
 

@@ -93,7 +93,7 @@ var Empleado = &recurso.Resource{
 		{Param: "puesto", Kind: recurso.Text},
 		{Param: "estado", Kind: recurso.Text, Values: Estados},
 		{Param: "departamento", Kind: recurso.Text},
-		{Param: "sucursal_id", Kind: recurso.Integer},
+		{Param: "sucursal_id", Kind: recurso.Ref},
 		{Param: "tipo_pago", Kind: recurso.Text, Values: TiposPago},
 	},
 	Sorts: []string{"nombre", "apellidos", "identificacion", "puesto", "fecha_ingreso", "salario_base"},

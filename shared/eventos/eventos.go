@@ -90,13 +90,20 @@ func Handlers(d *db.DB) lambdahttp.Handlers {
 	return lambdahttp.Handlers{"eventos.index": handler.List(d, lista)}
 }
 
+var sorts = map[string]string{"secuencia": "secuencia", "ocurrido_en": "ocurrido_en", "tipo": "tipo"}
+
 func lista(r *http.Request, _ auth.Principal) (handler.Query[Evento], error) {
 	// A NUL or invalid UTF-8 in ?tipo= becomes U+FFFD (matching nothing)
 	// instead of a PostgreSQL error (a 500).
-	tipo := httpx.NewFilters(r).Text("tipo")
+	f := httpx.NewFilters(r)
+	tipo := f.Text("tipo")
+	order, err := f.SortNewest(sorts, "secuencia")
+	if err != nil {
+		return handler.Query[Evento]{}, err
+	}
 	return handler.Query[Evento]{
 		Cols:  `id::text, secuencia, empresa_id, tipo, to_char(ocurrido_en at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), payload`,
 		From:  `from eventos where empresa_id = $1 and ($2::text is null or tipo = $2)`,
-		Order: "secuencia desc", Args: []any{tipo}, Scan: pgx.RowToStructByPos[Evento],
+		Order: order + ", secuencia desc", Args: []any{tipo}, Scan: pgx.RowToStructByPos[Evento],
 	}, nil
 }

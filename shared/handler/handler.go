@@ -388,16 +388,23 @@ type QueryFunc[T any] func(r *http.Request, p auth.Principal) (Query[T], error)
 // from, to}, the count and the page pipelined in one round trip.
 func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
+		// Every bad parameter is one 422, all at once: the ones every list
+		// shares (formato, page, per_page, activos, unreadable pairs) and
+		// the list's own filters and sort.
+		errs := apperr.Campos{}
 		formato, err := formatoLista(r)
-		if err != nil {
-			return err
-		}
+		juntar(errs, err)
 		page, err := httpx.ParsePage(r)
-		if err != nil && formato == "" {
+		if formato == "" {
+			juntar(errs, err)
+		}
+		httpx.ListParams(r, errs)
+		q, err := query(r, auth.FromRequest(r))
+		if e, ok := apperr.As(err); err != nil && (!ok || e.Kind != apperr.Invalid) && len(errs) == 0 {
 			return err
 		}
-		q, err := query(r, auth.FromRequest(r))
-		if err != nil {
+		juntar(errs, err)
+		if err := errs.Err(); err != nil {
 			return err
 		}
 		if formato != "" {
@@ -449,6 +456,21 @@ func isNil(v any) bool {
 		return rv.IsNil()
 	}
 	return false
+}
+
+// juntar adds the messages of an Invalid error to errs, each once.
+func juntar(errs apperr.Campos, err error) {
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.Invalid {
+		return
+	}
+	for campo, msgs := range e.Fields {
+		for _, m := range msgs {
+			if !slices.Contains(errs[campo], m) {
+				errs.Fail(campo, m)
+			}
+		}
+	}
 }
 
 // formatoLista reads ?formato=: "" for the JSON page, or a file format.

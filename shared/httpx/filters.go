@@ -118,9 +118,9 @@ func (f *Filters) Year(name string, required bool, min int64) *int64 {
 	return &n
 }
 
-// Sort ends a list's parsing: the 422 of the filters read so far if any
-// was bad, else the ?sort=&order= expression (SortQuery). Bad filters are
-// reported before a bad sort.
+// Sort ends a list's parsing: the ?sort=&order= expression (SortQuery), or
+// the 422 of every bad filter read so far and of a bad sort or order, all
+// at once.
 func (f *Filters) Sort(allowed map[string]string, def string) (string, error) {
 	return f.sort(SortQuery, allowed, def)
 }
@@ -131,10 +131,18 @@ func (f *Filters) SortNewest(allowed map[string]string, def string) (string, err
 }
 
 func (f *Filters) sort(order func(*http.Request, map[string]string, string) (string, error), allowed map[string]string, def string) (string, error) {
-	if err := f.Err(); err != nil {
-		return "", err
+	expr, err := order(f.r, allowed, def)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.Invalid {
+		for campo, msgs := range e.Fields {
+			for _, m := range msgs {
+				f.Fail(campo, m)
+			}
+		}
 	}
-	return order(f.r, allowed, def)
+	if ferr := f.Err(); ferr != nil {
+		return "", ferr
+	}
+	return expr, err
 }
 
 // Err is the 422 with every message, or nil.

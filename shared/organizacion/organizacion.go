@@ -67,7 +67,7 @@ var Sucursal = &recurso.Resource{
 	}),
 	// empresa_id is documented as a filter (SPEC.md resource table); rows are
 	// always the tenant's, so another company's id simply finds nothing.
-	Filters: []recurso.Filter{{Param: "empresa_id", Kind: recurso.Integer}, {Param: "es_principal", Kind: recurso.Boolean}},
+	Filters: []recurso.Filter{{Param: "empresa_id", Kind: recurso.Ref}, {Param: "es_principal", Kind: recurso.Boolean}},
 	Sorts:   []string{"nombre", "codigo"},
 	Relations: []recurso.Relation{
 		{Name: "empresa", FK: "empresa_id", Table: "empresas", Cols: []string{"id", "nombre", "razon_social"}},
@@ -106,7 +106,7 @@ var Almacen = &recurso.Resource{
 		{Name: "es_principal", Kind: recurso.Boolean},
 		{Name: "activo", Kind: recurso.Boolean},
 	},
-	Filters: []recurso.Filter{{Param: "empresa_id", Kind: recurso.Integer}, {Param: "sucursal_id", Kind: recurso.Integer},
+	Filters: []recurso.Filter{{Param: "empresa_id", Kind: recurso.Ref}, {Param: "sucursal_id", Kind: recurso.Ref},
 		{Param: "es_principal", Kind: recurso.Boolean}},
 	Sorts: []string{"nombre", "codigo"},
 	Relations: []recurso.Relation{

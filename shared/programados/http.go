@@ -203,6 +203,8 @@ func lista(r *http.Request, p auth.Principal) (handler.Query[Programado], error)
 		Order: order + ", r.id", Args: []any{legibles, httpx.SearchQuery(r), tipo, frecuencia, activo}, Scan: escanear}, nil
 }
 
+var ejecucionSorts = map[string]string{"id": "x.id", "programada_para": "x.programada_para", "estado": "x.estado", "creado_en": "x.creado_en"}
+
 // listaEjecuciones lists a schedule's runs, newest first (estado filters);
 // 404 for another company's schedule, 403 for a report the caller may not
 // read.
@@ -213,12 +215,13 @@ func listaEjecuciones(r *http.Request, p auth.Principal) (handler.Query[Ejecucio
 	}
 	f := httpx.NewFilters(r)
 	estado := f.OneOf("estado", []string{Pendiente, Ejecutando, Completada, Fallida})
-	if err := f.Err(); err != nil {
+	order, err := f.SortNewest(ejecucionSorts, "x.id")
+	if err != nil {
 		return handler.Query[Ejecucion]{}, err
 	}
 	return handler.Query[Ejecucion]{Cols: ColumnasEjecucion,
 		From:  `from reporte_ejecuciones x where x.empresa_id = $1 and x.reporte_programado_id = $2 and ($3::text is null or x.estado = $3)`,
-		Order: "x.id desc", Args: []any{id, estado}, Scan: EscanearEjecucion,
+		Order: order + ", x.id desc", Args: []any{id, estado}, Scan: EscanearEjecucion,
 		Check: func(ctx context.Context, tx *db.Tx) error { return Visible(ctx, tx, p, id) }}, nil
 }
 

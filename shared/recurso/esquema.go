@@ -120,6 +120,9 @@ func (res *Resource) FiltrosDoc() []esquema.Campo {
 		switch f.Kind {
 		case Integer, Ref:
 			c.Tipo, c.Minimo, c.Maximo = esquema.Entero, f.MinValue, f.MaxValue
+			if f.Kind == Ref && c.Minimo == "" {
+				c.Minimo = "1" // an id (read.go refuses less)
+			}
 		case Boolean:
 			c.Tipo = esquema.Booleano
 		default:

@@ -293,11 +293,9 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[htt
 	default:
 		conds = []string{"not t.eliminado"}
 	}
-	activos, err := httpx.BoolQuery(r, "activos")
-	if err != nil {
-		return none, err
-	}
-	if activos != nil {
+	// A bad activos is reported by handler.List with the other parameters
+	// (httpx.ListParams).
+	if activos, _ := httpx.BoolQuery(r, "activos"); activos != nil {
 		conds = append(conds, "t.activo = "+a.Add(*activos))
 	}
 	if res.Search {
@@ -323,6 +321,10 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[htt
 				in.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser un número entero.")
 				continue
 			}
+			if f.Kind == Ref && n < 1 {
+				in.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser un número entero positivo.")
+				continue
+			}
 			if msg := f.fueraDeRango(n); msg != "" {
 				in.Fail(f.Param, msg)
 				continue
@@ -335,7 +337,8 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[htt
 		case Boolean:
 			bv, err := httpx.BoolQuery(r, f.Param)
 			if err != nil {
-				return none, err
+				in.Fail(f.Param, "El campo "+f.Param+" debe ser verdadero o falso.")
+				continue
 			}
 			conds = append(conds, col+" = "+a.Add(*bv))
 		default:

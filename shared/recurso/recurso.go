@@ -82,7 +82,7 @@ type Field struct {
 type Filter struct {
 	Param  string
 	Column string // SQL over alias t; defaults to "t."+Param
-	Kind   Kind   // Text, Integer or Boolean
+	Kind   Kind   // Text, Integer, Ref (a positive id) or Boolean
 	Values []string
 	// MinValue and MaxValue bound an Integer filter (inclusive, optional).
 	MinValue, MaxValue string

@@ -281,6 +281,8 @@ func listaCuentas(r *http.Request, _ auth.Principal) (handler.Query[json.RawMess
 		httpx.SearchQuery(r), moneda, activos)
 }
 
+var conciliacionSorts = map[string]string{"id": "r.id", "fecha_corte": "r.fecha_corte", "creado_en": "r.creado_en"}
+
 // listaConciliaciones lists a bank account's reconciliations, newest cut-off
 // first; 404 for an account the tenant does not have.
 func listaConciliaciones(r *http.Request, _ auth.Principal) (handler.Query[json.RawMessage], error) {
@@ -288,9 +290,13 @@ func listaConciliaciones(r *http.Request, _ auth.Principal) (handler.Query[json.
 	if err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
+	order, err := httpx.NewFilters(r).SortNewest(conciliacionSorts, "r.fecha_corte")
+	if err != nil {
+		return handler.Query[json.RawMessage]{}, err
+	}
 	return handler.Query[json.RawMessage]{Cols: conciliacionJSON,
 		From:  `from conciliaciones_bancarias r where r.empresa_id = $1 and r.cuenta_bancaria_id = $2`,
-		Order: "r.fecha_corte desc, r.id desc", Args: []any{id}, Scan: handler.ScanJSON, Vacia: conciliacionVacia,
+		Order: order + ", r.id desc", Args: []any{id}, Scan: handler.ScanJSON, Vacia: conciliacionVacia,
 		Check: func(ctx context.Context, tx *db.Tx) error {
 			return existe(ctx, tx, "cuentas_bancarias", id, "cuenta bancaria", msgCuentaNoEncontrada)
 		}}, nil

@@ -51,8 +51,8 @@ var Bus = &recurso.Resource{
 	},
 	Filters: []recurso.Filter{
 		{Param: "estado", Kind: recurso.Text, Values: EstadosBus},
-		{Param: "ruta_id", Kind: recurso.Integer},
-		{Param: "chofer_id", Kind: recurso.Integer},
+		{Param: "ruta_id", Kind: recurso.Ref},
+		{Param: "chofer_id", Kind: recurso.Ref},
 		// ?por_vencer=N: buses with the technical review or the insurance
 		// expiring within N days from today (already expired included:
 		// they are the most urgent).

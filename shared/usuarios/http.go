@@ -230,11 +230,9 @@ func decodeRol(creating bool) handler.DecodeFunc[DatosRol] {
 // search pattern and $3 the activos filter.
 func tenantList[T any](r *http.Request, p auth.Principal, sorts map[string]string, def, cols, from string,
 	scan pgx.RowToFunc[T], load func(ctx context.Context, tx *db.Tx, rows []T) error) (handler.Query[T], error) {
-	activos, err := httpx.BoolQuery(r, "activos")
-	if err != nil {
-		return handler.Query[T]{}, err
-	}
-	order, err := httpx.SortQuery(r, sorts, def)
+	f := httpx.NewFilters(r)
+	activos := f.Bool("activos")
+	order, err := f.Sort(sorts, def)
 	if err != nil {
 		return handler.Query[T]{}, err
 	}
@@ -260,13 +258,17 @@ func listaRoles(r *http.Request, p auth.Principal) (handler.Query[Rol], error) {
 		and ($3::boolean is null or r.activo = $3)`, scanRol, loadRolRelations)
 }
 
+var permisoSorts = map[string]string{"slug": "slug", "modulo": "modulo", "accion": "accion"}
+
 func listaPermisos(r *http.Request, _ auth.Principal) (handler.Query[auth.Permission], error) {
-	var modulo *string
-	if v := httpx.QueryText(r.URL.Query().Get("modulo")); v != "" {
-		modulo = &v
+	f := httpx.NewFilters(r)
+	modulo := f.Text("modulo")
+	order, err := f.Sort(permisoSorts, "slug")
+	if err != nil {
+		return handler.Query[auth.Permission]{}, err
 	}
 	return handler.Query[auth.Permission]{Cols: "slug, modulo, accion, descripcion",
-		From: "from permisos where $1::text is null or modulo = $1", Order: "slug",
+		From: "from permisos where $1::text is null or modulo = $1", Order: order + ", slug",
 		Global: true, Args: []any{modulo}, Scan: pgx.RowToStructByPos[auth.Permission]}, nil
 }
 

@@ -158,6 +158,8 @@ func listaWebhooks(r *http.Request, p auth.Principal) (handler.Query[Webhook], e
 	}, nil
 }
 
+var intentoSorts = map[string]string{"id": "i.id", "creado_en": "i.creado_en"}
+
 func listaIntentos(r *http.Request, p auth.Principal) (handler.Query[Intento], error) {
 	id, err := httpx.PathID(r)
 	if err != nil {
@@ -167,11 +169,12 @@ func listaIntentos(r *http.Request, p auth.Principal) (handler.Query[Intento], e
 	estado := f.OneOf("estado", []string{Pendiente, Entregada, Fallida})
 	evento := f.Text("evento")
 	desde, hasta := f.Range("fecha_inicio", "fecha_fin")
-	if err := f.Err(); err != nil {
+	order, err := f.SortNewest(intentoSorts, "i.id")
+	if err != nil {
 		return handler.Query[Intento]{}, err
 	}
 	return handler.Query[Intento]{
-		Cols: IntentoCols, From: IntentoFrom, Order: "i.id desc",
+		Cols: IntentoCols, From: IntentoFrom, Order: order + ", i.id desc",
 		Args: []any{id, estado, evento, desde, hasta}, Scan: ScanIntento,
 		Check: func(ctx context.Context, tx *db.Tx) error { _, err := Buscar(ctx, tx, id); return err },
 	}, nil
