@@ -235,6 +235,7 @@ type contexto struct {
 	referencia referencia
 	refTipo    string
 	refEstado  string
+	refFecha   time.Time
 	refDivisa  divisa
 	refCliente *int64
 	// refSaldo is, for a credit note, the open balance of the receivable
@@ -323,9 +324,9 @@ func leerContexto(ctx context.Context, tx *db.Tx, x ventaIn, optimista bool) (co
 	if x.tipo == "nota_credito" {
 		bloqueo = "for no key update"
 	}
-	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', estado, tipo_comprobante, moneda, tipo_cambio, cliente_id from ventas
+	referencia := leer(x.referenciaID != nil, "venta de referencia", `select estado <> 'anulada', estado, fecha_venta, tipo_comprobante, moneda, tipo_cambio, cliente_id from ventas
 		where empresa_id = $1 and id = $2 and not eliminado `+bloqueo,
-		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refEstado, &c.refTipo, &c.refDivisa.moneda, &refCambio, &c.refCliente)
+		[]any{empresaID, x.referenciaID}, &c.referencia.activo, &c.refEstado, &c.refFecha, &c.refTipo, &c.refDivisa.moneda, &refCambio, &c.refCliente)
 	if x.tipo == "nota_credito" && x.referenciaID != nil {
 		queueSaldoReferencia(b, empresaID, *x.referenciaID, &c.refSaldo)
 		c.acreditable = map[int64]acreditable{}
@@ -488,7 +489,7 @@ func crear(ctx context.Context, tx *db.Tx, p auth.Principal, in *valid.Input, x 
 	checkRef(in, x.formaPagoID, c.formaPago, "forma_pago_id", "La forma de pago seleccionada no existe.", "La forma de pago seleccionada está inactiva.")
 	if esNota(x.tipo) {
 		checkRef(in, x.referenciaID, c.referencia, "venta_referencia_id", "La venta de referencia no existe en esta empresa.", "La venta de referencia está anulada.")
-		checkReferenciaNota(in, x.tipo, c)
+		checkReferenciaNota(in, x, c)
 	}
 	// What a credit note credits, and where its amount goes, is measured
 	// against a sale it may reference (checkReferenciaNota).

@@ -3,6 +3,7 @@ package ventas
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -90,10 +91,18 @@ func checkAcreditable(in *valid.Input, lineas []lineaCalculada, tipoCambio decim
 // give back money never charged) and a credit note of a credit note (the
 // goods it returned would come back a second time; it is cancelled
 // instead). A credit note of a debit note is allowed: it takes back what
-// that note charged, and moves no stock, as that note moved none.
-func checkReferenciaNota(in *valid.Input, tipo string, c contexto) {
+// that note charged, and moves no stock, as that note moved none. A note
+// dated before the document it corrects is refused under fecha_venta: the
+// books would post it (receivables, revenue, stock) before that document,
+// and at a cut between the two the trial balance and the receivables
+// aging would disagree.
+func checkReferenciaNota(in *valid.Input, x ventaIn, c contexto) {
 	if !c.referencia.existe || !c.referencia.activo || in.Failed("venta_referencia_id") {
 		return
+	}
+	tipo := x.tipo
+	if !in.Failed("fecha_venta") && x.fecha.Before(c.refFecha) {
+		in.Fail("fecha_venta", "La fecha de la nota no puede ser anterior a la de la venta de referencia ("+c.refFecha.Format(time.DateOnly)+").")
 	}
 	switch {
 	case c.refEstado == Borrador:

@@ -88,7 +88,8 @@ func TestConcurrentCreditNotesDoNotTogetherExceedTheirSale(t *testing.T) {
 // stock and owes nothing) is refused, and so is a credit note of a credit
 // note (its goods would come back twice); a credit note of a debit note
 // is allowed and moves no stock, as that note moved none; a note whose
-// reason or reference is sent blank is refused like one without them.
+// reason or reference is sent blank is refused like one without them,
+// and one dated before the document it corrects under fecha_venta.
 // Nothing is written by a refused note.
 func TestANoteReferencesOnlyAnIssuedDocumentThatCanTakeIt(t *testing.T) {
 	f := setup(t)
@@ -106,6 +107,11 @@ func TestANoteReferencesOnlyAnIssuedDocumentThatCanTakeIt(t *testing.T) {
 		{"a credit note of a credit note", conAlmacen(nota(nc, linea(p, 1, 100))), "venta_referencia_id"},
 		{"a blank reason", testenv.With(nota(factura, linea(p, 1, 100)), "razon_referencia", "   "), "razon_referencia"},
 		{"an empty reference code", testenv.With(nota(factura, linea(p, 1, 100)), "codigo_referencia", ""), "codigo_referencia"},
+		// The sale is of 2026-03-15: a note of the day before would be
+		// posted before it.
+		{"a credit note dated before its sale", testenv.With(nota(factura, linea(p, 1, 100)), "fecha_venta", "2026-03-14"), "fecha_venta"},
+		{"a debit note dated before its sale", testenv.With(nota(factura, linea(p, 1, 100)), "tipo_comprobante", "nota_debito",
+			"fecha_venta", "2026-01-10"), "fecha_venta"},
 	})
 	if got, n := f.Existencias(f.Almacen, p), f.Int(`select count(*) from ventas`); got != antes || n != ventas {
 		t.Fatalf("refused notes changed the stock (%s, was %s) or the sales (%d, were %d)", got, antes, n, ventas)
