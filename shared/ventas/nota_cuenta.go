@@ -113,14 +113,23 @@ func condicionNota(in *valid.Input, x ventaIn, c contexto, total decimal.Decimal
 // it), -1 gives it back (cancelling it). Checked beforehand (the balance
 // covers it); a note that opened a receivable of its own (before this
 // rule) changes nothing here: cancelling it cancels that one.
+//
+// The sale follows its receivable as a payment makes it: pagada when the
+// balance reaches 0, pendiente again when a cancelled note reopens it (a
+// sale left pagada owed the note's total).
 func queueAplicarNota(tx *db.Tx, b *pgx.Batch, id *int64, signo int) {
-	b.Queue(`update cuentas_por_cobrar c set saldo = c.saldo - $3 * n.monto_total,
-		  estado = case when c.saldo - $3 * n.monto_total = 0 then 'pagada' else 'pendiente' end, actualizado_en = now()
-		from ventas n
-		where n.empresa_id = $1 and n.id = (select coalesce($2::bigint, currval('ventas_id_seq')))
-		  and n.tipo_comprobante = 'nota_credito' and n.condicion_venta = 'credito'
-		  and c.empresa_id = $1 and c.venta_id = n.venta_referencia_id and c.estado in ('pendiente', 'pagada') and not c.eliminado
-		  and not exists (select 1 from cuentas_por_cobrar o where o.empresa_id = $1 and o.venta_id = n.id)`,
+	b.Queue(`with c as (
+		  update cuentas_por_cobrar c set saldo = c.saldo - $3 * n.monto_total,
+		    estado = case when c.saldo - $3 * n.monto_total = 0 then 'pagada' else 'pendiente' end, actualizado_en = now()
+		  from ventas n
+		  where n.empresa_id = $1 and n.id = (select coalesce($2::bigint, currval('ventas_id_seq')))
+		    and n.tipo_comprobante = 'nota_credito' and n.condicion_venta = 'credito'
+		    and c.empresa_id = $1 and c.venta_id = n.venta_referencia_id and c.estado in ('pendiente', 'pagada') and not c.eliminado
+		    and not exists (select 1 from cuentas_por_cobrar o where o.empresa_id = $1 and o.venta_id = n.id)
+		  returning c.venta_id, c.estado
+		)
+		update ventas v set estado = c.estado from c
+		where v.empresa_id = $1 and v.id = c.venta_id and v.estado in ('pendiente', 'pagada') and v.estado <> c.estado`,
 		tx.EmpresaID(), id, signo)
 }
 

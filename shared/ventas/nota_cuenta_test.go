@@ -57,7 +57,8 @@ func (f *fx) cuadranCuentas(t *testing.T, cliente int64, want string) {
 // with its total), and cancelling it gives that balance back; the
 // customer's pending receivables, the aging report and the receivables
 // account agree at every step of credit sale -> partial payment -> credit
-// note -> second note settling the rest -> cancelling the notes.
+// note -> second note settling the rest -> cancelling the notes, and the
+// sale is pagada exactly while its receivable is.
 func TestACreditNoteOnCreditLowersItsSalesReceivableAndItsCancellationRestoresIt(t *testing.T) {
 	f := setup(t)
 	p := f.Producto(testenv.Prod{Codigo: "P", Tarifa: "08"})
@@ -105,6 +106,10 @@ func TestACreditNoteOnCreditLowersItsSalesReceivableAndItsCancellationRestoresIt
 			r := f.Must(http.StatusOK, http.MethodGet, path("cuentas-por-cobrar", cxc), nil)
 			if num(r, "data.saldo") != s.saldo || testenv.Str(r.JSON, "data.estado") != s.estado {
 				t.Errorf("receivable: %s, want saldo %s estado %s", r.Raw, s.saldo, s.estado)
+			}
+			// The sale follows its receivable, as a payment makes it.
+			if got := testenv.Str(f.Must(http.StatusOK, http.MethodGet, path("ventas", id(v)), nil).JSON, "data.estado"); got != s.estado {
+				t.Errorf("sale %s, its receivable %s", got, s.estado)
 			}
 			f.sub(t).cuadranCuentas(t, c, s.saldo)
 		})
