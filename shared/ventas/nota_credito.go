@@ -2,7 +2,9 @@ package ventas
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,6 +23,9 @@ import (
 type acreditable struct {
 	vendido, vendidoMonto       decimal.Decimal
 	acreditado, acreditadoMonto decimal.Decimal
+	// tasas are the tax rates the sale charged on the product: a credit
+	// note gives back the tax as it was charged.
+	tasas []decimal.Decimal
 }
 
 // queueAcreditable queues the read of what each product of the sale ref
@@ -34,7 +39,8 @@ type acreditable struct {
 func queueAcreditable(b *pgx.Batch, empresaID, ref int64, out map[int64]acreditable) {
 	b.Queue(`select d.producto_id,
 			coalesce(sum(d.cantidad) filter (where v.id = $2), 0), coalesce(sum(d.total * v.tipo_cambio) filter (where v.id = $2), 0),
-			coalesce(sum(d.cantidad) filter (where v.id <> $2), 0), coalesce(sum(d.total * v.tipo_cambio) filter (where v.id <> $2), 0)
+			coalesce(sum(d.cantidad) filter (where v.id <> $2), 0), coalesce(sum(d.total * v.tipo_cambio) filter (where v.id <> $2), 0),
+			coalesce(array_agg(distinct d.porcentaje_impuesto) filter (where v.id = $2), '{}')
 		from ventas v join detalles_venta d on d.empresa_id = v.empresa_id and d.venta_id = v.id
 		where v.empresa_id = $1 and not v.eliminado
 		  and (v.id = $2 or (v.venta_referencia_id = $2 and v.tipo_comprobante = 'nota_credito' and v.estado <> 'anulada'))
@@ -42,10 +48,15 @@ func queueAcreditable(b *pgx.Batch, empresaID, ref int64, out map[int64]acredita
 		for rows.Next() {
 			var id int64
 			var n [4]pgtype.Numeric
-			if err := rows.Scan(&id, &n[0], &n[1], &n[2], &n[3]); err != nil {
+			var tasas []pgtype.Numeric
+			if err := rows.Scan(&id, &n[0], &n[1], &n[2], &n[3], &tasas); err != nil {
 				return fmt.Errorf("ventas: saldo acreditable de la venta de referencia: %w", err)
 			}
-			out[id] = acreditable{vendido: db.Decimal(n[0]), vendidoMonto: db.Decimal(n[1]), acreditado: db.Decimal(n[2]), acreditadoMonto: db.Decimal(n[3])}
+			a := acreditable{vendido: db.Decimal(n[0]), vendidoMonto: db.Decimal(n[1]), acreditado: db.Decimal(n[2]), acreditadoMonto: db.Decimal(n[3])}
+			for _, t := range tasas {
+				a.tasas = append(a.tasas, db.Decimal(t))
+			}
+			out[id] = a
 		}
 		return rows.Err()
 	})
@@ -53,8 +64,10 @@ func queueAcreditable(b *pgx.Batch, empresaID, ref int64, out map[int64]acredita
 
 // checkAcreditable refuses (422 under detalles.N.*) a credit note line
 // that credits a product its sale does not have, or more of it, in
-// quantity or in amount, than the sale still has uncredited; the note's
-// lines of one product add up.
+// quantity or in amount, than the sale still has uncredited, or at a tax
+// rate the sale did not charge on it (the note would give back tax that
+// was never charged: 13 % on goods sold at 1 %); the note's lines of one
+// product add up.
 func checkAcreditable(in *valid.Input, lineas []lineaCalculada, tipoCambio decimal.Decimal, saldos map[int64]acreditable) {
 	type suma struct{ cantidad, monto decimal.Decimal }
 	sumas := map[int64]suma{}
@@ -67,6 +80,10 @@ func checkAcreditable(in *valid.Input, lineas []lineaCalculada, tipoCambio decim
 		if !ok {
 			in.Fail(prefix+"producto_id", "El producto no está en la venta de referencia; una nota de crédito solo acredita lo vendido en ella.")
 			continue
+		}
+		if !slices.ContainsFunc(s.tasas, l.tasa.Equal) {
+			in.Fail(prefix+"porcentaje_impuesto", "La tarifa de impuesto de la línea ("+l.tasa.String()+" %) no es la que la venta de referencia cobró por este producto ("+
+				tasasTexto(s.tasas)+"); una nota de crédito devuelve el impuesto como se cobró.")
 		}
 		t := sumas[l.productoID]
 		t.cantidad = t.cantidad.Add(l.cantidad)
@@ -110,4 +127,13 @@ func checkReferenciaNota(in *valid.Input, x ventaIn, c contexto) {
 	case tipo == "nota_credito" && c.refTipo == "nota_credito":
 		in.Fail("venta_referencia_id", "Una nota de crédito no puede referirse a otra nota de crédito; para deshacerla, anúlela.")
 	}
+}
+
+// tasasTexto lists tax rates as a message shows them ("13 %, 1 %").
+func tasasTexto(tasas []decimal.Decimal) string {
+	out := make([]string, len(tasas))
+	for i, t := range tasas {
+		out[i] = t.String() + " %"
+	}
+	return strings.Join(out, ", ")
 }

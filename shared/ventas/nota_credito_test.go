@@ -11,13 +11,14 @@ import (
 // A credit note credits at most what the sale it corrects still has
 // uncredited, per product, in quantity and in amount, across the sale's
 // earlier credit notes that are not cancelled (drafts count: they may be
-// confirmed); the offending line's field gets a 422 with a Spanish message.
+// confirmed), and only at a tax rate the sale charged on the product; the
+// offending line's field gets a 422 with a Spanish message.
 func TestACreditNoteCannotCreditMoreThanItsSaleHasUncredited(t *testing.T) {
 	f := setup(t)
 	p := f.Producto(testenv.Prod{Codigo: "P"})
 	q := f.Producto(testenv.Prod{Codigo: "Q"})
 	otro := f.Producto(testenv.Prod{Codigo: "OTRO"})
-	// 1 P at 100 and 3 Q at 50 (13 % IVA on both).
+	// 1 P at 100 and 3 Q at 50, untaxed (the products have no tax type).
 	factura := id(f.venderOK(venta(linea(p, 1, 100), linea(q, 3, 50))))
 	nota := func(lineas ...map[string]any) map[string]any {
 		return testenv.With(venta(lineas...), "tipo_comprobante", "nota_credito", "venta_referencia_id", factura,
@@ -28,6 +29,9 @@ func TestACreditNoteCannotCreditMoreThanItsSaleHasUncredited(t *testing.T) {
 		{"two lines of one product adding up to more", nota(linea(q, 2, 50), linea(q, 2, 50)), "detalles.1.cantidad"},
 		{"the quantity sold at a higher price", nota(linea(q, 3, 60)), "detalles.0.precio_unitario"},
 		{"a product the sale does not have", nota(linea(otro, 1, 10)), "detalles.0.producto_id"},
+		// The sale charged no tax on them: the note cannot give any back.
+		{"a tax rate the sale did not charge", nota(linea(p, 1, 100, "porcentaje_impuesto", 1)), "detalles.0.porcentaje_impuesto"},
+		{"13 % on goods sold untaxed", nota(linea(q, 1, 50, "porcentaje_impuesto", 13)), "detalles.0.porcentaje_impuesto"},
 	})
 	r := f.vender(nota(linea(p, 2, 100)))
 	if msg := strings.Join(r.FieldErrors("detalles.0.cantidad"), " "); !strings.Contains(msg, "sin acreditar") || !strings.Contains(msg, "quedan 1") {
