@@ -88,13 +88,14 @@ func sinSaldoParaNota(saldo *Numero, ref, nota divisa, total decimal.Decimal) st
 // (credito refused, under condicion_venta, when the open balance of its
 // sale does not cover its total, and under cliente_id when the note names
 // another customer than the sale's: the balance is that customer's),
-// else credito when the balance covers it and the note names the sale's
-// customer, and contado (a refund) otherwise.
+// else credito when the balance covers it, the note names the sale's
+// customer and is not created pagada, and contado (a refund) otherwise.
 func condicionNota(in *valid.Input, x ventaIn, c contexto, total decimal.Decimal) string {
 	motivo := sinSaldoParaNota(c.refSaldo, c.refDivisa, divisa{x.moneda, x.tipoCambio}, total)
 	mismoCliente := x.clienteID != nil && c.refCliente != nil && *x.clienteID == *c.refCliente
 	switch {
-	case x.condicion == "" && motivo == "" && mismoCliente:
+	case x.condicion == "" && motivo == "" && mismoCliente && x.estado != Pagada:
+		// (A note created pagada is a refund already made: contado.)
 		return Credito
 	case x.condicion == "":
 		return Contado

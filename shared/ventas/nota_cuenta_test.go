@@ -160,6 +160,8 @@ func TestACreditNoteGoesToTheReceivableOnlyWhileItsBalanceCoversIt(t *testing.T)
 		{"no customer: a refund by default", "0", nil, []any{"cliente_id", testenv.Absent}, 201, "contado", "1130.00", ""},
 		{"another customer: a refund by default", "0", nil, []any{"cliente_id", otro}, 201, "contado", "1130.00", ""},
 		{"credito for another customer", "0", nil, []any{"cliente_id", otro, "condicion_venta", "credito"}, 422, "", "1130.00", "cliente_id"},
+		// Created pagada, it is a refund already made (on credit it was a 422 on estado).
+		{"created pagada: a refund by default", "0", nil, []any{"estado", "pagada"}, 201, "contado", "1130.00", ""},
 	}
 	for _, k := range cases {
 		t.Run(k.name, func(t *testing.T) {
