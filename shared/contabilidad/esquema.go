@@ -54,6 +54,7 @@ var Consultas = map[string][]esquema.Campo{
 	"periodos-contables.index": {
 		{Nombre: "anio", Tipo: esquema.Entero, Minimo: "1900", Maximo: "2999"},
 		{Nombre: "estado", Tipo: esquema.Texto, Valores: []string{"abierto", "cerrado"}},
+		esquema.Orden(periodoSorts),
 	},
 }
 

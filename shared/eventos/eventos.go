@@ -81,7 +81,8 @@ type Evento struct {
 // Consultas are the query parameters of GET /api/eventos (the OpenAPI
 // document).
 var Consultas = map[string][]esquema.Campo{
-	"eventos.index": {{Nombre: "tipo", Tipo: esquema.Texto, Descripcion: "Solo los eventos de este tipo (VentaCreadaEvent...)."}},
+	"eventos.index": {{Nombre: "tipo", Tipo: esquema.Texto, Descripcion: "Solo los eventos de este tipo (VentaCreadaEvent...)."},
+		esquema.Orden(sorts)},
 }
 
 // Handlers serves GET /api/eventos (Administrador): the tenant's events,

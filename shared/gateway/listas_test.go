@@ -60,8 +60,8 @@ func propias(c esquema.Campo) (malas []consulta, buena string) {
 // table (the operations the OpenAPI document marks as pages, with the
 // parameters it documents for them), so a new list is covered as soon as it
 // is declared: each bad parameter is a 422 with a Spanish message under its
-// own name, several at once are all reported, and every documented
-// parameter sent right is accepted.
+// own name, several at once are all reported, every list documents its
+// sort values, and every documented parameter sent right is accepted.
 func TestEveryListRefusesBadListParametersAlike(t *testing.T) {
 	e, tok := testenv.NewAdmin(t)
 	f := fuentes.Todas()
@@ -74,7 +74,9 @@ func TestEveryListRefusesBadListParametersAlike(t *testing.T) {
 		path := strings.ReplaceAll(rt.Path, "{id}", "1")
 		casos := append([]consulta(nil), comunes...)
 		buenas := []string{"page=2", "per_page=1", "order=desc", "activos=1", "activos=false", "search=%00x"}
+		documentaOrden := false
 		for _, c := range f.Consultas[rt.Name] {
+			documentaOrden = documentaOrden || c.Nombre == "sort" && len(c.Valores) > 0
 			malas, buena := propias(c)
 			casos = append(casos, malas...)
 			if buena != "" {
@@ -82,10 +84,14 @@ func TestEveryListRefusesBadListParametersAlike(t *testing.T) {
 			}
 		}
 		t.Run(rt.Name, func(t *testing.T) {
+			if !documentaOrden {
+				t.Errorf("GET %s does not document its sort values", rt.Path)
+			}
 			for _, c := range casos {
+				// Spanish: "El campo page debe ser...", "El tipo seleccionado...".
 				r := e.Get(path+"?"+c.query, tok)
 				msgs := r.FieldErrors(c.campo)
-				if r.Status != http.StatusUnprocessableEntity || len(msgs) == 0 || !strings.HasPrefix(msgs[0], "El campo ") {
+				if r.Status != http.StatusUnprocessableEntity || len(msgs) == 0 || !strings.HasPrefix(msgs[0], "El ") {
 					t.Errorf("?%s: %d, want 422 under %s: %.300s", c.query, r.Status, c.campo, r.Raw)
 				}
 			}

@@ -74,11 +74,13 @@ var Consultas = map[string][]esquema.Campo{
 		{Nombre: "estado", Tipo: esquema.Texto, Valores: Estados},
 		{Nombre: "tipo", Tipo: esquema.Texto, Valores: Tipos},
 		{Nombre: "anio", Tipo: esquema.Entero, Minimo: "1900", Maximo: "2999", Descripcion: "Año de fecha_fin."},
+		esquema.Orden(planillaSorts),
 	},
 	"nomina.tarifas.index": {
 		{Nombre: "tipo", Tipo: esquema.Texto, Valores: TiposTarifa},
 		{Nombre: "concepto", Tipo: esquema.Texto},
 		{Nombre: "vigente_en", Tipo: esquema.Fecha, Descripcion: "Solo las tarifas vigentes en esa fecha."},
+		esquema.Orden(tarifaSorts),
 	},
 	"planillas.comprobantes.show": {{Nombre: "formato", Tipo: esquema.Texto, Valores: []string{"pdf"}}},
 	"planillas.reporte-ccss":      {{Nombre: "formato", Tipo: esquema.Texto, Valores: []string{"csv", "excel"}, Descripcion: "Por omisión csv."}},

@@ -183,11 +183,14 @@ var sorts = map[string]string{"id": "r.id", "nombre": "r.nombre", "tipo": "r.tip
 	"creado_en": "r.creado_en", "actualizado_en": "r.actualizado_en"}
 
 // lista lists the company's schedules of the report types the caller may
-// read: search (nombre), tipo, frecuencia, activo.
+// read: search (nombre), tipo, frecuencia, activos (or activo).
 func lista(r *http.Request, p auth.Principal) (handler.Query[Programado], error) {
 	f := httpx.NewFilters(r)
 	frecuencia := f.OneOf("frecuencia", Frecuencias)
 	activo := f.Bool("activo")
+	if a := f.Bool("activos"); a != nil { // the lists' common name (README)
+		activo = a
+	}
 	tipo := f.Text("tipo")
 	order, err := f.Sort(sorts, "r.id")
 	if err != nil {

@@ -20,8 +20,15 @@ var Esquemas = map[string]esquema.Cuerpo{
 	"presupuestos.patch":                     presupuestoEsquema(false),
 }
 
-// Consultas are the query parameters of the budget report.
+// Consultas are the query parameters of the budget report and of the
+// lists (listaCuentas, listaConciliaciones, listaCajas, listaPresupuestos).
 var Consultas = map[string][]esquema.Campo{
+	"cuentas-bancarias.index": {esquema.Busqueda("banco, número e IBAN"), {Nombre: "moneda", Tipo: esquema.Texto, Valores: Monedas},
+		esquema.Activos, esquema.Orden(cuentaSorts)},
+	"cuentas-bancarias.conciliaciones.index": {esquema.Orden(conciliacionSorts)},
+	"cajas.index": {esquema.ID("sucursal_id"), {Nombre: "abierta", Tipo: esquema.Booleano, Descripcion: "Con una sesión abierta (true) o sin ella (false)."},
+		esquema.Busqueda("nombre y código"), esquema.Activos, esquema.Orden(cajaSorts)},
+	"presupuestos.index": {esquema.ID("anio"), esquema.ID("cuenta_contable_id"), esquema.Activos, esquema.Orden(presupuestoSorts)},
 	"reportes.presupuesto_vs_real": {
 		{Nombre: "anio", Tipo: esquema.Entero, Requerido: true, Minimo: "1900", Maximo: "2999", Ejemplo: 2026},
 		{Nombre: "mes", Tipo: esquema.Entero, Minimo: "1", Maximo: "12", Descripcion: "Sin mes, el año completo."},

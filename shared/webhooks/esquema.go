@@ -29,6 +29,7 @@ var Consultas = map[string][]esquema.Campo{
 		{Nombre: "evento", Tipo: esquema.Texto, Descripcion: "Nombre del evento (VentaCreadaEvent, webhook.prueba...)."},
 		{Nombre: "fecha_inicio", Tipo: esquema.Fecha, Descripcion: "Intentos desde este día (inclusive)."},
 		{Nombre: "fecha_fin", Tipo: esquema.Fecha, Descripcion: "Intentos hasta este día (inclusive)."},
+		esquema.Orden(intentoSorts),
 	},
 }
 

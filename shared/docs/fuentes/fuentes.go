@@ -118,6 +118,10 @@ func Todas() openapi.Fuentes {
 	maps.Copy(f.Consultas, webhooks.Consultas)
 	maps.Copy(f.Consultas, ops.Consultas)
 	maps.Copy(f.Consultas, eventos.Consultas)
+	for _, m := range []map[string][]esquema.Campo{ventas.Consultas, compras.Consultas, facturacion.Consultas,
+		inventario.Consultas, usuarios.Consultas, programados.Consultas} {
+		maps.Copy(f.Consultas, m)
+	}
 	documentacion(&f)
 	// The reports (shared/reportes): parameters from its registry, the
 	// report's shape, and the files of formato=pdf|excel|csv.
