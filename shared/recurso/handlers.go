@@ -75,12 +75,7 @@ func (res *Resource) crear(ctx context.Context, tx *db.Tx, p auth.Principal, in 
 
 func (res *Resource) actualizar(ctx context.Context, tx *db.Tx, p auth.Principal, id int64, in *valid.Input) (httpx.Raw, error) {
 	c := &Call{Ctx: ctx, Principal: p, Tx: tx, In: in, ID: id}
-	cur, err := res.findRow(c, id, false)
-	if err != nil {
-		return nil, err
-	}
-	c.Current = cur
-	if err := res.ifMatch(c); err != nil {
+	if err := res.actual(c, id); err != nil {
 		return nil, err
 	}
 	if err := res.save(c, in.Raw()); err != nil {
@@ -90,6 +85,17 @@ func (res *Resource) actualizar(ctx context.Context, tx *db.Tx, p auth.Principal
 		return nil, err
 	}
 	return res.find(c, id, true)
+}
+
+// actual loads the record as it is now (c.Current, for the hooks) and
+// refuses the write (412) when If-Match names another version of it.
+func (res *Resource) actual(c *Call, id int64) error {
+	cur, err := res.findRow(c, id, false)
+	if err != nil {
+		return err
+	}
+	c.Current = cur
+	return res.ifMatch(c)
 }
 
 // destroy soft-deletes the record (activo = false, eliminado = true); the
@@ -108,12 +114,7 @@ func (res *Resource) eliminar(ctx context.Context, tx *db.Tx, p auth.Principal, 
 	if _, err := tx.Exec(ctx, `select 1 from `+res.Table+` t where `+lockWhere+` for update`, lock.Values()...); err != nil {
 		return nil, fmt.Errorf("recurso: %s: lock: %w", res.Name, err)
 	}
-	cur, err := res.findRow(c, id, false)
-	if err != nil {
-		return nil, err
-	}
-	c.Current = cur
-	if err := res.ifMatch(c); err != nil {
+	if err := res.actual(c, id); err != nil {
 		return nil, err
 	}
 	if res.BeforeDelete != nil {
