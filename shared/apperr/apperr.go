@@ -9,6 +9,7 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Kind classifies an application error.
@@ -130,6 +131,23 @@ type Campos map[string][]string
 
 // Fail records msg under field.
 func (c Campos) Fail(field, msg string) { c[field] = append(c[field], msg) }
+
+// Juntar adds the messages of err, when it is an Invalid error, each once
+// (a list's shared parameters and its own filters may name the same
+// mistake); other errors are left to the caller.
+func (c Campos) Juntar(err error) {
+	e, ok := As(err)
+	if !ok || e.Kind != Invalid {
+		return
+	}
+	for campo, msgs := range e.Fields {
+		for _, m := range msgs {
+			if !slices.Contains(c[campo], m) {
+				c.Fail(campo, m)
+			}
+		}
+	}
+}
 
 // Err is the Invalid error of the collected messages, or nil.
 func (c Campos) Err() error {

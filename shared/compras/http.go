@@ -93,14 +93,11 @@ func (f *filtros) bandera(name, verdadero, falso string) {
 
 // consulta is the list query: cols of from where the conditions hold, in
 // the ?sort= order among sorts (id by default) and then by id. A bad sort
-// is answered before bad filters, as the lists always did.
+// is answered with the bad filters (Filters.Sort).
 func (f *filtros) consulta(cols, from string, sorts map[string]string, id string,
 	vacia func(context.Context, *db.Tx) (json.RawMessage, error)) (handler.Query[json.RawMessage], error) {
-	order, err := httpx.SortQuery(f.r, sorts, id)
+	order, err := f.Sort(sorts, id)
 	if err != nil {
-		return handler.Query[json.RawMessage]{}, err
-	}
-	if err := f.Err(); err != nil {
 		return handler.Query[json.RawMessage]{}, err
 	}
 	return handler.Query[json.RawMessage]{Cols: cols, From: from + " where " + strings.Join(f.conds, " and "),

@@ -393,17 +393,17 @@ func List[T any](d *db.DB, query QueryFunc[T]) httpx.HandlerFunc {
 		// the list's own filters and sort.
 		errs := apperr.Campos{}
 		formato, err := formatoLista(r)
-		juntar(errs, err)
+		errs.Juntar(err)
 		page, err := httpx.ParsePage(r)
 		if formato == "" {
-			juntar(errs, err)
+			errs.Juntar(err)
 		}
 		httpx.ListParams(r, errs)
 		q, err := query(r, auth.FromRequest(r))
 		if e, ok := apperr.As(err); err != nil && (!ok || e.Kind != apperr.Invalid) && len(errs) == 0 {
 			return err
 		}
-		juntar(errs, err)
+		errs.Juntar(err)
 		if err := errs.Err(); err != nil {
 			return err
 		}
@@ -456,21 +456,6 @@ func isNil(v any) bool {
 		return rv.IsNil()
 	}
 	return false
-}
-
-// juntar adds the messages of an Invalid error to errs, each once.
-func juntar(errs apperr.Campos, err error) {
-	e, ok := apperr.As(err)
-	if !ok || e.Kind != apperr.Invalid {
-		return
-	}
-	for campo, msgs := range e.Fields {
-		for _, m := range msgs {
-			if !slices.Contains(errs[campo], m) {
-				errs.Fail(campo, m)
-			}
-		}
-	}
 }
 
 // formatoLista reads ?formato=: "" for the JSON page, or a file format.

@@ -132,13 +132,7 @@ func (f *Filters) SortNewest(allowed map[string]string, def string) (string, err
 
 func (f *Filters) sort(order func(*http.Request, map[string]string, string) (string, error), allowed map[string]string, def string) (string, error) {
 	expr, err := order(f.r, allowed, def)
-	if e, ok := apperr.As(err); ok && e.Kind == apperr.Invalid {
-		for campo, msgs := range e.Fields {
-			for _, m := range msgs {
-				f.Fail(campo, m)
-			}
-		}
-	}
+	apperr.Campos(f.errs).Juntar(err)
 	if ferr := f.Err(); ferr != nil {
 		return "", ferr
 	}

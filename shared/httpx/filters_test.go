@@ -25,7 +25,7 @@ func fields(t *testing.T, err error) map[string][]string {
 	return e.Fields
 }
 
-func TestFiltersSortReportsBadFiltersBeforeABadSort(t *testing.T) {
+func TestFiltersSortReportsBadFiltersAndABadSortAtOnce(t *testing.T) {
 	cases := []struct {
 		name, query, order string
 		newest             bool
@@ -38,9 +38,11 @@ func TestFiltersSortReportsBadFiltersBeforeABadSort(t *testing.T) {
 			map[string][]string{"sort": {"El campo sort no admite el valor nada."}}},
 		{"a bad order alone", "order=arriba", "", true,
 			map[string][]string{"order": {"El campo order debe ser asc o desc."}}},
-		{"bad filters hide a bad sort", "sort=nada&cliente_id=x", "", false,
-			map[string][]string{"cliente_id": {"El campo cliente_id debe ser un número entero positivo."}}},
-		{"bad filters hide a bad sort (newest)", "sort=nada&cliente_id=0", "", true,
+		{"bad filters and a bad sort together", "sort=nada&cliente_id=x", "", false,
+			map[string][]string{"cliente_id": {"El campo cliente_id debe ser un número entero positivo."}, "sort": {"El campo sort no admite el valor nada."}}},
+		{"bad filters and a bad order together (newest)", "order=arriba&cliente_id=0", "", true,
+			map[string][]string{"cliente_id": {"El campo cliente_id debe ser un número entero positivo."}, "order": {"El campo order debe ser asc o desc."}}},
+		{"bad filters with a good sort", "sort=fecha&cliente_id=0", "", false,
 			map[string][]string{"cliente_id": {"El campo cliente_id debe ser un número entero positivo."}}},
 	}
 	for _, c := range cases {

@@ -34,10 +34,11 @@ func (s *Service) Handlers() lambdahttp.Handlers {
 	return hs
 }
 
-// filtrosMovimiento reads the list filters; each bad value is a 422 on its
-// parameter.
-func filtrosMovimiento(r *http.Request, c clase) ([]any, error) {
+// filtrosMovimiento reads the list filters and its order; each bad value
+// is a 422 on its parameter, all at once.
+func filtrosMovimiento(r *http.Request, c clase) (order string, args []any, err error) {
 	f := httpx.NewFilters(r)
+	order = "m.fecha desc, m.id desc"
 	almacen, producto := f.ID("almacen_id"), f.ID("producto_id")
 	desde, hasta := f.Date("fecha_inicio"), f.Date("fecha_fin")
 	if desde != nil && hasta != nil && hasta.Before(*desde) {
@@ -63,26 +64,27 @@ func filtrosMovimiento(r *http.Request, c clase) ([]any, error) {
 		}
 		estado = &e
 	}
-	if err := f.Err(); err != nil {
-		return nil, err
+	// Newest first unless a sort is asked for; a bad one is reported with
+	// the bad filters.
+	if r.URL.Query().Get("sort") != "" || r.URL.Query().Get("order") != "" {
+		o, err := f.Sort(movimientoSorts, "m.id")
+		if err != nil {
+			return "", nil, err
+		}
+		order = o + ", m.id"
+	} else if err := f.Err(); err != nil {
+		return "", nil, err
 	}
-	return []any{almacen, tipo, estado, desde, hasta, producto, httpx.SearchQuery(r)}, nil
+	return order, []any{almacen, tipo, estado, desde, hasta, producto, httpx.SearchQuery(r)}, nil
 }
 
 // lista lists the movements of a class, newest first unless a sort is
 // asked for.
 func lista(c clase) handler.QueryFunc[Vista] {
 	return func(r *http.Request, p auth.Principal) (handler.Query[Vista], error) {
-		filtros, err := filtrosMovimiento(r, c)
+		order, filtros, err := filtrosMovimiento(r, c)
 		if err != nil {
 			return handler.Query[Vista]{}, err
-		}
-		order := "m.fecha desc, m.id desc"
-		if r.URL.Query().Get("sort") != "" || r.URL.Query().Get("order") != "" {
-			if order, err = httpx.SortQuery(r, movimientoSorts, "m.id"); err != nil {
-				return handler.Query[Vista]{}, err
-			}
-			order += ", m.id"
 		}
 		return handler.Query[Vista]{Cols: vistaCols, From: vistaFrom + movimientoWhere, Order: order,
 			Args: append([]any{c.clase}, filtros...), Scan: scanVista}, nil
@@ -272,18 +274,8 @@ func transferir(ctx context.Context, tx *db.Tx, p auth.Principal, x transferenci
 func listaExistencias(r *http.Request, p auth.Principal) (handler.Query[Existencia], error) {
 	f := httpx.NewFilters(r)
 	almacen, producto := f.ID("almacen_id"), f.ID("producto_id")
-	if err := f.Err(); err != nil {
-		return handler.Query[Existencia]{}, err
-	}
-	bajo, err := httpx.BoolQuery(r, "bajo_minimo")
-	if err != nil {
-		return handler.Query[Existencia]{}, err
-	}
-	conLotes, err := httpx.BoolQuery(r, "lotes")
-	if err != nil {
-		return handler.Query[Existencia]{}, err
-	}
-	order, err := httpx.SortQuery(r, existenciaSorts, "p.nombre")
+	bajo, conLotes := f.Bool("bajo_minimo"), f.Bool("lotes")
+	order, err := f.Sort(existenciaSorts, "p.nombre")
 	if err != nil {
 		return handler.Query[Existencia]{}, err
 	}

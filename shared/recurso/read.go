@@ -19,7 +19,6 @@ import (
 	"github.com/erpcr/erp/shared/auth"
 	"github.com/erpcr/erp/shared/handler"
 	"github.com/erpcr/erp/shared/httpx"
-	"github.com/erpcr/erp/shared/valid"
 )
 
 func placeholder(n int) string { return "$" + strconv.Itoa(n) }
@@ -277,9 +276,10 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[htt
 	for _, s := range res.Sorts {
 		allowed[s] = "t." + s
 	}
-	order, err := httpx.SortQuery(r, allowed, "t.id")
-	if err != nil {
-		return none, err
+	// A bad sort is reported with the bad filters (apperr.Campos.Juntar).
+	order, sortErr := httpx.SortQuery(r, allowed, "t.id")
+	if sortErr != nil && !apperr.Is(sortErr, apperr.Invalid) {
+		return none, sortErr
 	}
 	a := &Args{}
 	global := res.Scope != nil || !res.Tenant
@@ -304,7 +304,8 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[htt
 		}
 	}
 	q := r.URL.Query()
-	in := valid.NewInput(nil)
+	bad := apperr.Campos{}
+	bad.Juntar(sortErr)
 	for _, f := range res.Filters {
 		v := httpx.QueryText(q.Get(f.Param))
 		if v == "" {
@@ -318,15 +319,15 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[htt
 		case Integer, Ref:
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {
-				in.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser un número entero.")
+				bad.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser un número entero.")
 				continue
 			}
 			if f.Kind == Ref && n < 1 {
-				in.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser un número entero positivo.")
+				bad.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser un número entero positivo.")
 				continue
 			}
 			if msg := f.fueraDeRango(n); msg != "" {
-				in.Fail(f.Param, msg)
+				bad.Fail(f.Param, msg)
 				continue
 			}
 			if f.Where != "" {
@@ -337,19 +338,19 @@ func (res *Resource) query(r *http.Request, p auth.Principal) (handler.Query[htt
 		case Boolean:
 			bv, err := httpx.BoolQuery(r, f.Param)
 			if err != nil {
-				in.Fail(f.Param, "El campo "+f.Param+" debe ser verdadero o falso.")
+				bad.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser verdadero o falso.")
 				continue
 			}
 			conds = append(conds, col+" = "+a.Add(*bv))
 		default:
 			if len(f.Values) > 0 && !contains(f.Values, v) {
-				in.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser uno de: "+strings.Join(f.Values, ", ")+".")
+				bad.Fail(f.Param, "El campo "+strings.ReplaceAll(f.Param, "_", " ")+" debe ser uno de: "+strings.Join(f.Values, ", ")+".")
 				continue
 			}
 			conds = append(conds, col+" = "+a.Add(v))
 		}
 	}
-	if err := in.Err(); err != nil {
+	if err := bad.Err(); err != nil {
 		return none, err
 	}
 	args := a.Values()
