@@ -28,7 +28,7 @@ var (
 	pProducto = esquema.Campo{Nombre: "producto_id", Tipo: esquema.Entero, Requerido: true, Minimo: "1",
 		Descripcion: "Producto del kardex."}
 	pAlmacenKardex = esquema.Campo{Nombre: "almacen_id", Tipo: esquema.Entero, Minimo: "1",
-		Descripcion: "Almacén; sin él, todos los almacenes de la empresa (cada uno con sus capas PEPS; las transferencias salen de uno y entran a otro)."}
+		Descripcion: "Almacén; sin él, todos los almacenes de la empresa (cada uno con sus lotes a su costo; las transferencias salen de uno y entran a otro)."}
 	pFechaInicioKardex = esquema.Campo{Nombre: "fecha_inicio", Tipo: esquema.Fecha, Ejemplo: "2026-03-01",
 		Descripcion: "Primer día del período (AAAA-MM-DD); por omisión el 1 de enero del año de fecha_fin. Lo anterior es el saldo inicial."}
 	pFechaFinKardex = esquema.Campo{Nombre: "fecha_fin", Tipo: esquema.Fecha, Ejemplo: "2026-03-31",
