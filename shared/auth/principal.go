@@ -24,6 +24,10 @@ var (
 	ErrUnknownTenant  = &Refusal{"unknown_tenant"}
 	ErrForeignTenant  = &Refusal{"foreign_tenant"}
 	ErrInactiveTenant = &Refusal{"inactive_tenant"}
+	// ErrNoCompany: the user is active but none of its companies is (each
+	// one deleted or inactive, or every membership ended), so no request
+	// can act anywhere, whatever tenant it names.
+	ErrNoCompany = &Refusal{"no_company"}
 )
 
 // refusals by wire class; an unknown class reads as an invalid token (fail
@@ -31,7 +35,7 @@ var (
 var refusals = map[string]*Refusal{}
 
 func init() {
-	for _, r := range []*Refusal{ErrMissingToken, ErrInvalidToken, ErrInactiveUser, ErrInvalidTenant, ErrUnknownTenant, ErrForeignTenant, ErrInactiveTenant} {
+	for _, r := range []*Refusal{ErrMissingToken, ErrInvalidToken, ErrInactiveUser, ErrInvalidTenant, ErrUnknownTenant, ErrForeignTenant, ErrInactiveTenant, ErrNoCompany} {
 		refusals[r.Class] = r
 	}
 }
@@ -127,3 +131,8 @@ func FromRequest(r *http.Request) Principal {
 func (p Principal) Scope() db.Scope {
 	return db.Scope{EmpresaID: p.EmpresaID, UsuarioID: p.UsuarioID}
 }
+
+// MsgSinEmpresa answers a user none of whose companies is available: the
+// login refuses it and the authorizer refuses its tokens with it (403, as an
+// inactive user), saying no more than the inactive-user answer does.
+const MsgSinEmpresa = "La empresa del usuario no está disponible. Contacte al administrador."

@@ -171,6 +171,8 @@ func Principal(r *http.Request) (auth.Principal, error) {
 		return p, apperr.NewForbidden("No pertenece a la empresa indicada.")
 	case errors.Is(refusal, auth.ErrInactiveTenant):
 		return p, apperr.NewForbidden("La empresa indicada está inactiva.")
+	case errors.Is(refusal, auth.ErrNoCompany):
+		return p, apperr.NewForbidden(auth.MsgSinEmpresa)
 	default:
 		return p, apperr.NewUnauthenticated("El token de acceso no es válido, expiró o fue revocado.")
 	}

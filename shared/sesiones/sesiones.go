@@ -72,6 +72,7 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	var (
 		id       int64
+		empresa  *int64
 		hash     string
 		activo   bool
 		usuario  *usuarios.Lectura
@@ -86,14 +87,17 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	// is used only when the limiter admitted the attempt and the password
 	// proved right; the settings end with the pipeline's transaction.
 	lookup := func(b *pgx.Batch) {
-		b.Queue(`select id, password_hash, activo,
-				set_config('app.empresa_id', empresa_id::text, true), set_config('app.usuario_id', id::text, true)
+		// empresa_id is the user's default company: its home company while
+		// that is active, else another active company of its own, NULL when
+		// none is (migration 0040); 0 then makes the reads below find nothing.
+		b.Queue(`select id, empresa_id, password_hash, activo,
+				set_config('app.empresa_id', coalesce(empresa_id, 0)::text, true), set_config('app.usuario_id', id::text, true)
 			from auth_buscar_login($1)`, email)
 		usuario = usuarios.QueueFind(b, usuarios.DeLaSesion)
 		permisos = usuarios.QueuePermisos(b, usuarios.DeLaSesion)
 	}
 	read := func(br pgx.BatchResults) error {
-		err := br.QueryRow().Scan(&id, &hash, &activo, nil, nil)
+		err := br.QueryRow().Scan(&id, &empresa, &hash, &activo, nil, nil)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("login: lookup: %w", err)
 		}
@@ -117,6 +121,15 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		return apperr.NewForbidden("El usuario está inactivo. Contacte al administrador de su empresa.")
+	}
+	if empresa == nil {
+		// Every company of the user is deleted or inactive: refused as an
+		// inactive user is (403, failures forgotten, no token), since a
+		// token could act nowhere.
+		if err := intento.forget(ctx, s.DB.Pool); err != nil {
+			return err
+		}
+		return apperr.NewForbidden(auth.MsgSinEmpresa)
 	}
 	u, found := usuario.Usuario()
 	if !found {
